@@ -1,0 +1,112 @@
+# gemmscope — see README.md.  `make` builds everything; `make test` runs the
+# host tests; `make report SHAPE=...` records (GPU) or renders a sample (no GPU).
+
+# CUDA: $(CUDA_HOME), else the nvcc on PATH, else the standard location.
+NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
+ifeq ($(CUDA_HOME),)
+  ifneq ($(NVCC_ON_PATH),)
+    CUDA_HOME := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_ON_PATH)))
+  else
+    CUDA_HOME := /usr/local/cuda
+  endif
+endif
+NVCC := $(CUDA_HOME)/bin/nvcc
+CUDA_INC := $(CUDA_HOME)/include
+CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib) $(CUDA_HOME)/lib64)
+
+CC := gcc
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I.
+ARCH := -gencode=arch=compute_90a,code=sm_90a
+NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
+B := build
+
+SHAPE ?= calib
+VARIANT ?= default
+RUN ?=
+
+# host-only analyzer (no CUDA needed)
+GS_HOST_SRCS := analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
+                analysis/checks.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
+GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(B)/%.o)
+
+# recorder: C host code with the CUDA runtime, kernels built twice (production + twin)
+REC_C_SRCS := instrument/record_main.c instrument/gs_timing.c kernels/subjects.c kernels/subject_calib.c
+REC_CU_SRCS := instrument/gs_stamps.cu
+KERNEL_SRCS := kernels/calib.cu
+REC_OBJS := $(REC_C_SRCS:%.c=$(B)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(B)/%.o) \
+            $(KERNEL_SRCS:%.cu=$(B)/%_prod.o) $(KERNEL_SRCS:%.cu=$(B)/%_twin.o) \
+            $(B)/instrument/gs_file.o $(B)/instrument/gs_run.o
+
+TEST_NAMES := test_format test_analysis test_report test_cli test_ptx
+TEST_BINS := $(TEST_NAMES:%=$(B)/tests/%)
+TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
+
+.PHONY: all host test report check-gpu plots clean cuda-check deps-test
+all: $(B)/gemmscope $(B)/gemmscope-record
+host: $(B)/gemmscope
+
+cuda-check:
+	@test -x "$(NVCC)" || { echo "gemmscope: nvcc not found (looked in CUDA_HOME=$(CUDA_HOME), PATH); set CUDA_HOME to your CUDA install" >&2; exit 1; }
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/cuda/%.o: %.c | cuda-check
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(CUDA_INC) -c $< -o $@
+
+$(B)/%.o: %.cu | cuda-check
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(B)/%_prod.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(B)/%_twin.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -DGS_TWIN=1 -c $< -o $@
+
+$(B)/gemmscope: $(B)/analysis/gemmscope.o $(GS_HOST_OBJS)
+	$(CC) $(CFLAGS) $^ -lm -o $@
+
+$(B)/gemmscope-record: $(REC_OBJS) | cuda-check
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart -lm -o $@
+
+# every object depends on the headers it includes (kept simple: all of them)
+HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h)
+$(GS_HOST_OBJS) $(REC_OBJS) $(B)/analysis/gemmscope.o: $(HEADERS)
+
+# ---- tests (host only; test_ptx compiles kernels to PTX) ----
+deps-test:
+	@scripts/ensure-packages.sh $(TEST_PKGS)
+
+$(B)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h | deps-test
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' $< $(GS_HOST_OBJS) -lcmocka -ljansson -lm -o $@
+
+test: deps-test all $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
+
+# ---- the main job ----
+report:
+	@scripts/ensure-packages.sh --optional gnuplot-nox
+	@if scripts/has-gpu.sh; then \
+	    $(MAKE) --no-print-directory all && $(B)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT); \
+	else \
+	    $(MAKE) --no-print-directory host >/dev/null && \
+	    echo "gemmscope: no GPU here; rendering the recorded H100 sample samples/$(SHAPE)" && \
+	    test -d samples/$(SHAPE) || { echo "gemmscope: no sample for SHAPE=$(SHAPE); samples: $$(ls samples | tr '\n' ' ')" >&2; exit 1; } && \
+	    $(B)/gemmscope report samples/$(SHAPE) -o reports/samples/$(SHAPE); \
+	fi
+
+plots: host
+	@test -n "$(RUN)" || { echo "usage: make plots RUN=<run directory>" >&2; exit 1; }
+	$(B)/gemmscope plots $(RUN)
+
+check-gpu: all
+	@scripts/check-gpu.sh
+
+clean:
+	rm -rf $(B)

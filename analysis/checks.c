@@ -1,0 +1,87 @@
+#include "checks.h"
+#include "names.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add(gs_checklist *l, int pass, const char *name, const char *exp, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void add(gs_checklist *l, int pass, const char *name, const char *exp, const char *fmt, ...)
+{
+    if (l->n >= (int)(sizeof l->row / sizeof l->row[0]))
+        return;
+    gs_check_row *r = &l->row[l->n++];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->expected, sizeof r->expected, "%s", exp);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->measured, sizeof r->measured, fmt, ap);
+    va_end(ap);
+    r->pass = pass;
+}
+
+int gs_release_compute(const gs_timeline *tl, gs_release_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    double lo = INFINITY, hi = -INFINITY;
+    double *poll = malloc((tl->n_events ? tl->n_events : 1) * sizeof(double));
+    if (!poll)
+        return -1;
+    for (size_t i = 0; i < tl->n_events; i++) {
+        const gs_event *e = &tl->ev[i];
+        if (e->phase != GS_USER0)
+            continue;
+        lo = e->t1 < lo ? e->t1 : lo;
+        hi = e->t1 > hi ? e->t1 : hi;
+        poll[out->ctas++] = e->t1 - e->t0;
+    }
+    if (out->ctas == 0) {
+        free(poll);
+        return -1;
+    }
+    out->spread_ns = hi - lo;
+    out->poll_max_ns = gs_quantile(poll, out->ctas, 1.0);
+    out->poll_median_ns = gs_quantile(poll, out->ctas, 0.5);
+    free(poll);
+    return 0;
+}
+
+void gs_checks_run(const gs_rundata *r, gs_checklist *out)
+{
+    char name[64], exp[64];
+    memset(out, 0, sizeof *out);
+    const char *subject = gs_rundata_str(r, "subject");
+
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        char key[64];
+        snprintf(key, sizeof key, "expect.%s", gs_phase_name(p));
+        double e = gs_meta_num(&r->meta, key, NAN);
+        if (isnan(e))
+            continue;
+        double m = r->phases.ph[p].busy_share;
+        snprintf(name, sizeof name, "%s: %s share", subject, gs_phase_name(p));
+        snprintf(exp, sizeof exp, "%.2f%% +- %.0f", 100 * e, 100 * GS_SHARE_TOLERANCE);
+        add(out, fabs(m - e) <= GS_SHARE_TOLERANCE, name, exp, "%.2f%%", 100 * m);
+    }
+
+    double tick = r->trace.timer_tick_ns;
+    snprintf(name, sizeof name, "%s: clock fit residual", subject);
+    snprintf(exp, sizeof exp, "<= %.0f ns (1 tick)", tick);
+    add(out, r->tl.resid_max_ns <= tick, name, exp, "%.1f ns over %d SMs", r->tl.resid_max_ns, r->tl.sms_used);
+
+    snprintf(name, sizeof name, "%s: stamps complete", subject);
+    add(out, r->tl.dropped == 0 && r->tl.warps_unfinished == 0, name, "0 dropped, 0 unfinished",
+        "%llu dropped, %zu unfinished", (unsigned long long)r->tl.dropped, r->tl.warps_unfinished);
+
+    gs_release_stats rs;
+    if (gs_release_compute(&r->tl, &rs) == 0) {
+        snprintf(name, sizeof name, "%s: release spread", subject);
+        snprintf(exp, sizeof exp, "<= %.0f ns (1 poll)", rs.poll_max_ns);
+        add(out, rs.spread_ns <= rs.poll_max_ns && rs.ctas == r->tl.ctas, name, exp, "%.1f ns over %zu CTAs",
+            rs.spread_ns, rs.ctas);
+    }
+}

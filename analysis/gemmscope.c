@@ -1,0 +1,346 @@
+/* gemmscope: record / report / check / plots over run directories
+ * (docs/cli.md).  Recording runs the CUDA helper gemmscope-record that sits
+ * beside this program; everything else is host-only and needs no GPU. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "plots.h"
+#include "report.h"
+#include "run.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gemmscope <command> [args]\n"
+               "  record [SHAPE=]NAME [VARIANT=V] [--reps N] [--capacity-scale F] [--root DIR]\n"
+               "                       profile NAME on the GPU into DIR/<shape>/<variant>/<run-id> (DIR: reports)\n"
+               "  report RUN [-o OUT]  analyse a run directory; write summary.json, report.md, plots/ into OUT\n"
+               "  check RUN...         known-answer checks of calibration runs; 'N passed, N failed'\n"
+               "  plots RUN            render RUN/plots/*.gp with gnuplot\n");
+}
+
+static int die(const char *msg)
+{
+    fprintf(stderr, "gemmscope: %s\n", msg);
+    return 1;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A run directory, or a folder whose `latest` link points at one. */
+static void resolve_run(const char *in, char *out, size_t n)
+{
+    char latest[PATH_MAX];
+    snprintf(latest, sizeof latest, "%s/latest", in);
+    char meta[PATH_MAX + 16];
+    snprintf(meta, sizeof meta, "%s/meta.txt", in);
+    if (access(meta, F_OK) != 0 && is_dir(latest))
+        snprintf(out, n, "%s", latest);
+    else
+        snprintf(out, n, "%s", in);
+}
+
+/* Analyses `run` and writes summary.json, report.md and plots into `out`. */
+static int analyse(const char *run, const char *out, int quiet)
+{
+    char err[1024], path[PATH_MAX + 32];
+    gs_rundata r;
+    if (gs_rundata_load(&r, run, err, sizeof err))
+        return die(err);
+    int rc = 1;
+    if (mkdir(out, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, sizeof err, "cannot create %s: %s", out, strerror(errno));
+        goto fail;
+    }
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    if (gs_summary_write(&r, path, err, sizeof err) || gs_plots_write(&r, out, err, sizeof err))
+        goto fail;
+    char note[PATH_MAX + 256];
+    const char *plots_note = NULL;
+    if (!gs_gnuplot_available()) {
+        snprintf(note, sizeof note,
+                 "Plots not rendered: gnuplot was not found. Scripts and data are in plots/; render them with "
+                 "`make plots RUN=%s`.", out);
+        plots_note = note;
+    } else if (gs_plots_render(out, err, sizeof err)) {
+        goto fail;
+    }
+    snprintf(path, sizeof path, "%s/report.md", out);
+    if (gs_report_write(&r, path, plots_note, err, sizeof err))
+        goto fail;
+    if (!quiet) {
+        printf("gemmscope: report %s/report.md\n", out);
+        if (plots_note)
+            printf("gemmscope: %s\n", plots_note);
+    }
+    rc = 0;
+    goto done;
+fail:
+    die(err);
+done:
+    gs_rundata_free(&r);
+    return rc;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    const char *run = NULL, *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' || run)
+            return die("usage: gemmscope report RUN [-o OUT]");
+        else
+            run = argv[i];
+    }
+    if (!run)
+        return die("usage: gemmscope report RUN [-o OUT]");
+    char dir[PATH_MAX];
+    resolve_run(run, dir, sizeof dir);
+    return analyse(dir, out ? out : dir, 0);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    if (argc < 1)
+        return die("usage: gemmscope check RUN...");
+    int passed = 0, failed = 0;
+    printf("%-36s %-28s %-28s %s\n", "check", "expected", "measured", "result");
+    for (int i = 0; i < argc; i++) {
+        char dir[PATH_MAX], err[1024];
+        gs_rundata r;
+        resolve_run(argv[i], dir, sizeof dir);
+        if (gs_rundata_load(&r, dir, err, sizeof err)) {
+            printf("%-36s %-28s %-28s %s\n", argv[i], "a readable run", "unreadable", "FAIL");
+            fprintf(stderr, "gemmscope: %s\n", err);
+            failed++;
+            continue;
+        }
+        gs_checklist cl;
+        gs_checks_run(&r, &cl);
+        for (int k = 0; k < cl.n; k++) {
+            printf("%-36s %-28s %-28s %s\n", cl.row[k].name, cl.row[k].expected, cl.row[k].measured,
+                   cl.row[k].pass ? "pass" : "FAIL");
+            cl.row[k].pass ? passed++ : failed++;
+        }
+        printf("%-36s twin/production = %.4f (twin %.4f ms, production %.4f ms)\n", gs_rundata_str(&r, "subject"),
+               r.overhead_ratio, r.twin_ms, r.time_ms);
+        gs_rundata_free(&r);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
+
+static int cmd_plots(int argc, char **argv)
+{
+    if (argc != 1)
+        return die("usage: gemmscope plots RUN");
+    char dir[PATH_MAX], err[1024];
+    resolve_run(argv[0], dir, sizeof dir);
+    if (!gs_gnuplot_available())
+        return die("gnuplot (with pngcairo and svg terminals) not found: apt-get install gnuplot-nox");
+    if (gs_plots_render(dir, err, sizeof err))
+        return die(err);
+    printf("gemmscope: plots rendered in %s/plots\n", dir);
+    return 0;
+}
+
+/* Names that are their own subject; anything else is an NVFP4 shape. */
+static const char *subject_for(const char *shape)
+{
+    if (!strcmp(shape, "calib") || !strcmp(shape, "release"))
+        return shape;
+    return "nvfp4";
+}
+
+/* 1 when `shape` names something record can run; else 0 and a one-line reason. */
+static int shape_known(const char *shape, char *why, size_t n)
+{
+    if (!strcmp(subject_for(shape), "nvfp4")) {
+        snprintf(why, n, "unknown shape '%s'; valid: calib release", shape);
+        return 0;
+    }
+    return 1;
+}
+
+static int safe_name(const char *s)
+{
+    if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '-' || *s == '_' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+static void remove_tree(const char *dir)
+{
+    /* only our own temporary run folder, whose files have plain names */
+    char cmd[PATH_MAX + 32];
+    if (strchr(dir, '\''))
+        return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "gemmscope: could not remove %s\n", dir);
+}
+
+static int cmd_record(int argc, char **argv, const char *self)
+{
+    const char *shape = NULL, *variant = "default", *root = "reports", *reps = "50", *cap = "1", *dist = "gpumode";
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strncmp(a, "SHAPE=", 6))
+            shape = a + 6;
+        else if (!strncmp(a, "VARIANT=", 8))
+            variant = a + 8;
+        else if (!strncmp(a, "DIST=", 5))
+            dist = a + 5;
+        else if (!strcmp(a, "--variant") && next)
+            variant = argv[++i];
+        else if (!strcmp(a, "--reps") && next)
+            reps = argv[++i];
+        else if (!strcmp(a, "--capacity-scale") && next)
+            cap = argv[++i];
+        else if (!strcmp(a, "--root") && next)
+            root = argv[++i];
+        else if (!strcmp(a, "--dist") && next)
+            dist = argv[++i];
+        else if (a[0] != '-' && !shape)
+            shape = a;
+        else {
+            usage(stderr);
+            return 1;
+        }
+    }
+    if (!shape || !*shape)
+        shape = "calib";
+    char why[1024];
+    if (!shape_known(shape, why, sizeof why))
+        return die(why);
+    if (!safe_name(variant))
+        return die("variant names use letters, digits, '-', '_' and '.' only");
+    /* custom NVFP4 shapes contain '=' and ';': store them under a sanitised folder name */
+    char shape_dir[128];
+    snprintf(shape_dir, sizeof shape_dir, "%s", shape);
+    for (char *p = shape_dir; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_' || *p == '.'))
+            *p = '_';
+
+    char helper[PATH_MAX], selfcopy[PATH_MAX];
+    snprintf(selfcopy, sizeof selfcopy, "%s", self);
+    snprintf(helper, sizeof helper, "%s/gemmscope-record", dirname(selfcopy));
+    if (access(helper, X_OK) != 0) {
+        fprintf(stderr, "gemmscope: %s not found: build it with 'make' (needs nvcc)\n", helper);
+        return 1;
+    }
+
+    char base[PATH_MAX], run_id[64], tmp[PATH_MAX + 80], final[PATH_MAX + 80];
+    snprintf(base, sizeof base, "%s/%s/%s", root, shape_dir, variant);
+    char mk[PATH_MAX + 32];
+    snprintf(mk, sizeof mk, "mkdir -p '%s'", base);
+    if (strchr(base, '\'') || system(mk) != 0)
+        return die("cannot create the run folder");
+    time_t now = time(NULL);
+    strftime(run_id, sizeof run_id, "%Y%m%d-%H%M%S", gmtime(&now));
+    snprintf(final, sizeof final, "%s/%s", base, run_id);
+    for (int k = 2; access(final, F_OK) == 0; k++) {
+        char id2[64];
+        snprintf(id2, sizeof id2, "%.40s-%d", run_id, k);
+        snprintf(run_id, sizeof run_id, "%s", id2);
+        snprintf(final, sizeof final, "%s/%s", base, run_id);
+    }
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", base, run_id);
+    if (mkdir(tmp, 0755) != 0)
+        return die("cannot create the temporary run folder");
+
+    /* GS_GIT_COMMIT names the commit where the tree has no .git (a copy on a GPU machine) */
+    char commit[64] = "unknown";
+    const char *env_commit = getenv("GS_GIT_COMMIT");
+    FILE *g = env_commit && *env_commit ? NULL : popen("git rev-parse --short HEAD 2>/dev/null", "r");
+    if (env_commit && *env_commit)
+        snprintf(commit, sizeof commit, "%s", env_commit);
+    if (g) {
+        if (fgets(commit, sizeof commit, g))
+            commit[strcspn(commit, "\n")] = 0;
+        if (pclose(g) != 0 || !commit[0])
+            snprintf(commit, sizeof commit, "unknown");
+    }
+    setenv("GS_GIT_COMMIT", commit, 1);
+    char cmdline[2048] = "gemmscope record";
+    for (int i = 0; i < argc; i++) {
+        strncat(cmdline, " ", sizeof cmdline - strlen(cmdline) - 1);
+        strncat(cmdline, argv[i], sizeof cmdline - strlen(cmdline) - 1);
+    }
+    const char *subject = subject_for(shape);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(helper, helper, "--subject", subject, "--shape", shape, "--variant", variant, "--dist", dist, "--reps",
+              reps, "--capacity-scale", cap, "--out", tmp, "--command", cmdline, (char *)NULL);
+        perror("gemmscope: exec gemmscope-record");
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        remove_tree(tmp);
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+            fprintf(stderr, "gemmscope: no GPU here; `make report` renders the recorded sample instead\n");
+        return die("recording failed; nothing was written");
+    }
+    if (analyse(tmp, tmp, 1)) {
+        remove_tree(tmp);
+        return die("analysis of the new run failed; nothing was written");
+    }
+    if (rename(tmp, final) != 0) {
+        remove_tree(tmp);
+        return die("cannot move the run into place");
+    }
+    char link_tmp[PATH_MAX + 96], link[PATH_MAX + 16];
+    snprintf(link_tmp, sizeof link_tmp, "%s/.latest.%ld", base, (long)getpid());
+    snprintf(link, sizeof link, "%s/latest", base);
+    unlink(link_tmp);
+    if (symlink(run_id, link_tmp) != 0 || rename(link_tmp, link) != 0)
+        fprintf(stderr, "gemmscope: could not update %s\n", link);
+    printf("gemmscope: run %s\ngemmscope: report %s/report.md\n", final, final);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 1 : 0;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "record")) {
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0)
+            return die("cannot find my own path");
+        self[n] = 0;
+        return cmd_record(argc - 2, argv + 2, self);
+    }
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc - 2, argv + 2);
+    if (!strcmp(cmd, "check"))
+        return cmd_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "plots"))
+        return cmd_plots(argc - 2, argv + 2);
+    fprintf(stderr, "gemmscope: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 1;
+}

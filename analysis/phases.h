@@ -1,0 +1,28 @@
+/* Per-phase busy time: for each CTA the union of a phase's intervals over
+ * the CTA's warps, summed over CTAs and divided by the summed CTA spans. */
+#ifndef GS_PHASES_H
+#define GS_PHASES_H
+
+#include "timeline.h"
+
+typedef struct gs_phase_stats {
+    size_t instances;                 /* records of this phase */
+    size_t ctas;                      /* CTAs in which it appears */
+    double busy_ns;                   /* sum over CTAs of the per-CTA union */
+    double busy_share;                /* busy_ns / cta_time_ns */
+    double cta_p50, cta_p90, cta_max; /* per-CTA union time, ns */
+    double inst_p50, inst_p90, inst_max; /* per-instance duration, ns */
+} gs_phase_stats;
+
+typedef struct gs_phases {
+    double cta_time_ns; /* sum of CTA spans */
+    size_t ctas_counted;
+    gs_phase_stats ph[GS_NUM_PHASES];
+} gs_phases;
+
+int gs_phases_compute(const gs_timeline *tl, gs_phases *out);
+
+/* Sorts v in place and returns the q-quantile (linear interpolation); NaN for n == 0. */
+double gs_quantile(double *v, size_t n, double q);
+
+#endif

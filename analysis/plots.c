@@ -1,0 +1,242 @@
+#define _POSIX_C_SOURCE 200809L
+#include "plots.h"
+#include "names.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+const char *const gs_plot_names[] = {"phase_shares", "sm_timeline", "phase_hist", NULL};
+
+/* One colour per phase, the same in every plot. */
+static const char *const phase_color[GS_NUM_PHASES] = {
+    "#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860",
+    "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD", "#2F4F4F", "#B8860B",
+};
+
+/* Sub-phases nest inside MAINLOOP: drawing them on the timeline would hide it. */
+static int is_subphase(int p) { return p == GS_LOAD_WAIT || p == GS_DEQUANT || p == GS_MMA; }
+
+static int write_pair(const char *outdir, const char *name, const gs_buf *dat, const gs_buf *gp, char *err,
+                      size_t errlen)
+{
+    char path[2400];
+    snprintf(path, sizeof path, "%s/plots/%s.dat", outdir, name);
+    if (gs_buf_write(dat, path, err, errlen))
+        return -1;
+    snprintf(path, sizeof path, "%s/plots/%s.gp", outdir, name);
+    return gs_buf_write(gp, path, err, errlen);
+}
+
+/* The script renders PNG, then SVG, from the same commands. */
+static void script_head(gs_buf *gp, const char *name, int w, int h)
+{
+    gs_buf_printf(gp,
+                  "# gemmscope plot script (docs/report.md); run from this folder: gnuplot %s.gp\n"
+                  "set terminal pngcairo size %d,%d font 'sans,10' noenhanced\nset output '%s.png'\n",
+                  name, w, h, name);
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        gs_buf_printf(gp, "set linetype %d lc rgb '%s'\n", p + 1, phase_color[p]);
+    gs_buf_printf(gp, "set linetype %d lc rgb '#DDDDDD'\n", GS_NUM_PHASES + 1);
+}
+
+static void script_tail(gs_buf *gp, const char *name, int w, int h)
+{
+    gs_buf_printf(gp, "set terminal svg size %d,%d font 'sans,10' noenhanced\nset output '%s.svg'\nreplot\nunset output\n", w,
+                  h, name);
+}
+
+static int plot_shares(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
+{
+    gs_buf dat = {0}, gp = {0};
+    const gs_phases *ph = &r->phases;
+    double other = 1.0;
+    gs_buf_printf(&dat, "# gemmscope phase_shares 1: percent of CTA time per top-level phase\nrun");
+    for (int p = GS_MAINLOOP; p <= GS_STORE; p++)
+        gs_buf_printf(&dat, "\t%s", gs_phase_name(p));
+    gs_buf_printf(&dat, "\toutside\n\"%s/%s\"", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
+    for (int p = GS_MAINLOOP; p <= GS_STORE; p++) {
+        gs_buf_printf(&dat, "\t%.4f", 100 * ph->ph[p].busy_share);
+        other -= ph->ph[p].busy_share;
+    }
+    gs_buf_printf(&dat, "\t%.4f\n", other > 0 ? 100 * other : 0.0);
+
+    script_head(&gp, "phase_shares", 700, 420);
+    gs_buf_printf(&gp,
+                  "set title 'Share of CTA time per phase'\nset ylabel '%% of CTA time'\nset yrange [0:100]\n"
+                  "set style data histograms\nset style histogram rowstacked\nset style fill solid 1.0 border "
+                  "-1\nset boxwidth 0.5\nset key outside right\nset datafile separator '\\t'\n"
+                  "plot for [i=2:6] 'phase_shares.dat' using i:xtic(1) title columnheader(i) lt (i < 6 ? i-1 : %d)\n",
+                  GS_NUM_PHASES + 1);
+    script_tail(&gp, "phase_shares", 700, 420);
+    int rc = write_pair(outdir, "phase_shares", &dat, &gp, err, errlen);
+    gs_buf_free(&dat);
+    gs_buf_free(&gp);
+    return rc;
+}
+
+static int plot_timeline(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
+{
+    gs_buf dat = {0}, gp = {0};
+    const gs_timeline *tl = &r->tl;
+    int blocks[GS_NUM_PHASES], nb = 0;
+    gs_buf_printf(&dat, "# gemmscope sm_timeline 1: one block per phase; t0_us t1_us sm cta warp tile\n");
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        if (is_subphase(p) || r->phases.ph[p].instances == 0)
+            continue;
+        if (nb)
+            gs_buf_printf(&dat, "\n\n");
+        gs_buf_printf(&dat, "# phase %s\n", gs_phase_name(p));
+        for (size_t i = 0; i < tl->n_events; i++) {
+            const gs_event *e = &tl->ev[i];
+            if (e->phase == p)
+                gs_buf_printf(&dat, "%.4f %.4f %u %u %u %u\n", e->t0 / 1e3, e->t1 / 1e3, e->sm, e->cta, e->warp,
+                              e->tile);
+        }
+        blocks[nb++] = p;
+    }
+    script_head(&gp, "sm_timeline", 1200, 700);
+    gs_buf_printf(&gp,
+                  "set title 'Per-SM timeline (every warp record, coloured by phase)'\nset xlabel 'time since "
+                  "first CTA start (us)'\nset ylabel 'SM'\nset yrange [-1:%d]\nset style fill solid 1.0 "
+                  "noborder\nset key outside right\nplot ",
+                  tl->n_sm);
+    for (int b = 0; b < nb; b++)
+        gs_buf_printf(&gp,
+                      "%s'sm_timeline.dat' index %d using (($1+$2)/2):3:1:2:($3-0.4):($3+0.4) with boxxyerror "
+                      "lt %d title '%s'",
+                      b ? ", \\\n     " : "", b, blocks[b] + 1, gs_phase_name(blocks[b]));
+    if (!nb)
+        gs_buf_printf(&gp, "NaN title 'no records'");
+    gs_buf_printf(&gp, "\n");
+    script_tail(&gp, "sm_timeline", 1200, 700);
+    int rc = write_pair(outdir, "sm_timeline", &dat, &gp, err, errlen);
+    gs_buf_free(&dat);
+    gs_buf_free(&gp);
+    return rc;
+}
+
+#define HIST_BINS 40
+
+static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
+{
+    gs_buf dat = {0}, gp = {0};
+    const gs_timeline *tl = &r->tl;
+    int blocks[GS_NUM_PHASES], nb = 0;
+    gs_buf_printf(&dat, "# gemmscope phase_hist 1: one block per phase; bin_center_us count\n");
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        if (r->phases.ph[p].instances == 0)
+            continue;
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < tl->n_events; i++)
+            if (tl->ev[i].phase == p) {
+                double d = (tl->ev[i].t1 - tl->ev[i].t0) / 1e3;
+                lo = d < lo ? d : lo;
+                hi = d > hi ? d : hi;
+            }
+        double w = hi > lo ? (hi - lo) / HIST_BINS : (lo > 0 ? lo * 0.01 : 0.001);
+        long counts[HIST_BINS] = {0};
+        for (size_t i = 0; i < tl->n_events; i++)
+            if (tl->ev[i].phase == p) {
+                int b = (int)(((tl->ev[i].t1 - tl->ev[i].t0) / 1e3 - lo) / w);
+                counts[b < 0 ? 0 : b >= HIST_BINS ? HIST_BINS - 1 : b]++;
+            }
+        if (nb)
+            gs_buf_printf(&dat, "\n\n");
+        gs_buf_printf(&dat, "# phase %s bin_width_us %.6f\n", gs_phase_name(p), w);
+        for (int b = 0; b < HIST_BINS; b++)
+            gs_buf_printf(&dat, "%.6f %ld\n", lo + (b + 0.5) * w, counts[b]);
+        blocks[nb++] = p;
+    }
+    int cols = nb > 4 ? 4 : (nb ? nb : 1), rows = nb ? (nb + cols - 1) / cols : 1;
+    script_head(&gp, "phase_hist", 300 * cols + 100, 260 * rows + 40);
+    gs_buf_printf(&gp, "set multiplot layout %d,%d title 'Duration of each phase instance'\n"
+                       "set style fill solid 0.8 noborder\nset xlabel 'us'\nunset key\n",
+                  rows, cols);
+    for (int b = 0; b < nb; b++)
+        gs_buf_printf(&gp, "set title '%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
+                      gs_phase_name(blocks[b]), b, blocks[b] + 1);
+    if (!nb)
+        gs_buf_printf(&gp, "plot NaN\n");
+    gs_buf_printf(&gp, "unset multiplot\n");
+    /* multiplot cannot be replotted: repeat the commands for the SVG */
+    gs_buf_printf(&gp, "set terminal svg size %d,%d font 'sans,10' noenhanced\nset output 'phase_hist.svg'\n",
+                  300 * cols + 100, 260 * rows + 40);
+    gs_buf_printf(&gp, "set multiplot layout %d,%d title 'Duration of each phase instance'\n", rows, cols);
+    for (int b = 0; b < nb; b++)
+        gs_buf_printf(&gp, "set title '%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
+                      gs_phase_name(blocks[b]), b, blocks[b] + 1);
+    if (!nb)
+        gs_buf_printf(&gp, "plot NaN\n");
+    gs_buf_printf(&gp, "unset multiplot\nunset output\n");
+    int rc = write_pair(outdir, "phase_hist", &dat, &gp, err, errlen);
+    gs_buf_free(&dat);
+    gs_buf_free(&gp);
+    return rc;
+}
+
+int gs_plots_write(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
+{
+    char path[2200];
+    snprintf(path, sizeof path, "%s/plots", outdir);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (plot_shares(r, outdir, err, errlen) || plot_timeline(r, outdir, err, errlen) ||
+        plot_hist(r, outdir, err, errlen))
+        return -1;
+    return 0;
+}
+
+int gs_gnuplot_available(void)
+{
+    return system("gnuplot -e \"set terminal pngcairo; set terminal svg\" >/dev/null 2>&1") == 0;
+}
+
+int gs_plots_render(const char *dir, char *err, size_t errlen)
+{
+    char cmd[4600], plots[2200];
+    if (strchr(dir, '\'')) {
+        snprintf(err, errlen, "cannot render plots in a path with a single quote: %s", dir);
+        return -1;
+    }
+    snprintf(plots, sizeof plots, "%s/plots", dir);
+    DIR *d = opendir(plots);
+    if (!d) {
+        snprintf(err, errlen, "no plots folder in %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int n = 0, rc = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len < 4 || strcmp(de->d_name + len - 3, ".gp") != 0 || strchr(de->d_name, '\''))
+            continue;
+        snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot '%s' 2>&1", plots, de->d_name);
+        FILE *p = popen(cmd, "r");
+        char line[512], first[512] = "";
+        while (p && fgets(line, sizeof line, p))
+            if (!first[0])
+                snprintf(first, sizeof first, "%s", line);
+        int st = p ? pclose(p) : -1;
+        if (st != 0) {
+            first[strcspn(first, "\n")] = 0;
+            snprintf(err, errlen, "gnuplot failed on %s/%s: %s", plots, de->d_name, first);
+            rc = -1;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (!rc && n == 0) {
+        snprintf(err, errlen, "no plot scripts in %s", plots);
+        rc = -1;
+    }
+    return rc;
+}

@@ -1,0 +1,177 @@
+#include "report.h"
+#include "checks.h"
+#include "json.h"
+#include "names.h"
+#include "plots.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t errlen)
+{
+    gs_buf b = {0};
+    gs_json j;
+    gs_json_begin(&j, &b);
+    gs_json_str(&j, "format", "gemmscope-summary");
+    gs_json_int(&j, "version", GS_SUMMARY_VERSION);
+    gs_json_str(&j, "subject", gs_rundata_str(r, "subject"));
+    gs_json_str(&j, "shape", gs_rundata_str(r, "shape"));
+    gs_json_str(&j, "variant", gs_rundata_str(r, "variant"));
+    gs_json_str(&j, "gpu", gs_rundata_str(r, "gpu"));
+    gs_json_int(&j, "sm_count", (long long)gs_meta_num(&r->meta, "sm_count", 0));
+    gs_json_num(&j, "time_ms", r->time_ms);
+    gs_json_num(&j, "time_min_ms", r->time_min_ms);
+    gs_json_num(&j, "time_max_ms", r->time_max_ms);
+    gs_json_num(&j, "twin_time_ms", r->twin_ms);
+    gs_json_num(&j, "overhead_ratio", r->overhead_ratio);
+    gs_json_int(&j, "timing_reps", r->reps);
+    gs_json_num(&j, "timer_tick_ns", r->trace.timer_tick_ns);
+    gs_json_int(&j, "dropped_records", (long long)r->tl.dropped);
+    gs_json_int(&j, "warps_overflowed", (long long)r->tl.warps_overflowed);
+    gs_json_int(&j, "warps_unfinished", (long long)r->tl.warps_unfinished);
+    gs_json_int(&j, "ctas", r->trace.ctas);
+    gs_json_int(&j, "warps_per_cta", r->trace.warps_per_cta);
+    gs_json_int(&j, "sms_used", r->tl.sms_used);
+    gs_json_num(&j, "kernel_span_us", r->tl.span_ns / 1e3);
+    gs_json_num(&j, "clock_fit_residual_ns", r->tl.resid_max_ns);
+    gs_json_num(&j, "sm_clock_ghz", r->tl.clock_ghz);
+    gs_json_obj(&j, "phases");
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        const gs_phase_stats *s = &r->phases.ph[p];
+        if (!s->instances)
+            continue;
+        gs_json_obj(&j, gs_phase_name(p));
+        gs_json_num(&j, "busy_share", s->busy_share);
+        gs_json_int(&j, "instances", (long long)s->instances);
+        gs_json_int(&j, "ctas", (long long)s->ctas);
+        gs_json_num(&j, "cta_p50_us", s->cta_p50 / 1e3);
+        gs_json_num(&j, "cta_p90_us", s->cta_p90 / 1e3);
+        gs_json_num(&j, "cta_max_us", s->cta_max / 1e3);
+        gs_json_num(&j, "instance_p50_us", s->inst_p50 / 1e3);
+        gs_json_num(&j, "instance_p90_us", s->inst_p90 / 1e3);
+        gs_json_num(&j, "instance_max_us", s->inst_max / 1e3);
+        gs_json_close(&j);
+    }
+    gs_json_close(&j);
+    gs_release_stats rs;
+    if (gs_release_compute(&r->tl, &rs) == 0) {
+        gs_json_obj(&j, "release");
+        gs_json_int(&j, "ctas", (long long)rs.ctas);
+        gs_json_num(&j, "spread_ns", rs.spread_ns);
+        gs_json_num(&j, "poll_max_ns", rs.poll_max_ns);
+        gs_json_num(&j, "poll_median_ns", rs.poll_median_ns);
+        gs_json_close(&j);
+    }
+    gs_checklist cl;
+    gs_checks_run(r, &cl);
+    gs_json_arr(&j, "checks");
+    for (int i = 0; i < cl.n; i++) {
+        gs_json_obj(&j, NULL);
+        gs_json_str(&j, "name", cl.row[i].name);
+        gs_json_str(&j, "expected", cl.row[i].expected);
+        gs_json_str(&j, "measured", cl.row[i].measured);
+        gs_json_bool(&j, "pass", cl.row[i].pass);
+        gs_json_close(&j);
+    }
+    gs_json_close(&j);
+    gs_json_end(&j);
+    int rc = gs_buf_write(&b, path, err, errlen);
+    gs_buf_free(&b);
+    return rc;
+}
+
+static void us(gs_buf *b, double ns)
+{
+    if (isnan(ns))
+        gs_buf_printf(b, " - |");
+    else if (ns < 10e3)
+        gs_buf_printf(b, " %.2f |", ns / 1e3);
+    else
+        gs_buf_printf(b, " %.1f |", ns / 1e3);
+}
+
+int gs_report_write(const gs_rundata *r, const char *path, const char *plots_note, char *err, size_t errlen)
+{
+    gs_buf b = {0};
+    const gs_timeline *tl = &r->tl;
+    const gs_phases *ph = &r->phases;
+
+    gs_buf_printf(&b, "# gemmscope: %s / %s\n\n", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
+    /* the one-line summary */
+    gs_buf_printf(&b, "**%s on %s: %.4f ms (twin %.4f ms, overhead x%.3f);", gs_rundata_str(r, "subject"),
+                  gs_rundata_str(r, "gpu"), r->time_ms, r->twin_ms, r->overhead_ratio);
+    int first = 1;
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        if (gs_phase_is_top(p) && ph->ph[p].instances) {
+            gs_buf_printf(&b, "%s %s %.1f%%", first ? "" : ",", gs_phase_name(p), 100 * ph->ph[p].busy_share);
+            first = 0;
+        }
+    gs_buf_printf(&b, "%s; %llu records dropped.**\n\n", first ? " no pipeline phases recorded" : " of CTA time",
+                  (unsigned long long)tl->dropped);
+    if (tl->dropped || tl->warps_unfinished)
+        gs_buf_printf(&b,
+                      "> **WARNING: incomplete stamps.** %llu records were dropped in %zu warps (buffers full: "
+                      "the kernel declared %u events per warp) and %zu warps never reached GS_FINISH. "
+                      "Shares below undercount the dropped phases.\n\n",
+                      (unsigned long long)tl->dropped, tl->warps_overflowed, r->trace.capacity, tl->warps_unfinished);
+
+    gs_buf_printf(&b, "## Run\n\n| | |\n|---|---|\n");
+    gs_buf_printf(&b, "| GPU | %s, %s SMs, CUDA driver %s / runtime %s |\n", gs_rundata_str(r, "gpu"),
+                  gs_rundata_str(r, "sm_count"), gs_rundata_str(r, "driver_cuda_version"),
+                  gs_rundata_str(r, "runtime_cuda_version"));
+    gs_buf_printf(&b, "| CTAs | %u x %u warps on %d SMs |\n", r->trace.ctas, r->trace.warps_per_cta, tl->sms_used);
+    gs_buf_printf(&b, "| kernel span (twin, stamps) | %.1f us |\n", tl->span_ns / 1e3);
+    gs_buf_printf(&b, "| timer tick | %.0f ns |\n", r->trace.timer_tick_ns);
+    gs_buf_printf(&b, "| SM clock (fitted) | %.3f GHz |\n", tl->clock_ghz);
+    gs_buf_printf(&b, "| clock-fit residual | %.1f ns (worst SM) |\n", tl->resid_max_ns);
+    gs_buf_printf(&b, "| records | %zu kept, %llu dropped |\n", tl->n_events, (unsigned long long)tl->dropped);
+    gs_buf_printf(&b, "| recorded | %s, commit %s |\n", gs_rundata_str(r, "date"), gs_rundata_str(r, "git_commit"));
+    gs_buf_printf(&b, "| command | `%s` |\n\n", gs_rundata_str(r, "command"));
+
+    gs_buf_printf(&b, "## Time\n\nMedian of %d repetitions after %s warm-up launches, L2 flushed between "
+                      "repetitions (%.0f MB written), CUDA events.\n\n",
+                  r->reps, gs_rundata_str(r, "timing.warmup"), gs_meta_num(&r->meta, "timing.l2_flush_bytes", 0) / 1e6);
+    gs_buf_printf(&b, "| build | median ms | min ms | max ms |\n|---|---:|---:|---:|\n");
+    gs_buf_printf(&b, "| production | %.4f | %.4f | %.4f |\n", r->time_ms, r->time_min_ms, r->time_max_ms);
+    gs_buf_printf(&b, "| twin | %.4f | %.4f | %.4f |\n", r->twin_ms, r->twin_min_ms, r->twin_max_ms);
+    gs_buf_printf(&b, "\nTwin overhead: x%.4f (twin median / production median).\n\n", r->overhead_ratio);
+
+    gs_buf_printf(&b, "## Phases\n\nBusy share: for each CTA, the union of the phase's intervals over its warps, "
+                      "summed over CTAs, over the summed CTA spans (%zu CTAs, %.1f us of CTA time). Per-CTA "
+                      "columns: that union per CTA; per-instance columns: one record each.\n\n",
+                  ph->ctas_counted, ph->cta_time_ns / 1e3);
+    gs_buf_printf(&b, "| phase | busy share | per CTA p50 us | p90 us | max us | instances | per instance p50 us "
+                      "| max us |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        const gs_phase_stats *s = &ph->ph[p];
+        if (!s->instances)
+            continue;
+        gs_buf_printf(&b, "| %s%s | %.2f%% |", gs_phase_is_top(p) ? "" : "  ", gs_phase_name(p), 100 * s->busy_share);
+        us(&b, s->cta_p50);
+        us(&b, s->cta_p90);
+        us(&b, s->cta_max);
+        gs_buf_printf(&b, " %zu |", s->instances);
+        us(&b, s->inst_p50);
+        us(&b, s->inst_max);
+        gs_buf_printf(&b, "\n");
+    }
+
+    gs_checklist cl;
+    gs_checks_run(r, &cl);
+    gs_buf_printf(&b, "\n## Checks\n\n| check | expected | measured | |\n|---|---|---|---|\n");
+    for (int i = 0; i < cl.n; i++)
+        gs_buf_printf(&b, "| %s | %s | %s | %s |\n", cl.row[i].name, cl.row[i].expected, cl.row[i].measured,
+                      cl.row[i].pass ? "pass" : "**FAIL**");
+
+    gs_buf_printf(&b, "\n## Plots\n\n");
+    if (plots_note)
+        gs_buf_printf(&b, "%s\n\n", plots_note);
+    for (int i = 0; gs_plot_names[i]; i++)
+        gs_buf_printf(&b, "![%s](plots/%s.png)\n\n", gs_plot_names[i], gs_plot_names[i]);
+    gs_buf_printf(&b, "Data and gnuplot scripts: `plots/*.dat`, `plots/*.gp`; machine-readable figures: "
+                      "`summary.json`.\n");
+    int rc = gs_buf_write(&b, path, err, errlen);
+    gs_buf_free(&b);
+    return rc;
+}

@@ -1,0 +1,61 @@
+#include "run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *gs_rundata_str(const gs_rundata *r, const char *key)
+{
+    const char *v = gs_meta_get(&r->meta, key);
+    return v && *v ? v : "unknown";
+}
+
+int gs_rundata_load(gs_rundata *r, const char *dir, char *err, size_t errlen)
+{
+    char path[2200], sub[512];
+    memset(r, 0, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    snprintf(path, sizeof path, "%s/meta.txt", dir);
+    if (gs_meta_read(&r->meta, path, err, errlen))
+        goto fail;
+    snprintf(path, sizeof path, "%s/timings.tsv", dir);
+    if (gs_timings_read(&r->tim, path, err, errlen))
+        goto fail;
+    snprintf(path, sizeof path, "%s/stamps.gss", dir);
+    if (gs_file_read(path, &r->trace, err, errlen))
+        goto fail;
+    if (gs_timeline_build(&r->trace, &r->tl, sub, sizeof sub)) {
+        snprintf(err, errlen, "%s: %s", path, sub);
+        goto fail;
+    }
+    if (gs_phases_compute(&r->tl, &r->phases)) {
+        snprintf(err, errlen, "out of memory analysing %s", path);
+        goto fail;
+    }
+    int p = gs_timings_find(&r->tim, "production"), t = gs_timings_find(&r->tim, "twin");
+    if (p < 0 || t < 0) {
+        snprintf(err, errlen, "%s/timings.tsv: needs both 'production' and 'twin' rows", dir);
+        goto fail;
+    }
+    r->reps = r->tim.count[p];
+    r->time_ms = gs_timings_median(&r->tim, p);
+    r->time_min_ms = gs_timings_min(&r->tim, p);
+    r->time_max_ms = gs_timings_max(&r->tim, p);
+    r->twin_ms = gs_timings_median(&r->tim, t);
+    r->twin_min_ms = gs_timings_min(&r->tim, t);
+    r->twin_max_ms = gs_timings_max(&r->tim, t);
+    r->overhead_ratio = r->time_ms > 0 ? r->twin_ms / r->time_ms : NAN;
+    return 0;
+fail:
+    gs_rundata_free(r);
+    return -1;
+}
+
+void gs_rundata_free(gs_rundata *r)
+{
+    gs_meta_free(&r->meta);
+    gs_timings_free(&r->tim);
+    gs_trace_free(&r->trace);
+    gs_timeline_free(&r->tl);
+    memset(&r->phases, 0, sizeof r->phases);
+}

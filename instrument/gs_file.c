@@ -1,0 +1,222 @@
+#define _POSIX_C_SOURCE 200809L
+#include "gs_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* On-disk header, little-endian, 64 bytes. */
+typedef struct gs_file_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t header_bytes;
+    uint32_t warp_header_bytes;
+    uint32_t record_bytes;
+    uint32_t ctas;
+    uint32_t warps_per_cta;
+    uint32_t capacity;
+    uint32_t reserved0;
+    uint64_t records;
+    double timer_tick_ns;
+    uint64_t reserved1;
+} gs_file_header;
+
+_Static_assert(sizeof(gs_file_header) == 64, "file header is 64 bytes");
+_Static_assert(sizeof(gs_warp_header) == 64, "warp header is 64 bytes");
+_Static_assert(sizeof(gs_record) == 32, "record is 32 bytes");
+
+static int is_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
+int gs_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "path too long: %s", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int ok = fwrite(data, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int gs_file_write(const char *path, double timer_tick_ns, uint32_t ctas, uint32_t warps_per_cta,
+                  uint32_t capacity, const gs_warp_header *warps, const gs_record *seg_records,
+                  char *err, size_t errlen)
+{
+    if (!is_little_endian()) {
+        snprintf(err, errlen, "stamp files are little-endian; this host is not");
+        return -1;
+    }
+    size_t n_warps = (size_t)ctas * warps_per_cta, kept = 0;
+    for (size_t w = 0; w < n_warps; w++)
+        kept += warps[w].events < capacity ? warps[w].events : capacity;
+    size_t len = sizeof(gs_file_header) + n_warps * sizeof(gs_warp_header) + kept * sizeof(gs_record);
+    unsigned char *buf = malloc(len);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory for a %zu-byte stamp file", len);
+        return -1;
+    }
+    gs_file_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, GS_FILE_MAGIC, sizeof GS_FILE_MAGIC);
+    h.version = GS_FILE_VERSION;
+    h.header_bytes = sizeof h;
+    h.warp_header_bytes = sizeof(gs_warp_header);
+    h.record_bytes = sizeof(gs_record);
+    h.ctas = ctas;
+    h.warps_per_cta = warps_per_cta;
+    h.capacity = capacity;
+    h.records = kept;
+    h.timer_tick_ns = timer_tick_ns;
+    unsigned char *p = buf;
+    memcpy(p, &h, sizeof h);
+    p += sizeof h;
+    memcpy(p, warps, n_warps * sizeof(gs_warp_header));
+    p += n_warps * sizeof(gs_warp_header);
+    for (size_t w = 0; w < n_warps; w++) {
+        size_t k = warps[w].events < capacity ? warps[w].events : capacity;
+        memcpy(p, seg_records + w * capacity, k * sizeof(gs_record));
+        p += k * sizeof(gs_record);
+    }
+    int rc = gs_write_atomic(path, buf, len, err, errlen);
+    free(buf);
+    return rc;
+}
+
+static int index_warps(gs_trace *t, char *err, size_t errlen)
+{
+    t->first = malloc((t->n_warps + 1) * sizeof(size_t));
+    if (!t->first) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t at = 0;
+    for (size_t w = 0; w < t->n_warps; w++) {
+        t->first[w] = at;
+        at += gs_kept(t, w);
+    }
+    t->first[t->n_warps] = at;
+    if (at != t->n_records) {
+        snprintf(err, errlen, "warp event counts add up to %zu records, the file holds %zu", at, t->n_records);
+        return -1;
+    }
+    return 0;
+}
+
+int gs_trace_from_arrays(gs_trace *t, uint32_t ctas, uint32_t warps_per_cta, uint32_t capacity,
+                         double tick_ns, gs_warp_header *warps, gs_record *records, size_t n_records,
+                         char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->ctas = ctas;
+    t->warps_per_cta = warps_per_cta;
+    t->capacity = capacity;
+    t->timer_tick_ns = tick_ns;
+    t->n_warps = (size_t)ctas * warps_per_cta;
+    t->warps = warps;
+    t->records = records;
+    t->n_records = n_records;
+    if (index_warps(t, err, errlen)) {
+        gs_trace_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+int gs_file_read(const char *path, gs_trace *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    gs_file_header h;
+    int rc = -1;
+    if (fread(&h, 1, sizeof h, f) != sizeof h) {
+        snprintf(err, errlen, "%s: truncated stamp file (no complete header)", path);
+        goto out;
+    }
+    if (memcmp(h.magic, GS_FILE_MAGIC, sizeof GS_FILE_MAGIC) != 0) {
+        snprintf(err, errlen, "%s: not a gemmscope stamp file (bad magic)", path);
+        goto out;
+    }
+    if (h.version != GS_FILE_VERSION) {
+        snprintf(err, errlen, "%s: stamp file version %u, this gemmscope reads version %u", path, h.version,
+                 GS_FILE_VERSION);
+        goto out;
+    }
+    if (h.header_bytes != sizeof h || h.warp_header_bytes != sizeof(gs_warp_header) ||
+        h.record_bytes != sizeof(gs_record)) {
+        snprintf(err, errlen, "%s: unexpected header/record sizes %u/%u/%u", path, h.header_bytes,
+                 h.warp_header_bytes, h.record_bytes);
+        goto out;
+    }
+    if (h.ctas == 0 || h.warps_per_cta == 0 || h.warps_per_cta > 32 || h.capacity == 0 ||
+        !(h.timer_tick_ns > 0)) {
+        snprintf(err, errlen, "%s: implausible header (ctas %u, warps per CTA %u, capacity %u, tick %g ns)", path,
+                 h.ctas, h.warps_per_cta, h.capacity, h.timer_tick_ns);
+        goto out;
+    }
+    out->ctas = h.ctas;
+    out->warps_per_cta = h.warps_per_cta;
+    out->capacity = h.capacity;
+    out->timer_tick_ns = h.timer_tick_ns;
+    out->n_warps = (size_t)h.ctas * h.warps_per_cta;
+    out->n_records = h.records;
+    out->warps = malloc(out->n_warps * sizeof(gs_warp_header));
+    out->records = malloc((out->n_records ? out->n_records : 1) * sizeof(gs_record));
+    if (!out->warps || !out->records) {
+        snprintf(err, errlen, "%s: out of memory for %zu records", path, out->n_records);
+        goto out;
+    }
+    if (fread(out->warps, sizeof(gs_warp_header), out->n_warps, f) != out->n_warps ||
+        fread(out->records, sizeof(gs_record), out->n_records, f) != out->n_records) {
+        snprintf(err, errlen, "%s: truncated stamp file (header promises %zu warps and %zu records)", path,
+                 out->n_warps, out->n_records);
+        goto out;
+    }
+    if (fgetc(f) != EOF) {
+        snprintf(err, errlen, "%s: trailing bytes after %zu records", path, out->n_records);
+        goto out;
+    }
+    if (index_warps(out, err, errlen))
+        goto out;
+    for (size_t i = 0; i < out->n_records; i++) {
+        if (out->records[i].phase >= GS_NUM_PHASES || out->records[i].role >= GS_NUM_ROLES) {
+            snprintf(err, errlen, "%s: record %zu has phase %u / role %u out of range", path, i,
+                     out->records[i].phase, out->records[i].role);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    fclose(f);
+    if (rc)
+        gs_trace_free(out);
+    return rc;
+}
+
+void gs_trace_free(gs_trace *t)
+{
+    free(t->warps);
+    free(t->records);
+    free(t->first);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,74 @@
+/* gemmscope stamp layout, shared by device code, the recorder and the analyzers.
+ * Plain C: included from CUDA and from C11 host code.  The on-disk format built
+ * from these structs is documented in docs/stamp-format.md. */
+#ifndef GS_FORMAT_H
+#define GS_FORMAT_H
+
+#include <stdint.h>
+
+/* Phase ids.  The first four are the phases every report shows; the optional
+ * sub-phases nest inside them; USER0..3 are free for kernels of your own. */
+enum gs_phase {
+    GS_MAINLOOP = 0,
+    GS_ACC_TO_REG = 1,
+    GS_EPILOGUE = 2,
+    GS_STORE = 3,
+    GS_PROLOGUE = 4,
+    GS_LOAD_WAIT = 5,
+    GS_DEQUANT = 6,
+    GS_MMA = 7,
+    GS_USER0 = 8,
+    GS_USER1 = 9,
+    GS_USER2 = 10,
+    GS_USER3 = 11,
+    GS_NUM_PHASES = 12
+};
+
+/* Warp roles, set per warp at GS_INIT and changeable with GS_SET_ROLE. */
+enum gs_role {
+    GS_ROLE_ALL = 0,      /* a warp that does every phase itself */
+    GS_ROLE_PRODUCER = 1, /* issues loads (TMA warp) */
+    GS_ROLE_CONSUMER = 2, /* math warp(group) */
+    GS_ROLE_EPILOGUE = 3, /* epilogue-only warp */
+    GS_NUM_ROLES = 4
+};
+
+/* One finished phase instance, written by lane 0 of a warp at GS_END. 32 bytes. */
+typedef struct gs_record {
+    uint64_t gt_begin;  /* %globaltimer at begin, ns */
+    uint64_t clk_begin; /* clock64 at begin, SM cycles */
+    uint32_t clk_dur;   /* clock64 end - begin */
+    uint32_t gt_dur;    /* %globaltimer end - begin */
+    uint16_t tile;      /* tile index set by GS_TILE (per CTA or global, kernel's choice) */
+    uint16_t group;     /* group index set by GS_TILE */
+    uint8_t phase;      /* enum gs_phase */
+    uint8_t role;       /* enum gs_role */
+    uint16_t sm;        /* %smid */
+} gs_record;
+
+/* One per warp: identity, clock calibration pairs, event count.  64 bytes.
+ * The (globaltimer, clock64) pairs are taken just after a globaltimer tick edge,
+ * so the globaltimer value is exact to the read latency. */
+typedef struct gs_warp_header {
+    uint64_t gt_start, clk_start; /* pair at GS_INIT */
+    uint64_t gt_end, clk_end;     /* pair at GS_FINISH */
+    uint32_t cta;                 /* linear block index */
+    uint16_t warp;                /* warp index inside the CTA */
+    uint16_t sm;                  /* %smid at GS_INIT */
+    uint32_t events;              /* events the warp tried to record (kept + dropped) */
+    uint32_t flags;               /* GS_WARP_* bits */
+    uint64_t reserved[2];
+} gs_warp_header;
+
+#define GS_WARP_STARTED 1u  /* GS_INIT ran */
+#define GS_WARP_FINISHED 2u /* GS_FINISH ran */
+
+/* Passed by value to every kernel (production builds ignore it). */
+typedef struct gs_buffer {
+    gs_warp_header *warps; /* [ctas * warps_per_cta] */
+    gs_record *records;    /* [ctas * warps_per_cta * capacity] */
+    uint32_t capacity;     /* records per warp, declared by the kernel */
+    uint32_t warps_per_cta;
+} gs_buffer;
+
+#endif

@@ -1,0 +1,32 @@
+/* The timing method every gemmscope figure uses: warm-up, then timed
+ * repetitions with the L2 flushed between them (a write of >= 2x L2 bytes),
+ * each repetition between two CUDA events; median, min and max. */
+#ifndef GS_TIMING_H
+#define GS_TIMING_H
+
+#include <cuda_runtime_api.h>
+
+/* Enqueue one launch of the subject on stream s; return 0 or a CUDA error code. */
+typedef int (*gs_launch_fn)(void *arg, cudaStream_t s);
+
+typedef struct gs_timing {
+    int reps;
+    double median_ms, min_ms, max_ms;
+    double *samples_ms; /* reps values in run order; owned, free with gs_timing_free */
+} gs_timing;
+
+typedef struct gs_l2_flusher {
+    void *buf;
+    size_t bytes;
+} gs_l2_flusher;
+
+/* Sizes the flush buffer from the device's L2 (2x); returns 0 or -1 with a message on stderr. */
+int gs_l2_flusher_init(gs_l2_flusher *f, int device);
+void gs_l2_flusher_free(gs_l2_flusher *f);
+
+/* warmup untimed launches, then reps timed launches (reps >= 1). 0 on success. */
+int gs_time_launches(gs_launch_fn fn, void *arg, cudaStream_t s, const gs_l2_flusher *f,
+                     int warmup, int reps, gs_timing *out);
+void gs_timing_free(gs_timing *t);
+
+#endif

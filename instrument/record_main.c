@@ -1,0 +1,245 @@
+/* gemmscope-record: runs one subject on the GPU and writes the raw files of a
+ * run directory (meta.txt, timings.tsv, stamps.gss).  `gemmscope record`
+ * drives it and then analyses the directory. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gs_check.h"
+#include "gs_file.h"
+#include "gs_run.h"
+#include "gs_stamps.h"
+#include "gs_timing.h"
+#include "../kernels/subject.h"
+
+extern const gs_subject *const gs_subjects[];
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gemmscope-record --subject NAME --out DIR [--shape S] [--variant V] [--dist D]\n"
+               "                        [--seed N] [--reps N] [--warmup N] [--capacity-scale F] [--command TEXT]\n"
+               "subjects:");
+    for (int i = 0; gs_subjects[i]; i++)
+        fprintf(f, " %s", gs_subjects[i]->name);
+    fprintf(f, "\n");
+}
+
+static const gs_subject *find_subject(const char *name)
+{
+    for (int i = 0; gs_subjects[i]; i++)
+        if (strcmp(gs_subjects[i]->name, name) == 0)
+            return gs_subjects[i];
+    return NULL;
+}
+
+static int device_meta(gs_meta *m, int dev, int *sm_count)
+{
+    struct cudaDeviceProp p;
+    int v = 0, drv = 0, rt = 0;
+    GS_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
+    gs_meta_set(m, "gpu", "%s", p.name);
+    gs_meta_set(m, "compute_capability", "%d.%d", p.major, p.minor);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(sm_count, cudaDevAttrMultiProcessorCount, dev));
+    gs_meta_set(m, "sm_count", "%d", *sm_count);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, dev));
+    gs_meta_set(m, "sm_clock_max_khz", "%d", v);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, dev));
+    gs_meta_set(m, "mem_clock_max_khz", "%d", v);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, dev));
+    gs_meta_set(m, "l2_bytes", "%d", v);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    gs_meta_set(m, "smem_per_block_optin", "%d", v);
+    gs_meta_set(m, "global_mem_bytes", "%zu", p.totalGlobalMem);
+    GS_CUDA_TRY(cudaDriverGetVersion(&drv));
+    GS_CUDA_TRY(cudaRuntimeGetVersion(&rt));
+    gs_meta_set(m, "driver_cuda_version", "%d.%d", drv / 1000, (drv % 1000) / 10);
+    gs_meta_set(m, "runtime_cuda_version", "%d.%d", rt / 1000, (rt % 1000) / 10);
+    return 0;
+}
+
+typedef struct twin_arg {
+    gs_subject_run *run;
+    gs_buffer buf;
+    int twin;
+} twin_arg;
+
+static int launch_build(void *arg, cudaStream_t s)
+{
+    twin_arg *t = arg;
+    return t->run->launch(t->run->ctx, t->twin, t->buf, s);
+}
+
+static int join(char *out, size_t n, const char *dir, const char *file)
+{
+    return snprintf(out, n, "%s/%s", dir, file) >= (int)n ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    gs_record_args a = {0};
+    const char *out = NULL, *command = "";
+    a.reps = 50;
+    a.warmup = 5;
+    a.seed = 1;
+    a.capacity_scale = 1.0;
+    a.variant = "default";
+    a.dist = "gpumode";
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "gemmscope-record: %s needs a value\n", o);
+            return 2;
+        }
+        i++;
+        if (!strcmp(o, "--subject"))
+            a.subject = v;
+        else if (!strcmp(o, "--out"))
+            out = v;
+        else if (!strcmp(o, "--shape"))
+            a.shape = v;
+        else if (!strcmp(o, "--variant"))
+            a.variant = v;
+        else if (!strcmp(o, "--dist"))
+            a.dist = v;
+        else if (!strcmp(o, "--seed"))
+            a.seed = strtoull(v, NULL, 0);
+        else if (!strcmp(o, "--reps"))
+            a.reps = atoi(v);
+        else if (!strcmp(o, "--warmup"))
+            a.warmup = atoi(v);
+        else if (!strcmp(o, "--capacity-scale"))
+            a.capacity_scale = atof(v);
+        else if (!strcmp(o, "--command"))
+            command = v;
+        else {
+            fprintf(stderr, "gemmscope-record: unknown option %s\n", o);
+            usage(stderr);
+            return 2;
+        }
+    }
+    const gs_subject *subj = a.subject ? find_subject(a.subject) : NULL;
+    if (!subj || !out) {
+        fprintf(stderr, "gemmscope-record: %s\n", !out ? "--out DIR is required" : "unknown or missing --subject");
+        usage(stderr);
+        return 2;
+    }
+    if (a.reps < 50) {
+        fprintf(stderr, "gemmscope-record: --reps must be at least 50 (the timing method's minimum)\n");
+        return 2;
+    }
+    if (!(a.capacity_scale > 0 && a.capacity_scale <= 1)) {
+        fprintf(stderr, "gemmscope-record: --capacity-scale must be in (0, 1]\n");
+        return 2;
+    }
+
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "gemmscope-record: no CUDA device (%s)\n",
+                e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return 3;
+    }
+
+    int rc = 1;
+    char err[512], path[4096];
+    gs_meta meta = {0};
+    gs_timings tim = {0};
+    gs_stamps st = {0};
+    gs_subject_run run = {0};
+    gs_l2_flusher fl = {0};
+    gs_timing tp = {0}, tt = {0};
+    cudaStream_t s = NULL;
+    double tick = 0;
+
+    if (cudaSetDevice(0) != cudaSuccess || device_meta(&meta, 0, &a.sm_count))
+        goto done;
+    if (gs_measure_timer_tick(&tick))
+        goto done;
+    {
+        time_t now = time(NULL);
+        char date[64];
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+        gs_meta_set(&meta, "date", "%s", date);
+    }
+    gs_meta_set(&meta, "subject", "%s", subj->name);
+    gs_meta_set(&meta, "variant", "%s", a.variant);
+    gs_meta_set(&meta, "command", "%s", command);
+    gs_meta_set(&meta, "git_commit", "%s", getenv("GS_GIT_COMMIT") ? getenv("GS_GIT_COMMIT") : "unknown");
+    gs_meta_set(&meta, "timer_tick_ns", "%.1f", tick);
+    gs_meta_set(&meta, "timing.reps", "%d", a.reps);
+    gs_meta_set(&meta, "timing.warmup", "%d", a.warmup);
+    if (subj->open(&a, &meta, &run)) {
+        fprintf(stderr, "gemmscope-record: cannot set up subject %s\n", subj->name);
+        goto done;
+    }
+    {
+        unsigned cap = (unsigned)(run.events_per_warp * a.capacity_scale);
+        if (cap < 1)
+            cap = 1;
+        gs_meta_set(&meta, "stamps.events_per_warp_declared", "%u", run.events_per_warp);
+        gs_meta_set(&meta, "stamps.capacity", "%u", cap);
+        if (gs_stamps_alloc(&st, run.ctas, run.warps_per_cta, cap))
+            goto done;
+    }
+    if (cudaStreamCreate(&s) != cudaSuccess || gs_l2_flusher_init(&fl, 0))
+        goto done;
+    gs_meta_set(&meta, "timing.l2_flush_bytes", "%zu", fl.bytes);
+
+    /* Production build, then twin, each with the same method. */
+    twin_arg prod = {&run, {0}, 0}, twin = {&run, st.dev, 1};
+    if (gs_time_launches(launch_build, &prod, s, &fl, a.warmup, a.reps, &tp) ||
+        gs_time_launches(launch_build, &twin, s, &fl, a.warmup, a.reps, &tt))
+        goto done;
+    gs_timings_add(&tim, "production", tp.samples_ms, tp.reps);
+    gs_timings_add(&tim, "twin", tt.samples_ms, tt.reps);
+
+    /* The stamps analysed come from one more twin launch after a fresh reset and flush. */
+    if (gs_stamps_reset(&st, s) ||
+        cudaMemsetAsync(fl.buf, 0x5a, fl.bytes, s) != cudaSuccess || launch_build(&twin, s) ||
+        cudaStreamSynchronize(s) != cudaSuccess || gs_stamps_download(&st)) {
+        fprintf(stderr, "gemmscope-record: stamp capture failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+        goto done;
+    }
+    if (run.verify && run.verify(run.ctx, &meta)) {
+        fprintf(stderr, "gemmscope-record: verification could not run\n");
+        goto done;
+    }
+
+    mkdir(out, 0755);
+    if (join(path, sizeof path, out, "stamps.gss") ||
+        gs_file_write(path, tick, st.ctas, st.dev.warps_per_cta, st.dev.capacity, st.warps, st.records, err,
+                      sizeof err))
+        goto fail_msg;
+    if (join(path, sizeof path, out, "timings.tsv") || gs_timings_write(&tim, path, err, sizeof err))
+        goto fail_msg;
+    if (join(path, sizeof path, out, "meta.txt") || gs_meta_write(&meta, path, err, sizeof err))
+        goto fail_msg;
+    printf("gemmscope-record: %s: production %.4f ms, twin %.4f ms (median of %d)\n", subj->name, tp.median_ms,
+           tt.median_ms, a.reps);
+    rc = 0;
+    goto done;
+fail_msg:
+    fprintf(stderr, "gemmscope-record: %s\n", err);
+done:
+    if (run.close)
+        run.close(run.ctx);
+    gs_timing_free(&tp);
+    gs_timing_free(&tt);
+    gs_stamps_free(&st);
+    gs_l2_flusher_free(&fl);
+    if (s)
+        cudaStreamDestroy(s);
+    gs_meta_free(&meta);
+    gs_timings_free(&tim);
+    return rc;
+}

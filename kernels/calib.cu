@@ -1,0 +1,142 @@
+/* Calibration kernels with known answers (docs/method.md, "Calibration").
+ * Built twice: production (no stamps) and twin (-DGS_TWIN=1). */
+#include "calib.h"
+#include "../instrument/gs_stamp.cuh"
+
+__device__ __forceinline__ unsigned long long calib_clock(void)
+{
+    unsigned long long c;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+    return c;
+}
+
+/* Spin until `cycles` SM cycles have passed since the call. */
+__device__ __forceinline__ void spin(unsigned long long cycles)
+{
+    unsigned long long t0 = calib_clock();
+    while (calib_clock() - t0 < cycles) {
+    }
+}
+
+__global__ void __launch_bounds__(1024) GS_SYM(calib_kernel)(calib_config c, gs_buffer b)
+{
+    extern __shared__ unsigned char calib_smem[];
+    gs_ctx gs;
+    GS_INIT(gs, b, GS_ROLE_ALL);
+    if (threadIdx.x == 0)
+        calib_smem[0] = 0; /* the smem is there to bound residency, touch it once */
+    for (unsigned t = 0; t < c.tiles; t++) {
+        GS_TILE(gs, blockIdx.x * c.tiles + t, t);
+        GS_BEGIN(gs, GS_MAINLOOP);
+        for (unsigned k = 0; k < c.kiters; k++) {
+            GS_BEGIN(gs, GS_LOAD_WAIT);
+            spin(c.load_wait);
+            GS_END(gs, GS_LOAD_WAIT);
+            GS_BEGIN(gs, GS_DEQUANT);
+            spin(c.dequant);
+            GS_END(gs, GS_DEQUANT);
+            GS_BEGIN(gs, GS_MMA);
+            spin(c.mma);
+            GS_END(gs, GS_MMA);
+        }
+        GS_END(gs, GS_MAINLOOP);
+        GS_BEGIN(gs, GS_ACC_TO_REG);
+        spin(c.acc_to_reg);
+        GS_END(gs, GS_ACC_TO_REG);
+        GS_BEGIN(gs, GS_EPILOGUE);
+        spin(c.epilogue);
+        GS_END(gs, GS_EPILOGUE);
+        GS_BEGIN(gs, GS_STORE);
+        spin(c.store);
+        GS_END(gs, GS_STORE);
+    }
+    GS_FINISH(gs);
+}
+
+__device__ __forceinline__ unsigned poll_flag(const unsigned *flag)
+{
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+    return v;
+}
+
+/* Every CTA arrives, thread 0 of CTA 0 releases the flag once all have
+ * arrived, and thread 0 of each CTA stamps the poll that saw it (USER0): its
+ * end is the release instant on that SM, its length the latency of one poll. */
+__global__ void __launch_bounds__(1024) GS_SYM(release_kernel)(release_config c, gs_buffer b)
+{
+    extern __shared__ unsigned char release_smem[];
+    gs_ctx gs;
+    GS_INIT(gs, b, GS_ROLE_ALL);
+    GS_TILE(gs, blockIdx.x, 0);
+    GS_BEGIN(gs, GS_PROLOGUE);
+    spin(c.before);
+    GS_END(gs, GS_PROLOGUE);
+    if (threadIdx.x == 0) {
+        release_smem[0] = 0;
+        atomicAdd(c.arrived, 1u);
+        if (blockIdx.x == 0) {
+            unsigned long long t0 = calib_clock();
+            /* Bounded waits: a CTA that never became resident must not hang the GPU. */
+            while (poll_flag(c.arrived) < gridDim.x && calib_clock() - t0 < (1ull << 32)) {
+            }
+            asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(c.flag), "r"(1u) : "memory");
+        }
+    }
+    if (threadIdx.x < 32) {
+        /* warp 0 polls; lane 0's load decides, the warp stays converged */
+        unsigned long long t0 = calib_clock();
+        unsigned seen = 0;
+        while (!seen && calib_clock() - t0 < (1ull << 32)) {
+            GS_BEGIN(gs, GS_USER0);
+            seen = __shfl_sync(0xffffffffu, threadIdx.x == 0 ? poll_flag(c.flag) : 0u, 0);
+            if (seen)
+                GS_END(gs, GS_USER0);
+        }
+    }
+    __syncthreads();
+    GS_BEGIN(gs, GS_EPILOGUE);
+    spin(c.after);
+    GS_END(gs, GS_EPILOGUE);
+    GS_FINISH(gs);
+}
+
+template <typename Cfg>
+static int launch_checked(void (*k)(Cfg, gs_buffer), const Cfg *c, unsigned ctas, unsigned threads,
+                          unsigned smem, gs_buffer b, cudaStream_t s)
+{
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e != cudaSuccess)
+        return (int)e;
+    k<<<ctas, threads, smem, s>>>(*c, b);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int GS_SYM(calib_launch)(const calib_config *c, gs_buffer b, cudaStream_t s)
+{
+    return launch_checked(GS_SYM(calib_kernel), c, c->ctas, c->threads, c->smem_bytes, b, s);
+}
+
+extern "C" int GS_SYM(release_launch)(const release_config *c, gs_buffer b, cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(c->arrived, 0, sizeof(unsigned), s);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(c->flag, 0, sizeof(unsigned), s);
+    if (e != cudaSuccess)
+        return (int)e;
+    return launch_checked(GS_SYM(release_kernel), c, c->ctas, c->threads, c->smem_bytes, b, s);
+}
+
+#if !(defined(GS_TWIN) && GS_TWIN)
+/* Event counts (built once, with the production object). */
+extern "C" unsigned calib_events_per_warp(const calib_config *c)
+{
+    return c->tiles * (1 + 3 * c->kiters + 3);
+}
+
+extern "C" unsigned release_events_per_warp(const release_config *c)
+{
+    (void)c;
+    return 3; /* PROLOGUE, USER0 (warp 0 only), EPILOGUE */
+}
+#endif

@@ -1,0 +1,121 @@
+/* The calibration subjects: `calib` (phases of known length, 2.5 waves) and
+ * `release` (one wave, all CTAs wait on one flag). */
+#include "subject.h"
+#include "calib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per tile: MAINLOOP 80% (kiters x (10% load wait + 20% dequant + 70% mma)),
+ * ACC_TO_REG 5%, EPILOGUE 10%, STORE 5% of 200k cycles (~100 us at 2 GHz),
+ * long enough that stamp costs stay far below the 1% the check allows. */
+#define CALIB_TILE_CYCLES 200000ull
+#define CALIB_KITERS 4u
+
+static int calib_launch(void *ctx, int twin, gs_buffer b, cudaStream_t s)
+{
+    const calib_config *c = ctx;
+    return twin ? calib_launch_twin(c, b, s) : calib_launch_prod(c, b, s);
+}
+
+static void free_ctx(void *ctx) { free(ctx); }
+
+static int calib_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
+{
+    calib_config *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    unsigned long long main = CALIB_TILE_CYCLES * 80 / 100 / CALIB_KITERS;
+    c->ctas = (unsigned)(a->sm_count * 5 / 2); /* 2.5 waves at one CTA per SM */
+    c->threads = 128;
+    c->smem_bytes = 160 * 1024; /* two CTAs cannot share an SM */
+    c->tiles = 2;
+    c->kiters = CALIB_KITERS;
+    c->load_wait = main * 10 / 100;
+    c->dequant = main * 20 / 100;
+    c->mma = main * 70 / 100;
+    c->acc_to_reg = CALIB_TILE_CYCLES * 5 / 100;
+    c->epilogue = CALIB_TILE_CYCLES * 10 / 100;
+    c->store = CALIB_TILE_CYCLES * 5 / 100;
+
+    double total = (double)c->kiters * (c->load_wait + c->dequant + c->mma) + c->acc_to_reg + c->epilogue + c->store;
+    gs_meta_set(meta, "shape", "calib");
+    gs_meta_set(meta, "ctas", "%u", c->ctas);
+    gs_meta_set(meta, "threads_per_cta", "%u", c->threads);
+    gs_meta_set(meta, "smem_bytes", "%u", c->smem_bytes);
+    gs_meta_set(meta, "ctas_per_sm", "1");
+    gs_meta_set(meta, "calib.tiles_per_cta", "%u", c->tiles);
+    gs_meta_set(meta, "calib.cycles_per_tile", "%.0f", total);
+    gs_meta_set(meta, "expect.MAINLOOP", "%.6f", c->kiters * (double)(c->load_wait + c->dequant + c->mma) / total);
+    gs_meta_set(meta, "expect.LOAD_WAIT", "%.6f", c->kiters * (double)c->load_wait / total);
+    gs_meta_set(meta, "expect.DEQUANT", "%.6f", c->kiters * (double)c->dequant / total);
+    gs_meta_set(meta, "expect.MMA", "%.6f", c->kiters * (double)c->mma / total);
+    gs_meta_set(meta, "expect.ACC_TO_REG", "%.6f", c->acc_to_reg / total);
+    gs_meta_set(meta, "expect.EPILOGUE", "%.6f", c->epilogue / total);
+    gs_meta_set(meta, "expect.STORE", "%.6f", c->store / total);
+
+    run->ctas = c->ctas;
+    run->warps_per_cta = c->threads / 32;
+    run->events_per_warp = calib_events_per_warp(c);
+    run->launch = calib_launch;
+    run->verify = NULL;
+    run->close = free_ctx;
+    run->ctx = c;
+    return 0;
+}
+
+typedef struct release_ctx {
+    release_config c;
+    unsigned *words;
+} release_ctx;
+
+static int release_launch(void *ctx, int twin, gs_buffer b, cudaStream_t s)
+{
+    const release_ctx *r = ctx;
+    return twin ? release_launch_twin(&r->c, b, s) : release_launch_prod(&r->c, b, s);
+}
+
+static void release_close(void *ctx)
+{
+    release_ctx *r = ctx;
+    if (r->words)
+        cudaFree(r->words);
+    free(r);
+}
+
+static int release_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
+{
+    release_ctx *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    cudaError_t e = cudaMalloc((void **)&r->words, 2 * sizeof(unsigned));
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gemmscope: cudaMalloc failed: %s\n", cudaGetErrorString(e));
+        free(r);
+        return -1;
+    }
+    r->c.ctas = (unsigned)a->sm_count; /* one wave: every CTA resident at once */
+    r->c.threads = 128;
+    r->c.smem_bytes = 160 * 1024;
+    r->c.before = 100000; /* ~50 us each side: a long baseline for the clock fit */
+    r->c.after = 100000;
+    r->c.arrived = r->words;
+    r->c.flag = r->words + 1;
+    gs_meta_set(meta, "shape", "release");
+    gs_meta_set(meta, "ctas", "%u", r->c.ctas);
+    gs_meta_set(meta, "threads_per_cta", "%u", r->c.threads);
+    gs_meta_set(meta, "smem_bytes", "%u", r->c.smem_bytes);
+    gs_meta_set(meta, "ctas_per_sm", "1");
+    run->ctas = r->c.ctas;
+    run->warps_per_cta = r->c.threads / 32;
+    run->events_per_warp = release_events_per_warp(&r->c);
+    run->launch = release_launch;
+    run->verify = NULL;
+    run->close = release_close;
+    run->ctx = r;
+    return 0;
+}
+
+const gs_subject gs_subject_calib = {"calib", "phases spinning for known cycle counts, 2.5 waves", calib_open};
+const gs_subject gs_subject_release = {"release", "one wave of CTAs released by one flag", release_open};

@@ -1,0 +1,188 @@
+/* Analyzer tests on synthetic traces whose answers are known by construction. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include "synth.h"
+#include "analysis/checks.h"
+#include "analysis/phases.h"
+#include "analysis/timeline.h"
+
+typedef struct built {
+    gs_trace t;
+    gs_timeline tl;
+    gs_phases ph;
+} built;
+
+static void build(synth *s, built *b)
+{
+    char err[256];
+    assert_int_equal(synth_trace(s, &b->t), 0);
+    assert_int_equal(gs_timeline_build(&b->t, &b->tl, err, sizeof err), 0);
+    assert_int_equal(gs_phases_compute(&b->tl, &b->ph), 0);
+}
+
+static void drop(built *b)
+{
+    gs_timeline_free(&b->tl);
+    gs_trace_free(&b->t);
+}
+
+/* One CTA, one warp, phases back to back: shares are their lengths over the span. */
+static void shares_of_sequential_phases(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    synth_init(&s, 1, 1, 16);
+    synth_warp(&s, 0, 0, 3, 0, 10000);
+    synth_event(&s, 0, 0, GS_MAINLOOP, 0, 8000, 0);
+    synth_event(&s, 0, 0, GS_ACC_TO_REG, 8000, 8500, 0);
+    synth_event(&s, 0, 0, GS_EPILOGUE, 8500, 9500, 0);
+    synth_event(&s, 0, 0, GS_STORE, 9500, 10000, 0);
+    build(&s, &b);
+    assert_float_equal(b.ph.ph[GS_MAINLOOP].busy_share, 0.80, 1e-3);
+    assert_float_equal(b.ph.ph[GS_ACC_TO_REG].busy_share, 0.05, 1e-3);
+    assert_float_equal(b.ph.ph[GS_EPILOGUE].busy_share, 0.10, 1e-3);
+    assert_float_equal(b.ph.ph[GS_STORE].busy_share, 0.05, 1e-3);
+    assert_int_equal(b.ph.ph[GS_PROLOGUE].instances, 0);
+    assert_float_equal(b.tl.span_ns, 10000, 1);
+    drop(&b);
+}
+
+/* The same phase on two warps of a CTA counts once where they overlap;
+ * different phases overlapping each other each count in full. */
+static void overlapping_phases_union_per_cta(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    synth_init(&s, 2, 2, 16);
+    synth_warp(&s, 0, 0, 0, 0, 1000);
+    synth_warp(&s, 0, 1, 0, 0, 1000);
+    synth_event(&s, 0, 0, GS_MAINLOOP, 0, 600, 0);
+    synth_event(&s, 0, 1, GS_MAINLOOP, 400, 1000, 0); /* union 0..1000 */
+    synth_event(&s, 0, 1, GS_EPILOGUE, 500, 700, 0);  /* inside MAINLOOP of warp 0 */
+    synth_warp(&s, 1, 0, 1, 0, 2000);
+    synth_warp(&s, 1, 1, 1, 0, 2000);
+    synth_event(&s, 1, 0, GS_MAINLOOP, 0, 500, 1);
+    synth_event(&s, 1, 1, GS_MAINLOOP, 1000, 1500, 1); /* disjoint: 1000 */
+    build(&s, &b);
+    /* CTA time 3000; MAINLOOP 1000 + 1000 */
+    assert_float_equal(b.ph.cta_time_ns, 3000, 1);
+    assert_float_equal(b.ph.ph[GS_MAINLOOP].busy_share, 2000.0 / 3000, 1e-3);
+    assert_float_equal(b.ph.ph[GS_EPILOGUE].busy_share, 200.0 / 3000, 1e-3);
+    assert_int_equal(b.ph.ph[GS_MAINLOOP].instances, 4);
+    assert_int_equal(b.ph.ph[GS_MAINLOOP].ctas, 2);
+    assert_float_equal(b.ph.ph[GS_MAINLOOP].cta_max, 1000, 1);
+    drop(&b);
+}
+
+/* A warp that recorded more events than its buffer holds: the excess is counted, not lost silently. */
+static void overflow_is_counted(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    synth_init(&s, 1, 2, 2);
+    synth_warp(&s, 0, 0, 0, 0, 1000);
+    synth_warp(&s, 0, 1, 0, 0, 1000);
+    for (int i = 0; i < 5; i++)
+        synth_event(&s, 0, 0, GS_MMA, i * 100, i * 100 + 50, 0);
+    synth_event(&s, 0, 1, GS_MMA, 0, 10, 0);
+    build(&s, &b);
+    assert_int_equal(b.tl.dropped, 3);
+    assert_int_equal(b.tl.warps_overflowed, 1);
+    assert_int_equal(b.tl.n_events, 3);
+    drop(&b);
+}
+
+/* SMs whose cycle counters differ in origin and rate: the fit puts
+ * simultaneous events at the same nanosecond. */
+static void skewed_sm_clocks_are_aligned(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    synth_init(&s, 3, 1, 8);
+    s.clk_off[5] = 123456789012345ull;
+    s.ghz[5] = 1.755;
+    s.clk_off[9] = 42;
+    s.ghz[9] = 1.98;
+    s.clk_off[77] = 9000000000000ull;
+    s.ghz[77] = 1.41;
+    synth_warp(&s, 0, 0, 5, 100, 50100);
+    synth_warp(&s, 1, 0, 9, 0, 60000);
+    synth_warp(&s, 2, 0, 77, 3000, 40000);
+    synth_event(&s, 0, 0, GS_USER0, 20000, 20500, 0);
+    synth_event(&s, 1, 0, GS_USER0, 20000, 20300, 0);
+    synth_event(&s, 2, 0, GS_USER0, 20000, 20400, 0);
+    build(&s, &b);
+    assert_int_equal(b.tl.sms_used, 3);
+    assert_true(b.tl.resid_max_ns < 1.0);
+    assert_float_equal(b.tl.fit[5].b_ns_per_cycle, 1 / 1.755, 1e-6);
+    assert_float_equal(b.tl.fit[77].b_ns_per_cycle, 1 / 1.41, 1e-6);
+    for (size_t i = 0; i < b.tl.n_events; i++)
+        assert_float_equal(b.tl.ev[i].t0, 20000, 1.0);
+    gs_release_stats rs;
+    assert_int_equal(gs_release_compute(&b.tl, &rs), 0);
+    assert_int_equal(rs.ctas, 3);
+    assert_float_equal(rs.spread_ns, 200, 1.5);
+    assert_float_equal(rs.poll_max_ns, 500, 1.5);
+    drop(&b);
+}
+
+/* A warp that never reached GS_FINISH is reported; its CTA is still placed. */
+static void unfinished_warp_is_reported(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    synth_init(&s, 1, 2, 4);
+    synth_warp(&s, 0, 0, 0, 0, 1000);
+    synth_warp(&s, 0, 1, 0, 0, -1);
+    synth_event(&s, 0, 1, GS_MAINLOOP, 0, 900, 0);
+    build(&s, &b);
+    assert_int_equal(b.tl.warps_unfinished, 1);
+    assert_float_equal(b.ph.ph[GS_MAINLOOP].busy_share, 0.9, 1e-3);
+    drop(&b);
+}
+
+static void quantiles_interpolate(void **state)
+{
+    (void)state;
+    double v[] = {5, 1, 4, 2, 3};
+    assert_float_equal(gs_quantile(v, 5, 0.5), 3, 1e-12);
+    assert_float_equal(gs_quantile(v, 5, 0.9), 4.6, 1e-12);
+    assert_float_equal(gs_quantile(v, 5, 1.0), 5, 1e-12);
+    assert_true(isnan(gs_quantile(v, 0, 0.5)));
+}
+
+/* A trace with no started warp cannot be placed on a timeline: clear error. */
+static void no_started_warp_is_an_error(void **state)
+{
+    (void)state;
+    synth s;
+    gs_trace t;
+    gs_timeline tl;
+    char err[256] = "";
+    synth_init(&s, 1, 1, 4);
+    assert_int_equal(synth_trace(&s, &t), 0);
+    assert_int_equal(gs_timeline_build(&t, &tl, err, sizeof err), -1);
+    assert_non_null(strstr(err, "GS_INIT"));
+    gs_trace_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shares_of_sequential_phases), cmocka_unit_test(overlapping_phases_union_per_cta),
+        cmocka_unit_test(overflow_is_counted),        cmocka_unit_test(skewed_sm_clocks_are_aligned),
+        cmocka_unit_test(unfinished_warp_is_reported), cmocka_unit_test(quantiles_interpolate),
+        cmocka_unit_test(no_started_warp_is_an_error),
+    };
+    return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
+}

@@ -1,0 +1,145 @@
+/* The gemmscope program on bad input: one clear line on stderr, a non-zero
+ * exit, and nothing written.  Runs build/gemmscope from the repository root. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "run_fixture.h"
+
+static char dir[] = "/tmp/gs-test-cli-XXXXXX";
+static char err_text[4096];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (access("build/gemmscope", X_OK) != 0)
+        return -1;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd);
+}
+
+/* Runs `build/gemmscope ARGS`; returns the exit status; stderr in err_text. */
+static int run(const char *args)
+{
+    char cmd[1024], errf[256];
+    snprintf(errf, sizeof errf, "%s/stderr", dir);
+    snprintf(cmd, sizeof cmd, "build/gemmscope %s >/dev/null 2>%s", args, errf);
+    int st = system(cmd);
+    FILE *f = fopen(errf, "r");
+    size_t n = f ? fread(err_text, 1, sizeof err_text - 1, f) : 0;
+    err_text[n] = 0;
+    if (f)
+        fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void expect_failure(const char *args, const char *needle)
+{
+    int rc = run(args);
+    if (rc == 0)
+        fail_msg("'%s' exited 0", args);
+    if (!strstr(err_text, needle))
+        fail_msg("'%s': stderr '%s' lacks '%s'", args, err_text, needle);
+    assert_int_equal(lines(err_text), 1);
+}
+
+/* A run directory whose stamps.gss has one byte region replaced (or is cut). */
+static void make_bad_run(const char *name, long at, const void *bytes, size_t len, long cut)
+{
+    char d[512], p[600];
+    snprintf(d, sizeof d, "%s/%s", dir, name);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(fixture_write_run(d, 8), 0);
+    snprintf(p, sizeof p, "%s/stamps.gss", d);
+    FILE *f = fopen(p, "rb");
+    static unsigned char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    if (bytes)
+        memcpy(buf + at, bytes, len);
+    if (cut >= 0)
+        n = (size_t)cut;
+    f = fopen(p, "wb");
+    fwrite(buf, 1, n, f);
+    fclose(f);
+}
+
+static void good_run_reports(void **state)
+{
+    (void)state;
+    char d[512], args[1100], p[1200];
+    struct stat st;
+    snprintf(d, sizeof d, "%s/good", dir);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(fixture_write_run(d, 8), 0);
+    snprintf(args, sizeof args, "report %s -o %s/good-out", d, dir);
+    assert_int_equal(run(args), 0);
+    snprintf(p, sizeof p, "%s/good-out/report.md", dir);
+    assert_int_equal(stat(p, &st), 0);
+    snprintf(p, sizeof p, "%s/good-out/summary.json", dir);
+    assert_int_equal(stat(p, &st), 0);
+}
+
+static void bad_stamp_files_fail_cleanly(void **state)
+{
+    (void)state;
+    char args[1200], out[600];
+    struct stat st;
+    make_bad_run("truncated", 0, NULL, 0, 100);
+    make_bad_run("magic", 0, "GARBAGE", 8, -1);
+    uint32_t v = 99;
+    make_bad_run("version", 8, &v, 4, -1);
+
+    snprintf(out, sizeof out, "%s/out-truncated", dir);
+    snprintf(args, sizeof args, "report %s/truncated -o %s", dir, out);
+    expect_failure(args, "truncated");
+    assert_int_not_equal(stat(out, &st), 0); /* nothing half-written */
+    snprintf(args, sizeof args, "report %s/magic", dir);
+    expect_failure(args, "bad magic");
+    snprintf(args, sizeof args, "report %s/version", dir);
+    expect_failure(args, "version 99");
+    snprintf(args, sizeof args, "report %s/does-not-exist", dir);
+    expect_failure(args, "cannot open");
+}
+
+static void bad_commands_fail_cleanly(void **state)
+{
+    (void)state;
+    expect_failure("record SHAPE=no-such-shape --root /nonexistent", "unknown shape 'no-such-shape'");
+    expect_failure("check", "usage");
+    assert_int_not_equal(run("frobnicate"), 0);
+    assert_int_not_equal(run(""), 0);
+    assert_int_equal(run("--help"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(good_run_reports),
+        cmocka_unit_test(bad_stamp_files_fail_cleanly),
+        cmocka_unit_test(bad_commands_fail_cleanly),
+    };
+    return cmocka_run_group_tests_name("cli", tests, setup, teardown);
+}

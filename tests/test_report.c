@@ -1,0 +1,161 @@
+/* summary.json (parsed with a real JSON parser), report.md and the gnuplot
+ * scripts of a synthetic run whose figures are known. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include "run_fixture.h"
+#include "analysis/plots.h"
+#include "analysis/report.h"
+#include "analysis/run.h"
+
+static char dir[] = "/tmp/gs-test-report-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) && fixture_write_run(dir, 8) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd);
+}
+
+static double num_at(json_t *root, const char *a, const char *b, const char *c)
+{
+    json_t *v = json_object_get(root, a);
+    if (b)
+        v = json_object_get(v, b);
+    if (c)
+        v = json_object_get(v, c);
+    assert_non_null(v);
+    return json_number_value(v);
+}
+
+static void summary_json_has_the_figures(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    char err[256], p[512];
+    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/summary.json", dir);
+    assert_int_equal(gs_summary_write(&r, p, err, sizeof err), 0);
+    gs_rundata_free(&r);
+
+    json_error_t je;
+    json_t *root = json_load_file(p, 0, &je);
+    if (!root)
+        fail_msg("summary.json does not parse: %s (line %d)", je.text, je.line);
+    assert_string_equal(json_string_value(json_object_get(root, "format")), "gemmscope-summary");
+    assert_float_equal(num_at(root, "time_ms", NULL, NULL), 0.5, 1e-9);
+    assert_float_equal(num_at(root, "twin_time_ms", NULL, NULL), 0.505, 1e-9);
+    assert_float_equal(num_at(root, "overhead_ratio", NULL, NULL), 1.01, 1e-9);
+    assert_float_equal(num_at(root, "timer_tick_ns", NULL, NULL), 32, 0);
+    assert_float_equal(num_at(root, "dropped_records", NULL, NULL), 0, 0);
+    assert_float_equal(num_at(root, "phases", "MAINLOOP", "busy_share"), 0.80, 1e-3);
+    assert_float_equal(num_at(root, "phases", "ACC_TO_REG", "busy_share"), 0.05, 1e-3);
+    assert_float_equal(num_at(root, "phases", "EPILOGUE", "busy_share"), 0.10, 1e-3);
+    assert_float_equal(num_at(root, "phases", "STORE", "busy_share"), 0.05, 1e-3);
+    assert_float_equal(num_at(root, "phases", "MAINLOOP", "cta_p50_us"), 8.0, 1e-2);
+    assert_float_equal(num_at(root, "kernel_span_us", NULL, NULL), 20.0, 1e-2);
+    assert_null(json_object_get(json_object_get(root, "phases"), "PROLOGUE"));
+    json_t *checks = json_object_get(root, "checks");
+    assert_true(json_is_array(checks));
+    assert_true(json_array_size(checks) >= 3);
+    for (size_t i = 0; i < json_array_size(checks); i++)
+        assert_true(json_is_true(json_object_get(json_array_get(checks, i), "pass")));
+    json_decref(root);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void report_leads_with_the_summary_line(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    char err[256], p[512];
+    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    assert_int_equal(gs_report_write(&r, p, "Plots not rendered: test.", err, sizeof err), 0);
+    gs_rundata_free(&r);
+    char *md = slurp(p);
+    char *line2 = strchr(md, '\n') + 2; /* after the title and the blank line */
+    assert_memory_equal(line2, "**calib on Synthetic GPU: 0.5000 ms (twin 0.5050 ms, overhead x1.010); MAINLOOP 80.0%", 80);
+    assert_non_null(strstr(md, "Plots not rendered: test."));
+    assert_non_null(strstr(md, "| EPILOGUE | 10.00% |"));
+    assert_null(strstr(md, "WARNING"));
+}
+
+/* With too small a buffer the report must say so loudly. */
+static void overflow_is_loud_in_the_report(void **state)
+{
+    (void)state;
+    char d2[] = "/tmp/gs-test-report-ovf-XXXXXX", err[256], p[512], cmd[128];
+    assert_non_null(mkdtemp(d2));
+    assert_int_equal(fixture_write_run(d2, 3), 0);
+    gs_rundata r;
+    assert_int_equal(gs_rundata_load(&r, d2, err, sizeof err), 0);
+    assert_int_equal(r.tl.dropped, 8);
+    snprintf(p, sizeof p, "%s/report.md", d2);
+    assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
+    gs_rundata_free(&r);
+    char *md = slurp(p);
+    assert_non_null(strstr(md, "8 records dropped"));
+    assert_non_null(strstr(md, "WARNING: incomplete stamps"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", d2);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The plot scripts must run under gnuplot and produce non-empty PNG and SVG files. */
+static void plot_scripts_render(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    char err[512], p[512];
+    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    assert_int_equal(gs_plots_write(&r, dir, err, sizeof err), 0);
+    gs_rundata_free(&r);
+    if (!gs_gnuplot_available())
+        fail_msg("gnuplot with pngcairo/svg is needed for this test (apt-get install gnuplot-nox)");
+    if (gs_plots_render(dir, err, sizeof err))
+        fail_msg("%s", err);
+    for (int i = 0; gs_plot_names[i]; i++) {
+        const char *ext[] = {"png", "svg"};
+        for (int e = 0; e < 2; e++) {
+            struct stat st;
+            snprintf(p, sizeof p, "%s/plots/%s.%s", dir, gs_plot_names[i], ext[e]);
+            assert_int_equal(stat(p, &st), 0);
+            assert_true(st.st_size > 1000);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(summary_json_has_the_figures),
+        cmocka_unit_test(report_leads_with_the_summary_line),
+        cmocka_unit_test(overflow_is_loud_in_the_report),
+        cmocka_unit_test(plot_scripts_render),
+    };
+    return cmocka_run_group_tests_name("report", tests, setup, teardown);
+}
