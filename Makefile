@@ -94,10 +94,11 @@ report:
 	@scripts/ensure-packages.sh --optional gnuplot-nox
 	@if scripts/has-gpu.sh; then \
 	    $(MAKE) --no-print-directory all && $(B)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT); \
+	elif [ ! -d samples/$(SHAPE) ]; then \
+	    echo "gemmscope: no GPU here and no recorded sample for SHAPE=$(SHAPE); samples: $$(ls -d samples/*/ | xargs -n1 basename | tr '\n' ' ')" >&2; exit 1; \
 	else \
 	    $(MAKE) --no-print-directory host >/dev/null && \
 	    echo "gemmscope: no GPU here; rendering the recorded H100 sample samples/$(SHAPE)" && \
-	    test -d samples/$(SHAPE) || { echo "gemmscope: no sample for SHAPE=$(SHAPE); samples: $$(ls samples | tr '\n' ' ')" >&2; exit 1; } && \
 	    $(B)/gemmscope report samples/$(SHAPE) -o reports/samples/$(SHAPE); \
 	fi
 

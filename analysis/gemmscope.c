@@ -54,6 +54,22 @@ static void resolve_run(const char *in, char *out, size_t n)
         snprintf(out, n, "%s", in);
 }
 
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
 /* Analyses `run` and writes summary.json, report.md and plots into `out`. */
 static int analyse(const char *run, const char *out, int quiet)
 {
@@ -62,7 +78,7 @@ static int analyse(const char *run, const char *out, int quiet)
     if (gs_rundata_load(&r, run, err, sizeof err))
         return die(err);
     int rc = 1;
-    if (mkdir(out, 0755) != 0 && errno != EEXIST) {
+    if (make_dirs(out) != 0) {
         snprintf(err, sizeof err, "cannot create %s: %s", out, strerror(errno));
         goto fail;
     }

@@ -111,10 +111,11 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                   (unsigned long long)tl->dropped);
     if (tl->dropped || tl->warps_unfinished)
         gs_buf_printf(&b,
-                      "> **WARNING: incomplete stamps.** %llu records were dropped in %zu warps (buffers full: "
-                      "the kernel declared %u events per warp) and %zu warps never reached GS_FINISH. "
+                      "> **WARNING: incomplete stamps.** %llu records were dropped in %zu warps (each warp's "
+                      "buffer held %u records; the kernel declared %s) and %zu warps never reached GS_FINISH. "
                       "Shares below undercount the dropped phases.\n\n",
-                      (unsigned long long)tl->dropped, tl->warps_overflowed, r->trace.capacity, tl->warps_unfinished);
+                      (unsigned long long)tl->dropped, tl->warps_overflowed, r->trace.capacity,
+                      gs_rundata_str(r, "stamps.events_per_warp_declared"), tl->warps_unfinished);
 
     gs_buf_printf(&b, "## Run\n\n| | |\n|---|---|\n");
     gs_buf_printf(&b, "| GPU | %s, %s SMs, CUDA driver %s / runtime %s |\n", gs_rundata_str(r, "gpu"),
