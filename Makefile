@@ -82,7 +82,7 @@ $(GS_HOST_OBJS) $(REC_OBJS) $(B)/analysis/gemmscope.o: $(HEADERS)
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PKGS)
 
-$(B)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h | deps-test
+$(B)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/tmpdir.h | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' $< $(GS_HOST_OBJS) -lcmocka -ljansson -lm -o $@
 

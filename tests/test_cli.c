@@ -7,29 +7,19 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "run_fixture.h"
 
-static char dir[] = "/tmp/gs-test-cli-XXXXXX";
 static char err_text[4096];
 
 static int setup(void **state)
 {
-    (void)state;
-    if (access("build/gemmscope", X_OK) != 0)
-        return -1;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd);
+    return access("build/gemmscope", X_OK) == 0 ? tmpdir_setup(state) : -1;
 }
 
 /* Runs `build/gemmscope ARGS`; returns the exit status; stderr in err_text. */
@@ -141,5 +131,5 @@ int main(void)
         cmocka_unit_test(bad_stamp_files_fail_cleanly),
         cmocka_unit_test(bad_commands_fail_cleanly),
     };
-    return cmocka_run_group_tests_name("cli", tests, setup, teardown);
+    return cmocka_run_group_tests_name("cli", tests, setup, tmpdir_teardown);
 }

@@ -7,26 +7,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <stdio.h>
 #include <unistd.h>
 #include "synth.h"
 #include "instrument/gs_run.h"
 
-static char dir[] = "/tmp/gs-test-format-XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd);
-}
 
 static void path_of(char *out, size_t n, const char *name) { snprintf(out, n, "%s/%s", dir, name); }
 
@@ -197,5 +184,5 @@ int main(void)
         cmocka_unit_test(meta_round_trip_and_errors),
         cmocka_unit_test(timings_round_trip_and_errors),
     };
-    return cmocka_run_group_tests_name("formats", tests, setup, teardown);
+    return cmocka_run_group_tests_name("formats", tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,21 +22,6 @@
 #define GS_NVCC "nvcc"
 #endif
 
-static char dir[] = "/tmp/gs-test-ptx-XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd);
-}
 
 /* Compiles src to PTX (twin or not) and returns the text (malloc'd). */
 static char *ptx_of(const char *src, int twin)
@@ -109,5 +96,5 @@ int main(void)
         cmocka_unit_test(probe_production_has_no_stamps),
         cmocka_unit_test(kernels_production_has_no_timer_reads),
     };
-    return cmocka_run_group_tests_name("ptx", tests, setup, teardown);
+    return cmocka_run_group_tests_name("ptx", tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <jansson.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -15,20 +17,10 @@
 #include "analysis/report.h"
 #include "analysis/run.h"
 
-static char dir[] = "/tmp/gs-test-report-XXXXXX";
 
 static int setup(void **state)
 {
-    (void)state;
-    return mkdtemp(dir) && fixture_write_run(dir, 8) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd);
+    return tmpdir_setup(state) == 0 && fixture_write_run(dir, 8) == 0 ? 0 : -1;
 }
 
 static double num_at(json_t *root, const char *a, const char *b, const char *c)
@@ -157,5 +149,5 @@ int main(void)
         cmocka_unit_test(overflow_is_loud_in_the_report),
         cmocka_unit_test(plot_scripts_render),
     };
-    return cmocka_run_group_tests_name("report", tests, setup, teardown);
+    return cmocka_run_group_tests_name("report", tests, setup, tmpdir_teardown);
 }
