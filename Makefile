@@ -26,7 +26,7 @@ RUN ?=
 
 # host-only analyzer (no CUDA needed)
 GS_HOST_SRCS := analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
+                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(B)/%.o)
 
 # recorder: C host code with the CUDA runtime, kernels built twice (production + twin)

@@ -20,3 +20,10 @@ int gs_phase_from_name(const char *name)
 }
 
 int gs_phase_is_top(int p) { return p >= GS_MAINLOOP && p <= GS_STORE; }
+
+const char *gs_smt_category_name(int c)
+{
+    if (c < GS_NUM_PHASES)
+        return gs_phase_name(c);
+    return c == GS_NUM_PHASES ? "resident" : "idle";
+}

@@ -10,5 +10,7 @@ const char *gs_role_name(int role);
 int gs_phase_from_name(const char *name);
 /* The four phases every report leads with, in pipeline order. */
 int gs_phase_is_top(int phase);
+/* SM-time categories: phase names, then "resident" and "idle" (analysis/smtime.h). */
+const char *gs_smt_category_name(int c);
 
 #endif

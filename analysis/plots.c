@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-const char *const gs_plot_names[] = {"phase_shares", "sm_timeline", "phase_hist", NULL};
+const char *const gs_plot_names[] = {"phase_shares", "sm_time", "sm_timeline", "sms_busy", "phase_hist", NULL};
 
 /* One colour per phase, the same in every plot. */
 static const char *const phase_color[GS_NUM_PHASES] = {
@@ -180,6 +180,60 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
     return rc;
 }
 
+/* 100% stacked bar of SM-time: one row per run, so runs compare at a glance. */
+static int plot_sm_time(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
+{
+    gs_buf dat = {0}, gp = {0};
+    gs_buf_printf(&dat, "# gemmscope sm_time 1: percent of SM-time per category\nrun");
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        gs_buf_printf(&dat, "\t%s", gs_smt_category_name(c));
+    gs_buf_printf(&dat, "\n\"%s/%s\"", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        gs_buf_printf(&dat, "\t%.4f", 100 * r->smt.share[c]);
+    gs_buf_printf(&dat, "\n");
+    script_head(&gp, "sm_time", 760, 420);
+    gs_buf_printf(&gp,
+                  "set linetype %d lc rgb '#BBBBBB'\nset linetype %d lc rgb '#F2F2F2'\n"
+                  "set title 'Where SM time goes (SMs x span)'\nset ylabel '%% of SM-time'\nset yrange [0:100]\n"
+                  "set style data histograms\nset style histogram rowstacked\nset style fill solid 1.0 border -1\n"
+                  "set boxwidth 0.5\nset key outside right\nset datafile separator '\\t'\nplot ",
+                  GS_SMT_RESIDENT + 1, GS_SMT_IDLE + 1);
+    /* only the categories that occur, so the key stays readable */
+    int first = 1;
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        if (r->smt.share[c] > 0 || c == GS_SMT_IDLE) {
+            gs_buf_printf(&gp, "%s'sm_time.dat' using %d:xtic(1) title columnheader(%d) lt %d", first ? "" : ", ",
+                          c + 2, c + 2, c + 1);
+            first = 0;
+        }
+    gs_buf_printf(&gp, "\n");
+    script_tail(&gp, "sm_time", 760, 420);
+    int rc = write_pair(outdir, "sm_time", &dat, &gp, err, errlen);
+    gs_buf_free(&dat);
+    gs_buf_free(&gp);
+    return rc;
+}
+
+/* Number of SMs with at least one CTA resident, over time. */
+static int plot_sms_busy(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
+{
+    gs_buf dat = {0}, gp = {0};
+    gs_buf_printf(&dat, "# gemmscope sms_busy 1: t_us sms_busy (step: holds until the next row)\n0 0\n");
+    for (int i = 0; i < r->smt.n_busy; i++)
+        gs_buf_printf(&dat, "%.4f %d\n", r->smt.busy_t[i] / 1e3, r->smt.busy_n[i]);
+    gs_buf_printf(&dat, "%.4f 0\n", r->tl.span_ns / 1e3);
+    script_head(&gp, "sms_busy", 900, 360);
+    gs_buf_printf(&gp,
+                  "set title 'SMs with a CTA resident'\nset xlabel 'time since first CTA start (us)'\nset ylabel "
+                  "'SMs'\nset yrange [0:%d]\nunset key\nplot 'sms_busy.dat' using 1:2 with steps lw 2 lt 1\n",
+                  r->smt.sms + 2);
+    script_tail(&gp, "sms_busy", 900, 360);
+    int rc = write_pair(outdir, "sms_busy", &dat, &gp, err, errlen);
+    gs_buf_free(&dat);
+    gs_buf_free(&gp);
+    return rc;
+}
+
 int gs_plots_write(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
 {
     char path[2200];
@@ -188,7 +242,8 @@ int gs_plots_write(const gs_rundata *r, const char *outdir, char *err, size_t er
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         return -1;
     }
-    if (plot_shares(r, outdir, err, errlen) || plot_timeline(r, outdir, err, errlen) ||
+    if (plot_shares(r, outdir, err, errlen) || plot_sm_time(r, outdir, err, errlen) ||
+        plot_sms_busy(r, outdir, err, errlen) || plot_timeline(r, outdir, err, errlen) ||
         plot_hist(r, outdir, err, errlen))
         return -1;
     return 0;

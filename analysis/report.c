@@ -3,6 +3,7 @@
 #include "json.h"
 #include "names.h"
 #include "plots.h"
+#include "verdicts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,8 +52,34 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         gs_json_num(&j, "instance_p50_us", s->inst_p50 / 1e3);
         gs_json_num(&j, "instance_p90_us", s->inst_p90 / 1e3);
         gs_json_num(&j, "instance_max_us", s->inst_max / 1e3);
+        if (p != GS_MAINLOOP) {
+            gs_json_num(&j, "exposed_share", r->smt.exposed_share[p]);
+            gs_json_num(&j, "amdahl_bound", r->smt.amdahl_bound[p]);
+        }
         gs_json_close(&j);
     }
+    gs_json_close(&j);
+    gs_json_obj(&j, "sm_time");
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        if (r->smt.share[c] > 0 || c >= GS_SMT_RESIDENT)
+            gs_json_num(&j, gs_smt_category_name(c), r->smt.share[c]);
+    gs_json_close(&j);
+    gs_json_obj(&j, "waves");
+    gs_json_num(&j, "waves", r->smt.waves);
+    gs_json_int(&j, "resident_ctas_per_sm", r->smt.resident_per_sm);
+    gs_json_num(&j, "ctas_per_sm_mean", r->smt.ctas_per_sm_mean);
+    gs_json_int(&j, "ctas_per_sm_min", r->smt.ctas_per_sm_min);
+    gs_json_int(&j, "ctas_per_sm_max", r->smt.ctas_per_sm_max);
+    gs_json_num(&j, "tail_us", r->smt.tail_ns / 1e3);
+    gs_json_num(&j, "tail_share", r->smt.tail_share);
+    gs_json_num(&j, "cta_duration_spread_worst", r->smt.spread_worst);
+    gs_json_num(&j, "cta_duration_spread_median", r->smt.spread_median);
+    gs_json_close(&j);
+    gs_verdicts vd;
+    gs_verdicts_compute(r, &vd);
+    gs_json_arr(&j, "verdicts");
+    for (int i = 0; i < vd.n; i++)
+        gs_json_str(&j, NULL, vd.text[i]);
     gs_json_close(&j);
     gs_release_stats rs;
     if (gs_release_compute(&r->tl, &rs) == 0) {
@@ -156,6 +183,34 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         us(&b, s->inst_p50);
         us(&b, s->inst_max);
         gs_buf_printf(&b, "\n");
+    }
+
+    const gs_smtime *t = &r->smt;
+    gs_buf_printf(&b, "\n## Where SM time goes\n\nSM-time = %d SMs x %.1f us span. Each SM's timeline is split into: main "
+                      "loop active; each other phase while no main loop runs on that SM (exposed; overlaps go to the "
+                      "first of STORE, EPILOGUE, ACC_TO_REG, ...); a CTA resident in no phase; no CTA resident "
+                      "(idle).\n\n",
+                  t->sms, t->span_ns / 1e3);
+    gs_buf_printf(&b, "| category | share of SM-time |\n|---|---:|\n");
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        if (t->share[c] > 0 || c >= GS_SMT_RESIDENT)
+            gs_buf_printf(&b, "| %s | %.2f%% |\n", gs_smt_category_name(c), 100 * t->share[c]);
+    gs_buf_printf(&b, "\n| phase | busy (CTA time) | exposed (SM-time) | Amdahl bound: making it free saves at most |\n"
+                      "|---|---:|---:|---:|\n");
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        if (p != GS_MAINLOOP && ph->ph[p].instances)
+            gs_buf_printf(&b, "| %s | %.2f%% | %.2f%% | %.2f%% of kernel time |\n", gs_phase_name(p),
+                          100 * ph->ph[p].busy_share, 100 * t->exposed_share[p], 100 * t->amdahl_bound[p]);
+    gs_buf_printf(&b, "\nWaves: %.2f (%u CTAs, %d SMs, up to %d resident per SM); CTAs per SM %d..%d; tail %.1f us "
+                      "(%.1f%% of the span); CTA duration spread per SM (max/median) %.3f worst, %.3f median.\n\n",
+                  t->waves, r->tl.ctas, t->sms, t->resident_per_sm, t->ctas_per_sm_min, t->ctas_per_sm_max,
+                  t->tail_ns / 1e3, 100 * t->tail_share, t->spread_worst, t->spread_median);
+    gs_verdicts vd;
+    gs_verdicts_compute(r, &vd);
+    if (vd.n) {
+        gs_buf_printf(&b, "Verdicts:\n\n");
+        for (int i = 0; i < vd.n; i++)
+            gs_buf_printf(&b, "- %s\n", vd.text[i]);
     }
 
     gs_checklist cl;

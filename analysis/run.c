@@ -32,6 +32,10 @@ int gs_rundata_load(gs_rundata *r, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory analysing %s", path);
         goto fail;
     }
+    if (gs_smtime_compute(&r->tl, (int)gs_meta_num(&r->meta, "sm_count", 0), &r->smt)) {
+        snprintf(err, errlen, "out of memory analysing %s", path);
+        goto fail;
+    }
     int p = gs_timings_find(&r->tim, "production"), t = gs_timings_find(&r->tim, "twin");
     if (p < 0 || t < 0) {
         snprintf(err, errlen, "%s/timings.tsv: needs both 'production' and 'twin' rows", dir);
@@ -57,5 +61,6 @@ void gs_rundata_free(gs_rundata *r)
     gs_timings_free(&r->tim);
     gs_trace_free(&r->trace);
     gs_timeline_free(&r->tl);
+    gs_smtime_free(&r->smt);
     memset(&r->phases, 0, sizeof r->phases);
 }

@@ -6,6 +6,7 @@
 #include "../instrument/gs_file.h"
 #include "../instrument/gs_run.h"
 #include "phases.h"
+#include "smtime.h"
 #include "timeline.h"
 
 typedef struct gs_rundata {
@@ -15,6 +16,7 @@ typedef struct gs_rundata {
     gs_trace trace;
     gs_timeline tl;
     gs_phases phases;
+    gs_smtime smt;
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */
     double twin_ms, twin_min_ms, twin_max_ms;

@@ -10,6 +10,7 @@
 #include "analysis/checks.h"
 #include "analysis/phases.h"
 #include "analysis/timeline.h"
+#include "analysis/smtime.h"
 
 typedef struct built {
     gs_trace t;
@@ -176,6 +177,118 @@ static void no_started_warp_is_an_error(void **state)
     gs_trace_free(&t);
 }
 
+
+/* Two CTAs resident together on one SM, as in a kernel that overlaps one
+ * tile's epilogue with the next tile's main loop.  CTA 0: MAINLOOP 0..1000,
+ * EPILOGUE 1000..1400.  CTA 1: MAINLOOP from `m1` to `m1 + 1000`.  The
+ * epilogue is hidden where CTA 1's main loop runs. */
+static void epilogue_hidden(double m1, double expect_exposed_ns, int resident)
+{
+    synth s;
+    built b;
+    gs_smtime t;
+    synth_init(&s, 2, 1, 8);
+    synth_warp(&s, 0, 0, 0, 0, 1400);
+    synth_event(&s, 0, 0, GS_MAINLOOP, 0, 1000, 0);
+    synth_event(&s, 0, 0, GS_EPILOGUE, 1000, 1400, 0);
+    synth_warp(&s, 1, 0, 0, m1, m1 + 1000);
+    synth_event(&s, 1, 0, GS_MAINLOOP, m1, m1 + 1000, 1);
+    build(&s, &b);
+    assert_int_equal(gs_smtime_compute(&b.tl, 1, &t), 0);
+    double span = fmax(1400, m1 + 1000);
+    assert_float_equal(t.span_ns, span, 1);
+    assert_float_equal(t.exposed_share[GS_EPILOGUE], expect_exposed_ns / span, 1e-3);
+    assert_float_equal(t.amdahl_bound[GS_EPILOGUE], expect_exposed_ns / span, 1e-3);
+    double sum = 0;
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        sum += t.share[c];
+    assert_float_equal(sum, 1.0, 1e-9);
+    assert_int_equal(t.resident_per_sm, resident);
+    gs_smtime_free(&t);
+    drop(&b);
+}
+
+static void epilogue_fully_hidden(void **state)
+{
+    (void)state;
+    epilogue_hidden(900, 0, 2);     /* CTA 1's main loop covers 1000..1400 */
+}
+
+static void epilogue_half_hidden(void **state)
+{
+    (void)state;
+    epilogue_hidden(200, 200, 2);   /* main loop until 1200: 1200..1400 exposed */
+}
+
+static void epilogue_fully_exposed(void **state)
+{
+    (void)state;
+    epilogue_hidden(1400, 400, 1);  /* CTA 1 starts only after the epilogue */
+}
+
+/* 3 SMs, 4 CTAs of 1000 ns, one resident per SM: 1.33 waves; the second wave
+ * runs on one SM, two SMs idle for its whole length: a tail. */
+static void waves_and_idle_tail(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    gs_smtime t;
+    synth_init(&s, 4, 1, 4);
+    for (uint32_t c = 0; c < 4; c++) {
+        uint16_t sm = (uint16_t)(c % 3);
+        double t0 = c < 3 ? 0 : 1000;
+        synth_warp(&s, c, 0, sm, t0, t0 + 1000);
+        synth_event(&s, c, 0, GS_MAINLOOP, t0, t0 + 900, 0);
+        synth_event(&s, c, 0, GS_STORE, t0 + 900, t0 + 1000, 0);
+    }
+    build(&s, &b);
+    assert_int_equal(gs_smtime_compute(&b.tl, 3, &t), 0);
+    assert_float_equal(t.waves, 4.0 / 3, 1e-9);
+    assert_int_equal(t.resident_per_sm, 1);
+    assert_int_equal(t.ctas_per_sm_max, 2);
+    assert_int_equal(t.ctas_per_sm_min, 1);
+    assert_float_equal(t.tail_ns, 1000, 1);
+    assert_float_equal(t.tail_share, 0.5, 1e-3);
+    /* SM-time 6000: mainloop 3600, store 400, idle 2000 */
+    assert_float_equal(t.share[GS_MAINLOOP], 3600.0 / 6000, 1e-3);
+    assert_float_equal(t.share[GS_STORE], 400.0 / 6000, 1e-3);
+    assert_float_equal(t.share[GS_SMT_IDLE], 2000.0 / 6000, 1e-3);
+    assert_float_equal(t.exposed_share[GS_STORE], 400.0 / 6000, 1e-3);
+    assert_float_equal(t.amdahl_bound[GS_STORE], 200.0 / 2000, 1e-3); /* SM 0: two stores of 100 */
+    /* an SM the device has but nothing ran on is idle all along */
+    gs_smtime t4;
+    assert_int_equal(gs_smtime_compute(&b.tl, 4, &t4), 0);
+    assert_float_equal(t4.share[GS_SMT_IDLE], 4000.0 / 8000, 1e-3);
+    assert_int_equal(t4.ctas_per_sm_min, 0);
+    gs_smtime_free(&t);
+    gs_smtime_free(&t4);
+    drop(&b);
+}
+
+/* Overlapping non-main-loop phases: the decomposition gives the time to the
+ * first in GS_EXPOSE_ORDER; each phase's own exposed time counts it fully. */
+static void overlapping_exposed_phases(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    gs_smtime t;
+    synth_init(&s, 1, 2, 4);
+    synth_warp(&s, 0, 0, 0, 0, 1000);
+    synth_warp(&s, 0, 1, 0, 0, 1000);
+    synth_event(&s, 0, 0, GS_EPILOGUE, 0, 600, 0);
+    synth_event(&s, 0, 1, GS_STORE, 400, 1000, 0);
+    build(&s, &b);
+    assert_int_equal(gs_smtime_compute(&b.tl, 1, &t), 0);
+    assert_float_equal(t.share[GS_STORE], 0.6, 1e-3);
+    assert_float_equal(t.share[GS_EPILOGUE], 0.4, 1e-3);
+    assert_float_equal(t.exposed_share[GS_EPILOGUE], 0.6, 1e-3);
+    assert_float_equal(t.exposed_share[GS_STORE], 0.6, 1e-3);
+    gs_smtime_free(&t);
+    drop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +296,9 @@ int main(void)
         cmocka_unit_test(overflow_is_counted),        cmocka_unit_test(skewed_sm_clocks_are_aligned),
         cmocka_unit_test(unfinished_warp_is_reported), cmocka_unit_test(quantiles_interpolate),
         cmocka_unit_test(no_started_warp_is_an_error),
+        cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),
+        cmocka_unit_test(epilogue_fully_exposed),     cmocka_unit_test(waves_and_idle_tail),
+        cmocka_unit_test(overlapping_exposed_phases),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }

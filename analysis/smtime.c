@@ -1,0 +1,256 @@
+#include "smtime.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int GS_EXPOSE_ORDER[GS_NUM_PHASES - 1] = {
+    GS_STORE, GS_EPILOGUE, GS_ACC_TO_REG, GS_LOAD_WAIT, GS_DEQUANT, GS_MMA,
+    GS_PROLOGUE, GS_USER0, GS_USER1, GS_USER2, GS_USER3,
+};
+
+/* a boundary on one SM's timeline: +1/-1 for a phase (0..11) or residency (12) */
+typedef struct edge {
+    double t;
+    int16_t kind;
+    int16_t delta;
+} edge;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    return x->delta - y->delta; /* ends before starts at the same instant */
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define RES_KIND GS_NUM_PHASES
+
+int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
+{
+    memset(out, 0, sizeof *out);
+    int n_sm = tl->n_sm;
+    out->span_ns = tl->span_ns;
+    out->sms = sm_count > 0 ? sm_count : tl->sms_used;
+    out->sm_time_ns = out->sms * out->span_ns;
+    if (out->sm_time_ns <= 0)
+        return 0;
+
+    /* bucket edges by SM: count first */
+    size_t *cnt = calloc((size_t)n_sm + 1, sizeof(size_t));
+    size_t *at = calloc((size_t)n_sm + 1, sizeof(size_t));
+    if (!cnt || !at)
+        goto oom;
+    for (size_t i = 0; i < tl->n_events; i++)
+        cnt[tl->ev[i].sm] += 2;
+    for (uint32_t c = 0; c < tl->ctas; c++)
+        if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c]))
+            cnt[tl->cta_sm[c]] += 2;
+    size_t total = 0;
+    for (int s = 0; s < n_sm; s++) {
+        at[s] = total;
+        total += cnt[s];
+    }
+    edge *e = malloc((total ? total : 1) * sizeof(edge));
+    size_t *fill = calloc((size_t)n_sm + 1, sizeof(size_t));
+    double *exp_sm = calloc((size_t)(n_sm ? n_sm : 1) * GS_NUM_PHASES, sizeof(double));
+    if (!e || !fill || !exp_sm) {
+        free(e), free(fill), free(exp_sm);
+        goto oom;
+    }
+    for (size_t i = 0; i < tl->n_events; i++) {
+        const gs_event *v = &tl->ev[i];
+        size_t k = at[v->sm] + fill[v->sm];
+        e[k] = (edge){v->t0, v->phase, +1};
+        e[k + 1] = (edge){v->t1, v->phase, -1};
+        fill[v->sm] += 2;
+    }
+    for (uint32_t c = 0; c < tl->ctas; c++)
+        if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c])) {
+            int s = tl->cta_sm[c];
+            size_t k = at[s] + fill[s];
+            e[k] = (edge){tl->cta_t0[c], RES_KIND, +1};
+            e[k + 1] = (edge){tl->cta_t1[c], RES_KIND, -1};
+            fill[s] += 2;
+        }
+
+    double cat[GS_SMT_CATEGORIES] = {0}, exposed[GS_NUM_PHASES] = {0};
+    double seen_sm_time = 0;
+    for (int s = 0; s < n_sm; s++) {
+        if (!cnt[s])
+            continue;
+        edge *E = e + at[s];
+        size_t n = cnt[s];
+        qsort(E, n, sizeof *E, cmp_edge);
+        int active[GS_NUM_PHASES + 1] = {0};
+        int resident_now = 0;
+        double prev = 0;
+        for (size_t i = 0; i <= n; i++) {
+            double t = i < n ? E[i].t : out->span_ns;
+            if (t > out->span_ns)
+                t = out->span_ns;
+            double d = t - prev;
+            if (d > 0) {
+                int c;
+                if (active[RES_KIND] <= 0 && !active[GS_MAINLOOP]) {
+                    c = GS_SMT_IDLE;
+                    for (int p = 0; p < GS_NUM_PHASES; p++)
+                        if (active[p] > 0) { /* a phase outside any CTA span: count it as exposed */
+                            c = p;
+                            break;
+                        }
+                } else if (active[GS_MAINLOOP] > 0) {
+                    c = GS_MAINLOOP;
+                } else {
+                    c = GS_SMT_RESIDENT;
+                    for (int k = 0; k < GS_NUM_PHASES - 1; k++)
+                        if (active[GS_EXPOSE_ORDER[k]] > 0) {
+                            c = GS_EXPOSE_ORDER[k];
+                            break;
+                        }
+                }
+                cat[c] += d;
+                if (active[GS_MAINLOOP] <= 0)
+                    for (int p = 0; p < GS_NUM_PHASES; p++)
+                        if (p != GS_MAINLOOP && active[p] > 0) {
+                            exposed[p] += d;
+                            exp_sm[(size_t)s * GS_NUM_PHASES + p] += d;
+                        }
+                seen_sm_time += d;
+            }
+            if (i < n) {
+                active[E[i].kind] += E[i].delta;
+                if (E[i].kind == RES_KIND && active[RES_KIND] > resident_now)
+                    resident_now = active[RES_KIND];
+                prev = t;
+            }
+        }
+        if (resident_now > out->resident_per_sm)
+            out->resident_per_sm = resident_now;
+    }
+    /* SMs that ran nothing are idle for the whole span */
+    cat[GS_SMT_IDLE] += out->sm_time_ns - seen_sm_time;
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        out->share[c] = cat[c] / out->sm_time_ns;
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        out->exposed_share[p] = exposed[p] / out->sm_time_ns;
+        double worst = 0;
+        for (int s = 0; s < n_sm; s++)
+            worst = fmax(worst, exp_sm[(size_t)s * GS_NUM_PHASES + p]);
+        out->amdahl_bound[p] = worst / out->span_ns;
+    }
+    free(e);
+    free(fill);
+    free(exp_sm);
+
+    /* CTAs per SM, waves, tail, per-SM duration spread */
+    int *per_sm = calloc((size_t)n_sm + 1, sizeof(int));
+    double *last_end = malloc(((size_t)n_sm + 1) * sizeof(double));
+    double *dur = malloc((tl->ctas ? tl->ctas : 1) * sizeof(double));
+    double *spreads = malloc(((size_t)n_sm + 1) * sizeof(double));
+    if (!per_sm || !last_end || !dur || !spreads) {
+        free(per_sm), free(last_end), free(dur), free(spreads);
+        goto oom;
+    }
+    for (int s = 0; s < n_sm; s++)
+        last_end[s] = -1;
+    int used = 0;
+    for (uint32_t c = 0; c < tl->ctas; c++) {
+        if (isnan(tl->cta_t0[c]) || isnan(tl->cta_t1[c]))
+            continue;
+        int s = tl->cta_sm[c];
+        per_sm[s]++;
+        last_end[s] = fmax(last_end[s], tl->cta_t1[c]);
+    }
+    out->ctas_per_sm_min = 1 << 30;
+    double first_out = INFINITY;
+    int n_spread = 0;
+    for (int s = 0; s < n_sm; s++) {
+        if (!per_sm[s])
+            continue;
+        used++;
+        out->ctas_per_sm_max = per_sm[s] > out->ctas_per_sm_max ? per_sm[s] : out->ctas_per_sm_max;
+        out->ctas_per_sm_min = per_sm[s] < out->ctas_per_sm_min ? per_sm[s] : out->ctas_per_sm_min;
+        first_out = fmin(first_out, last_end[s]);
+        int m = 0;
+        for (uint32_t c = 0; c < tl->ctas; c++)
+            if (tl->cta_sm[c] == s && !isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c]))
+                dur[m++] = tl->cta_t1[c] - tl->cta_t0[c];
+        qsort(dur, (size_t)m, sizeof(double), cmp_double);
+        double med = m % 2 ? dur[m / 2] : 0.5 * (dur[m / 2 - 1] + dur[m / 2]);
+        if (med > 0)
+            spreads[n_spread++] = dur[m - 1] / med;
+    }
+    if (out->sms > used) /* an SM with no CTA was out of work from the start */
+        first_out = 0, out->ctas_per_sm_min = 0;
+    if (!used)
+        out->ctas_per_sm_min = 0;
+    out->ctas_per_sm_mean = out->sms ? (double)tl->ctas / out->sms : 0;
+    out->waves = out->resident_per_sm && out->sms ? (double)tl->ctas / ((double)out->sms * out->resident_per_sm) : 0;
+    out->tail_ns = isfinite(first_out) ? out->span_ns - first_out : 0;
+    out->tail_share = out->tail_ns / out->span_ns;
+    if (n_spread) {
+        qsort(spreads, (size_t)n_spread, sizeof(double), cmp_double);
+        out->spread_worst = spreads[n_spread - 1];
+        out->spread_median = spreads[n_spread / 2];
+    }
+    free(per_sm), free(last_end), free(dur), free(spreads);
+
+    /* SMs busy over time: +1 at each SM's first CTA start... counted per residency change */
+    {
+        size_t m = 0;
+        edge *b = malloc((2 * (size_t)tl->ctas + 1) * sizeof(edge));
+        int *res = calloc((size_t)n_sm + 1, sizeof(int));
+        if (!b || !res) {
+            free(b), free(res);
+            goto oom;
+        }
+        for (uint32_t c = 0; c < tl->ctas; c++)
+            if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c])) {
+                b[m++] = (edge){tl->cta_t0[c], (int16_t)tl->cta_sm[c], +1};
+                b[m++] = (edge){tl->cta_t1[c], (int16_t)tl->cta_sm[c], -1};
+            }
+        qsort(b, m, sizeof *b, cmp_edge);
+        out->busy_t = malloc((m + 1) * sizeof(double));
+        out->busy_n = malloc((m + 1) * sizeof(int));
+        if (!out->busy_t || !out->busy_n) {
+            free(b), free(res);
+            goto oom;
+        }
+        int busy = 0;
+        for (size_t i = 0; i < m; i++) {
+            int s = (uint16_t)b[i].kind;
+            int before = res[s] > 0;
+            res[s] += b[i].delta;
+            busy += (res[s] > 0) - before;
+            if (out->n_busy && out->busy_t[out->n_busy - 1] == b[i].t)
+                out->busy_n[out->n_busy - 1] = busy;
+            else {
+                out->busy_t[out->n_busy] = b[i].t;
+                out->busy_n[out->n_busy++] = busy;
+            }
+        }
+        free(b), free(res);
+    }
+    free(cnt), free(at);
+    return 0;
+oom:
+    free(cnt), free(at);
+    gs_smtime_free(out);
+    return -1;
+}
+
+void gs_smtime_free(gs_smtime *s)
+{
+    free(s->busy_t);
+    free(s->busy_n);
+    s->busy_t = NULL;
+    s->busy_n = NULL;
+    s->n_busy = 0;
+}

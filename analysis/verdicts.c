@@ -1,0 +1,54 @@
+#include "verdicts.h"
+#include "names.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void say(gs_verdicts *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(gs_verdicts *v, const char *fmt, ...)
+{
+    if (v->n >= GS_MAX_VERDICTS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->text[v->n++], sizeof v->text[0], fmt, ap);
+    va_end(ap);
+}
+
+void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
+{
+    memset(out, 0, sizeof *out);
+    const gs_smtime *t = &r->smt;
+    const gs_phases *ph = &r->phases;
+    if (t->sm_time_ns <= 0)
+        return;
+    int has_main = ph->ph[GS_MAINLOOP].instances > 0;
+    for (int p = 0; p < GS_NUM_PHASES && has_main; p++) {
+        if (p == GS_MAINLOOP || !ph->ph[p].instances || p == GS_LOAD_WAIT || p == GS_DEQUANT || p == GS_MMA)
+            continue;
+        double busy = ph->ph[p].busy_share, exp = t->exposed_share[p];
+        if (exp < GS_SHADOW_EXPOSED && busy > GS_SHADOW_BUSY)
+            say(out, "K-loop bound for %s: it completes in the main loop's shadow (busy %.1f%% of CTA time, exposed "
+                     "%.2f%% of SM-time); speeding it up cannot gain more than %.2f%%.",
+                gs_phase_name(p), 100 * busy, 100 * exp, 100 * t->amdahl_bound[p]);
+        else if (exp >= GS_EXPOSED_LARGE)
+            say(out, "%s is exposed: %.1f%% of SM-time runs it with no main loop on the SM; making it free saves at "
+                     "most %.1f%% of kernel time.",
+                gs_phase_name(p), 100 * exp, 100 * t->amdahl_bound[p]);
+    }
+    if (t->waves > 0 && t->waves < 1.0)
+        say(out, "Under one wave: %u CTAs fill %.0f%% of the %d SMs x %d resident slots; %.1f%% of SM-time is idle.",
+            r->tl.ctas, 100 * t->waves, t->sms, t->resident_per_sm, 100 * t->share[GS_SMT_IDLE]);
+    else if (t->waves > 1.0) {
+        double frac = t->waves - floor(t->waves);
+        if (frac > 1e-9 && frac <= GS_WAVE_FILL)
+            say(out, "Wave-quantised: %.2f waves, the last one %.0f%% full; %.1f%% of SM-time is idle.", t->waves,
+                100 * frac, 100 * t->share[GS_SMT_IDLE]);
+    }
+    if (t->tail_share >= GS_TAIL_BOUND)
+        say(out, "Tail-bound: the first SM runs out of work %.1f us before the end (%.0f%% of the span).",
+            t->tail_ns / 1e3, 100 * t->tail_share);
+}

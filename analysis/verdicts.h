@@ -1,0 +1,24 @@
+/* Plain-word verdicts drawn from the SM-time decomposition, only where the
+ * data says so (thresholds in docs/method.md). */
+#ifndef GS_VERDICTS_H
+#define GS_VERDICTS_H
+
+#include "run.h"
+
+#define GS_MAX_VERDICTS 16
+
+typedef struct gs_verdicts {
+    int n;
+    char text[GS_MAX_VERDICTS][256];
+} gs_verdicts;
+
+/* thresholds */
+#define GS_SHADOW_EXPOSED 0.01  /* exposed below this ... */
+#define GS_SHADOW_BUSY 0.05     /* ... while busy above this: hidden behind the main loop */
+#define GS_EXPOSED_LARGE 0.05   /* exposed share worth naming */
+#define GS_TAIL_BOUND 0.20      /* tail share of the span */
+#define GS_WAVE_FILL 0.50       /* last wave filled to at most this: wave-quantised */
+
+void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out);
+
+#endif
