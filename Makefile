@@ -26,7 +26,7 @@ RUN ?=
 
 # host-only analyzer (no CUDA needed)
 GS_HOST_SRCS := analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
+                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(B)/%.o)
 
 # recorder: C host code with the CUDA runtime, kernels built twice (production + twin)
@@ -37,7 +37,7 @@ REC_OBJS := $(REC_C_SRCS:%.c=$(B)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(B)/%.o) \
             $(KERNEL_SRCS:%.cu=$(B)/%_prod.o) $(KERNEL_SRCS:%.cu=$(B)/%_twin.o) \
             $(B)/instrument/gs_file.o $(B)/instrument/gs_run.o
 
-TEST_NAMES := test_format test_analysis test_report test_cli test_ptx
+TEST_NAMES := test_format test_analysis test_report test_trace test_cli test_ptx
 TEST_BINS := $(TEST_NAMES:%=$(B)/tests/%)
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 

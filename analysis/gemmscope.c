@@ -18,6 +18,7 @@
 #include "plots.h"
 #include "report.h"
 #include "run.h"
+#include "trace.h"
 
 static void usage(FILE *f)
 {
@@ -26,7 +27,8 @@ static void usage(FILE *f)
                "                       profile NAME on the GPU into DIR/<shape>/<variant>/<run-id> (DIR: reports)\n"
                "  report RUN [-o OUT]  analyse a run directory; write summary.json, report.md, plots/ into OUT\n"
                "  check RUN...         known-answer checks of calibration runs; 'N passed, N failed'\n"
-               "  plots RUN            render RUN/plots/*.gp with gnuplot\n");
+               "  plots RUN            render RUN/plots/*.gp with gnuplot\n"
+               "  trace RUN [-o FILE]  Perfetto-compatible JSON trace of the run (default RUN/trace.json)\n");
 }
 
 static int die(const char *msg)
@@ -172,6 +174,33 @@ static int cmd_plots(int argc, char **argv)
     if (gs_plots_render(dir, err, sizeof err))
         return die(err);
     printf("gemmscope: plots rendered in %s/plots\n", dir);
+    return 0;
+}
+
+static int cmd_trace(int argc, char **argv)
+{
+    const char *run = NULL, *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' || run)
+            return die("usage: gemmscope trace RUN [-o FILE]");
+        else
+            run = argv[i];
+    }
+    if (!run)
+        return die("usage: gemmscope trace RUN [-o FILE]");
+    char dir[PATH_MAX], path[PATH_MAX + 16], err[1024];
+    resolve_run(run, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/trace.json", dir);
+    gs_rundata r;
+    if (gs_rundata_load(&r, dir, err, sizeof err))
+        return die(err);
+    int rc = gs_trace_write(&r, out ? out : path, err, sizeof err);
+    gs_rundata_free(&r);
+    if (rc)
+        return die(err);
+    printf("gemmscope: trace %s (open it in ui.perfetto.dev)\n", out ? out : path);
     return 0;
 }
 
@@ -354,6 +383,8 @@ int main(int argc, char **argv)
         return cmd_report(argc - 2, argv + 2);
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "trace"))
+        return cmd_trace(argc - 2, argv + 2);
     if (!strcmp(cmd, "plots"))
         return cmd_plots(argc - 2, argv + 2);
     fprintf(stderr, "gemmscope: unknown command '%s'\n", cmd);
