@@ -18,7 +18,7 @@ CC := gcc
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I.
 ARCH := -gencode=arch=compute_90a,code=sm_90a
 NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
-B := build
+BUILD := build
 
 SHAPE ?= calib
 VARIANT ?= default
@@ -26,63 +26,63 @@ RUN ?=
 
 # host-only analyzer (no CUDA needed)
 GS_HOST_SRCS := analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
-GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(B)/%.o)
+                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
+GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 
 # recorder: C host code with the CUDA runtime, kernels built twice (production + twin)
 REC_C_SRCS := instrument/record_main.c instrument/gs_timing.c kernels/subjects.c kernels/subject_calib.c
 REC_CU_SRCS := instrument/gs_stamps.cu
 KERNEL_SRCS := kernels/calib.cu
-REC_OBJS := $(REC_C_SRCS:%.c=$(B)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(B)/%.o) \
-            $(KERNEL_SRCS:%.cu=$(B)/%_prod.o) $(KERNEL_SRCS:%.cu=$(B)/%_twin.o) \
-            $(B)/instrument/gs_file.o $(B)/instrument/gs_run.o
+REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
+            $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
+            $(BUILD)/instrument/gs_file.o $(BUILD)/instrument/gs_run.o
 
-TEST_NAMES := test_format test_analysis test_report test_trace test_cli test_ptx
-TEST_BINS := $(TEST_NAMES:%=$(B)/tests/%)
+TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_cli test_ptx
+TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
-.PHONY: all host test report check-gpu plots clean cuda-check deps-test
-all: $(B)/gemmscope $(B)/gemmscope-record
-host: $(B)/gemmscope
+.PHONY: all host test report check-gpu plots compare clean cuda-check deps-test
+all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record
+host: $(BUILD)/gemmscope
 
 cuda-check:
 	@test -x "$(NVCC)" || { echo "gemmscope: nvcc not found (looked in CUDA_HOME=$(CUDA_HOME), PATH); set CUDA_HOME to your CUDA install" >&2; exit 1; }
 
-$(B)/%.o: %.c
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/cuda/%.o: %.c | cuda-check
+$(BUILD)/cuda/%.o: %.c | cuda-check
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -c $< -o $@
 
-$(B)/%.o: %.cu | cuda-check
+$(BUILD)/%.o: %.cu | cuda-check
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
-$(B)/%_prod.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
+$(BUILD)/%_prod.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
-$(B)/%_twin.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
+$(BUILD)/%_twin.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -DGS_TWIN=1 -c $< -o $@
 
-$(B)/gemmscope: $(B)/analysis/gemmscope.o $(GS_HOST_OBJS)
+$(BUILD)/gemmscope: $(BUILD)/analysis/gemmscope.o $(GS_HOST_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@
 
-$(B)/gemmscope-record: $(REC_OBJS) | cuda-check
+$(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart -lm -o $@
 
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h)
-$(GS_HOST_OBJS) $(REC_OBJS) $(B)/analysis/gemmscope.o: $(HEADERS)
+$(GS_HOST_OBJS) $(REC_OBJS) $(BUILD)/analysis/gemmscope.o: $(HEADERS)
 
 # ---- tests (host only; test_ptx compiles kernels to PTX) ----
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PKGS)
 
-$(B)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/tmpdir.h | deps-test
+$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/tmpdir.h | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' $< $(GS_HOST_OBJS) -lcmocka -ljansson -lm -o $@
 
@@ -93,21 +93,25 @@ test: deps-test all $(TEST_BINS)
 report:
 	@scripts/ensure-packages.sh --optional gnuplot-nox
 	@if scripts/has-gpu.sh; then \
-	    $(MAKE) --no-print-directory all && $(B)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT); \
+	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT); \
 	elif [ ! -d samples/$(SHAPE) ]; then \
 	    echo "gemmscope: no GPU here and no recorded sample for SHAPE=$(SHAPE); samples: $$(ls -d samples/*/ | xargs -n1 basename | tr '\n' ' ')" >&2; exit 1; \
 	else \
 	    $(MAKE) --no-print-directory host >/dev/null && \
 	    echo "gemmscope: no GPU here; rendering the recorded H100 sample samples/$(SHAPE)" && \
-	    $(B)/gemmscope report samples/$(SHAPE) -o reports/samples/$(SHAPE); \
+	    $(BUILD)/gemmscope report samples/$(SHAPE) -o reports/samples/$(SHAPE); \
 	fi
 
 plots: host
 	@test -n "$(RUN)" || { echo "usage: make plots RUN=<run directory>" >&2; exit 1; }
-	$(B)/gemmscope plots $(RUN)
+	$(BUILD)/gemmscope plots $(RUN)
+
+compare: host
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=<run> B=<run>" >&2; exit 1; }
+	$(BUILD)/gemmscope diff $(A) $(B)
 
 check-gpu: all
 	@scripts/check-gpu.sh
 
 clean:
-	rm -rf $(B)
+	rm -rf $(BUILD)

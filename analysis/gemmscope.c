@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "diff.h"
 #include "plots.h"
 #include "report.h"
 #include "run.h"
@@ -28,6 +29,7 @@ static void usage(FILE *f)
                "  report RUN [-o OUT]  analyse a run directory; write summary.json, report.md, plots/ into OUT\n"
                "  check RUN...         known-answer checks of calibration runs; 'N passed, N failed'\n"
                "  plots RUN            render RUN/plots/*.gp with gnuplot\n"
+               "  diff A B [-o FILE]   compare two runs: deltas of medians with bootstrap 95%% CIs\n"
                "  trace RUN [-o FILE]  Perfetto-compatible JSON trace of the run (default RUN/trace.json)\n");
 }
 
@@ -174,6 +176,46 @@ static int cmd_plots(int argc, char **argv)
     if (gs_plots_render(dir, err, sizeof err))
         return die(err);
     printf("gemmscope: plots rendered in %s/plots\n", dir);
+    return 0;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    const char *runs[2] = {NULL, NULL}, *out = NULL;
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' || n == 2)
+            return die("usage: gemmscope diff RUN_A RUN_B [-o FILE]");
+        else
+            runs[n++] = argv[i];
+    }
+    if (n != 2)
+        return die("usage: gemmscope diff RUN_A RUN_B [-o FILE]");
+    gs_rundata r[2];
+    char err[1024], dir[PATH_MAX];
+    for (int i = 0; i < 2; i++) {
+        resolve_run(runs[i], dir, sizeof dir);
+        if (gs_rundata_load(&r[i], dir, err, sizeof err)) {
+            if (i)
+                gs_rundata_free(&r[0]);
+            return die(err);
+        }
+    }
+    gs_buf b = {0};
+    int rc = gs_diff_write(&r[0], &r[1], &b);
+    if (!rc && out)
+        rc = gs_buf_write(&b, out, err, sizeof err);
+    else if (!rc)
+        fwrite(b.s, 1, b.len, stdout);
+    gs_buf_free(&b);
+    gs_rundata_free(&r[0]);
+    gs_rundata_free(&r[1]);
+    if (rc)
+        return die(out ? err : "out of memory");
+    if (out)
+        printf("gemmscope: diff %s\n", out);
     return 0;
 }
 
@@ -383,6 +425,8 @@ int main(int argc, char **argv)
         return cmd_report(argc - 2, argv + 2);
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "diff"))
+        return cmd_diff(argc - 2, argv + 2);
     if (!strcmp(cmd, "trace"))
         return cmd_trace(argc - 2, argv + 2);
     if (!strcmp(cmd, "plots"))

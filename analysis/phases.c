@@ -107,6 +107,10 @@ int gs_phases_compute(const gs_timeline *tl, gs_phases *out)
         s->inst_p90 = gs_quantile(inst[p], s->instances, 0.9);
         s->inst_max = gs_quantile(inst[p], s->instances, 1.0);
     }
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        out->ph[p].cta_busy = per_cta[p]; /* sorted by gs_quantile above */
+        per_cta[p] = NULL;
+    }
     rc = 0;
 out:
     for (int p = 0; p < GS_NUM_PHASES; p++) {
@@ -116,4 +120,11 @@ out:
     free(count);
     free(buf);
     return rc;
+}
+
+void gs_phases_free(gs_phases *p)
+{
+    for (int i = 0; i < GS_NUM_PHASES; i++)
+        free(p->ph[i].cta_busy);
+    memset(p, 0, sizeof *p);
 }

@@ -62,5 +62,5 @@ void gs_rundata_free(gs_rundata *r)
     gs_trace_free(&r->trace);
     gs_timeline_free(&r->tl);
     gs_smtime_free(&r->smt);
-    memset(&r->phases, 0, sizeof r->phases);
+    gs_phases_free(&r->phases);
 }

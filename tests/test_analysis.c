@@ -28,6 +28,7 @@ static void build(synth *s, built *b)
 
 static void drop(built *b)
 {
+    gs_phases_free(&b->ph);
     gs_timeline_free(&b->tl);
     gs_trace_free(&b->t);
 }
