@@ -24,25 +24,33 @@ SHAPE ?= calib
 VARIANT ?= default
 RUN ?=
 
-# host-only analyzer (no CUDA needed)
+include kernels/nvfp4/nvfp4.mk
+
+# host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
+
 GS_HOST_SRCS := analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c
+                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
+                $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 
 # recorder: C host code with the CUDA runtime, kernels built twice (production + twin)
-REC_C_SRCS := instrument/record_main.c instrument/gs_timing.c kernels/subjects.c kernels/subject_calib.c
-REC_CU_SRCS := instrument/gs_stamps.cu
-KERNEL_SRCS := kernels/calib.cu
+REC_C_SRCS := instrument/record_main.c instrument/gs_timing.c kernels/subjects.c kernels/subject_calib.c \
+              kernels/subject_nvfp4.c $(NVFP4_CUDA_C)
+REC_CU_SRCS := instrument/gs_stamps.cu $(NVFP4_CU)
+KERNEL_SRCS := kernels/calib.cu $(NVFP4_KERNEL_CU)
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
-            $(BUILD)/instrument/gs_file.o $(BUILD)/instrument/gs_run.o
+            $(BUILD)/instrument/gs_file.o $(BUILD)/instrument/gs_run.o $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) \
+            $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
+            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 
-TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_cli test_ptx
+TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_nvfp4 test_cli test_ptx
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
 .PHONY: all host test report check-gpu plots compare clean cuda-check deps-test
-all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record
+all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck
 host: $(BUILD)/gemmscope
 
 cuda-check:
@@ -72,11 +80,14 @@ $(BUILD)/gemmscope: $(BUILD)/analysis/gemmscope.o $(GS_HOST_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@
 
 $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart -lm -o $@
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
+
+$(BUILD)/nvfp4-selfcheck: $(NVFP4_CHECK_OBJS) | cuda-check
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
 
 # every object depends on the headers it includes (kept simple: all of them)
-HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h)
-$(GS_HOST_OBJS) $(REC_OBJS) $(BUILD)/analysis/gemmscope.o: $(HEADERS)
+HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS)
+$(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(BUILD)/analysis/gemmscope.o: $(HEADERS)
 
 # ---- tests (host only; test_ptx compiles kernels to PTX) ----
 deps-test:
@@ -84,7 +95,8 @@ deps-test:
 
 $(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/tmpdir.h | deps-test
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' $< $(GS_HOST_OBJS) -lcmocka -ljansson -lm -o $@
+	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='"$(NVFP4_KERNEL_CU)",' $< $(GS_HOST_OBJS) \
+	    -lcmocka -ljansson -lm -o $@
 
 test: deps-test all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "run.h"
 #include "trace.h"
+#include "kernels/nvfp4/shapes.h"
 
 static void usage(FILE *f)
 {
@@ -257,11 +258,14 @@ static const char *subject_for(const char *shape)
 /* 1 when `shape` names something record can run; else 0 and a one-line reason. */
 static int shape_known(const char *shape, char *why, size_t n)
 {
-    if (!strcmp(subject_for(shape), "nvfp4")) {
-        snprintf(why, n, "unknown shape '%s'; valid: calib release", shape);
-        return 0;
-    }
-    return 1;
+    if (strcmp(subject_for(shape), "nvfp4") != 0)
+        return 1;
+    nvfp4_shape s;
+    char err[768];
+    if (nvfp4_shape_parse(shape, &s, err, sizeof err) == 0)
+        return 1;
+    snprintf(why, n, "%s (calibration subjects: calib release)", err);
+    return 0;
 }
 
 static int safe_name(const char *s)

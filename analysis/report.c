@@ -37,6 +37,27 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
     gs_json_num(&j, "kernel_span_us", r->tl.span_ns / 1e3);
     gs_json_num(&j, "clock_fit_residual_ns", r->tl.resid_max_ns);
     gs_json_num(&j, "sm_clock_ghz", r->tl.clock_ghz);
+    const gs_perf *pf = &r->perf;
+    if (gs_meta_get(&r->meta, "flops")) {
+        gs_json_str(&j, "dist", gs_rundata_str(r, "dist"));
+        gs_json_num(&j, "tflops", pf->tflops);
+        gs_json_num(&j, "gbps", pf->gbps);
+        gs_json_num(&j, "ceiling_tflops", pf->ceiling_tflops);
+        gs_json_num(&j, "ceiling_gbps", pf->ceiling_gbps);
+        gs_json_num(&j, "ceiling_fraction", pf->ceiling_fraction);
+        gs_json_num(&j, "bandwidth_fraction", pf->bandwidth_fraction);
+        gs_json_num(&j, "cublas_time_ms", pf->cublas_ms);
+        gs_json_num(&j, "cublas_ratio", pf->cublas_ratio);
+        gs_json_str(&j, "cublas_method", gs_rundata_str(r, "cublas.method"));
+        gs_json_bool(&j, "correct", pf->correct == 1);
+        gs_json_obj(&j, "roofline");
+        gs_json_num(&j, "intensity_flop_per_byte", pf->intensity);
+        gs_json_num(&j, "ridge_flop_per_byte", pf->ridge);
+        gs_json_num(&j, "floor_ms", pf->floor_ms);
+        gs_json_num(&j, "padding_waste", pf->padding);
+        gs_json_str(&j, "bound", gs_bound_name(pf->bound));
+        gs_json_close(&j);
+    }
     gs_json_obj(&j, "phases");
     for (int p = 0; p < GS_NUM_PHASES; p++) {
         const gs_phase_stats *s = &r->phases.ph[p];
@@ -126,6 +147,10 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
 
     gs_buf_printf(&b, "# gemmscope: %s / %s\n\n", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
     /* the one-line summary */
+    if (r->perf.valid)
+        gs_buf_printf(&b, "%.4f ms / %.1f TFLOPS, %.1f%% of the measured tensor ceiling, x%.2f vs cuBLAS; %s.\n\n",
+                      r->time_ms, r->perf.tflops, 100 * r->perf.ceiling_fraction, r->perf.cublas_ratio,
+                      r->perf.correct == 1 ? "output correct" : "**output NOT verified correct**");
     gs_buf_printf(&b, "**%s on %s: %.4f ms (twin %.4f ms, overhead x%.3f);", gs_rundata_str(r, "subject"),
                   gs_rundata_str(r, "gpu"), r->time_ms, r->twin_ms, r->overhead_ratio);
     int first = 1;
@@ -164,6 +189,33 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     gs_buf_printf(&b, "| production | %.4f | %.4f | %.4f |\n", r->time_ms, r->time_min_ms, r->time_max_ms);
     gs_buf_printf(&b, "| twin | %.4f | %.4f | %.4f |\n", r->twin_ms, r->twin_min_ms, r->twin_max_ms);
     gs_buf_printf(&b, "\nTwin overhead: x%.4f (twin median / production median).\n\n", r->overhead_ratio);
+
+    const gs_perf *pf = &r->perf;
+    if (pf->valid) {
+        gs_buf_printf(&b, "## Speed and roofline\n\nMeasured in the same process: tensor ceiling %s: %.1f TFLOP/s; "
+                          "copy ceiling %s: %.0f GB/s.\n\n",
+                      gs_rundata_str(r, "ceiling.gemm"), pf->ceiling_tflops, gs_rundata_str(r, "ceiling.copy"),
+                      pf->ceiling_gbps);
+        gs_buf_printf(&b, "| | |\n|---|---|\n");
+        gs_buf_printf(&b, "| output | %s (%s distribution, %s elements checked in each build) |\n",
+                      pf->correct == 1 ? "correct" : pf->correct == 0 ? "**WRONG**" : "not checked",
+                      gs_rundata_str(r, "dist"), gs_rundata_str(r, "check.production.elements"));
+        gs_buf_printf(&b, "| time | %.4f ms, %.1f TFLOP/s |\n", r->time_ms, pf->tflops);
+        gs_buf_printf(&b, "| fraction of the tensor ceiling | %.1f%% |\n", 100 * pf->ceiling_fraction);
+        gs_buf_printf(&b, "| minimum bytes moved | %.1f MB: %.0f GB/s, %.1f%% of the copy ceiling |\n", pf->bytes / 1e6,
+                      pf->gbps, 100 * pf->bandwidth_fraction);
+        gs_buf_printf(&b, "| floor (max of flops / tensor ceiling, bytes / copy ceiling) | %.4f ms: this run takes "
+                          "x%.2f of it |\n",
+                      pf->floor_ms, r->time_ms / pf->floor_ms);
+        gs_buf_printf(&b, "| cuBLAS (bf16 on dequantised inputs, %s) | %.4f ms: cuBLAS time / ours = %.2f |\n",
+                      gs_rundata_str(r, "cublas.method"), pf->cublas_ms, pf->cublas_ratio);
+        gs_buf_printf(&b, "| padding waste | %.1f%% of computed flops are padding (tile %s) |\n", 100 * pf->padding,
+                      gs_rundata_str(r, "knobs"));
+        gs_buf_printf(&b, "| roofline | intensity %.0f flop/B, ridge %.0f flop/B: **%s** (%.0f%% of the tensor roof, "
+                          "%.0f%% of the memory roof) |\n\n",
+                      pf->intensity, pf->ridge, gs_bound_name(pf->bound), 100 * pf->ceiling_fraction,
+                      100 * pf->bandwidth_fraction);
+    }
 
     gs_buf_printf(&b, "## Phases\n\nBusy share: for each CTA, the union of the phase's intervals over its warps, "
                       "summed over CTAs, over the summed CTA spans (%zu CTAs, %.1f us of CTA time). Per-CTA "

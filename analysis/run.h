@@ -7,6 +7,7 @@
 #include "../instrument/gs_run.h"
 #include "phases.h"
 #include "smtime.h"
+#include "roofline.h"
 #include "timeline.h"
 
 typedef struct gs_rundata {
@@ -17,6 +18,7 @@ typedef struct gs_rundata {
     gs_timeline tl;
     gs_phases phases;
     gs_smtime smt;
+    gs_perf perf;
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */
     double twin_ms, twin_min_ms, twin_max_ms;

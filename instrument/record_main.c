@@ -203,6 +203,14 @@ int main(int argc, char **argv)
     gs_timings_add(&tim, "production", tp.samples_ms, tp.reps);
     gs_timings_add(&tim, "twin", tt.samples_ms, tt.reps);
 
+    if (run.anchors && run.anchors(run.ctx, &meta, &tim, &fl, s, a.warmup, a.reps)) {
+        fprintf(stderr, "gemmscope-record: reference timings failed\n");
+        goto done;
+    }
+    if (run.verify && run.verify(run.ctx, &meta, st.dev, s)) {
+        fprintf(stderr, "gemmscope-record: verification could not run\n");
+        goto done;
+    }
     /* The stamps analysed come from one more twin launch after a fresh reset and flush. */
     if (gs_stamps_reset(&st, s) ||
         cudaMemsetAsync(fl.buf, 0x5a, fl.bytes, s) != cudaSuccess || launch_build(&twin, s) ||
@@ -210,11 +218,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: stamp capture failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         goto done;
     }
-    if (run.verify && run.verify(run.ctx, &meta)) {
-        fprintf(stderr, "gemmscope-record: verification could not run\n");
-        goto done;
-    }
-
     mkdir(out, 0755);
     if (join(path, sizeof path, out, "stamps.gss") ||
         gs_file_write(path, tick, st.ctas, st.dev.warps_per_cta, st.dev.capacity, st.warps, st.records, err,

@@ -1,8 +1,12 @@
-#!/bin/sh
-# `make check-gpu`: known-answer checks on the GPU.  Records the calibration
-# subjects and checks what the analyzer recovers; prints a table and a final
-# 'N passed, N failed' line.  GS_CHECK_ROOT chooses where the runs go.
-set -u
+#!/bin/bash
+# `make check-gpu`: everything that must be checked on the GPU, each part
+# printing its own table, then one final 'N passed, N failed' line.
+#   1. calibration: recovered phase shares, clock-fit residual, flag-release spread
+#   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
+#      twin builds, every kernel variant, the cuBLAS anchor
+#   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
+# GS_CHECK_ROOT chooses where the calibration runs go.
+set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
 if ! scripts/has-gpu.sh; then
@@ -10,6 +14,24 @@ if ! scripts/has-gpu.sh; then
     exit 1
 fi
 mkdir -p "$root"
+passed=0
+failed=0
+
+# Adds a part's 'N passed, N failed' line to the totals; a part that crashed
+# before printing one counts as one failure.
+tally() {
+    local line
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "gemmscope: $2 printed no result line" >&2
+        failed=$((failed + 1))
+        return
+    fi
+    passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+}
+
+echo "== calibration"
 runs=""
 for s in calib release; do
     if $gs record SHAPE=$s --root "$root" >"$root/$s.log" 2>&1; then
@@ -20,4 +42,32 @@ for s in calib release; do
         runs="$runs $root/$s/default/missing"
     fi
 done
-$gs check $runs
+$gs check $runs | tee "$root/calib.out"
+tally "$root/calib.out" calibration
+
+echo "== nvfp4: tests and benchmarks, both distributions, production and twin"
+build/nvfp4-selfcheck --variant all --cublas 2>"$root/selfcheck.err" | tee "$root/selfcheck.out"
+tally "$root/selfcheck.out" nvfp4-selfcheck
+
+if command -v compute-sanitizer >/dev/null 2>&1; then
+    echo "== compute-sanitizer (small shapes)"
+    n=0
+    for tool in memcheck racecheck; do
+        if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant base --shapes t0,t8 \
+            >"$root/sanitizer-$tool.log" 2>&1; then
+            printf '%-36s %s\n' "compute-sanitizer $tool" pass
+            n=$((n + 1))
+        else
+            printf '%-36s %s (see %s)\n' "compute-sanitizer $tool" FAIL "$root/sanitizer-$tool.log"
+            tail -n 20 "$root/sanitizer-$tool.log"
+            failed=$((failed + 1))
+        fi
+    done
+    passed=$((passed + n))
+else
+    echo "== compute-sanitizer not on PATH: memcheck and racecheck not run"
+fi
+
+echo "== total"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -117,7 +117,8 @@ static void bad_stamp_files_fail_cleanly(void **state)
 static void bad_commands_fail_cleanly(void **state)
 {
     (void)state;
-    expect_failure("record SHAPE=no-such-shape --root /nonexistent", "unknown shape 'no-such-shape'");
+    expect_failure("record SHAPE=no-such-shape --root /nonexistent", "bad shape 'no-such-shape'");
+    expect_failure("record SHAPE=no-such-shape --root /nonexistent", "valid names: g8k7168");
     expect_failure("check", "usage");
     assert_int_not_equal(run("frobnicate"), 0);
     assert_int_not_equal(run(""), 0);

@@ -1,0 +1,111 @@
+/* gemmscope NVFP4 grouped GEMM: shapes, problems (device data + verification),
+ * kernel variants (the knob space), and the cuBLAS anchor.  Plain C header:
+ * includable from gcc -std=c11 and from nvcc.
+ *
+ * The problem (see shared/notes/problem.md): for every group g
+ *   C_g[m,n] = sum_k (A_g[m,k]*SFA_g[m,k/16]) * (B_g[n,k]*SFB_g[n,k/16])
+ * A_g: M_g x K FP4 e2m1 (two per byte, low nibble first, K-major), B_g: N_g x K likewise,
+ * SFA/SFB: e4m3 scales in the blocked 128x4 layout (format.h), C_g: M_g x N_g fp16 row-major. */
+#ifndef NVFP4_H
+#define NVFP4_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+#include "../../instrument/gs_format.h"
+#include "shapes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Shapes and input distributions (pure C, no CUDA): see shapes.h. */
+
+/* ---- problems: device data, poison, verification (problem.cu) ---- */
+
+typedef struct nvfp4_problem nvfp4_problem; /* opaque */
+
+/* Allocates every tensor (one cudaMalloc per group and tensor) and generates the inputs on
+ * the current device from seed.  0, or -1 with a message on stderr (nothing leaked). */
+int nvfp4_problem_create(const nvfp4_shape *s, nvfp4_dist d, uint64_t seed, nvfp4_problem **out);
+/* Frees everything; NULL is fine. */
+void nvfp4_problem_destroy(nvfp4_problem *p);
+/* The shape the problem was created with. */
+const nvfp4_shape *nvfp4_problem_shape(const nvfp4_problem *p);
+/* Enqueue C := poison NaN (fp16 bits NVFP4_POISON_HALF) on stream s.  0 or a CUDA error. */
+int nvfp4_problem_poison(nvfp4_problem *p, cudaStream_t s);
+#define NVFP4_POISON_HALF 0x7D5Au /* a NaN no arithmetic produces: marks unwritten outputs */
+
+typedef struct nvfp4_check {
+    long long elements;  /* outputs compared (all of them) */
+    long long bad;       /* outside tolerance of the fp32 GPU reference (unwritten included) */
+    long long unwritten; /* still exactly the poison pattern where the reference is finite */
+    long long cpu_checked, cpu_bad; /* float64 CPU sample: checked / failing (kernel or GPU ref) */
+    double max_abs_err, max_rel_err; /* vs the GPU reference over finite pairs */
+} nvfp4_check;
+
+/* Synchronises the device, runs the fp32 GPU reference and compares every output, then
+ * checks a sample against the float64 CPU reference.  0 if the check could run (read the
+ * counts!), -1 on a CUDA/allocation error (message on stderr). */
+int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out);
+/* 1 when the check found nothing wrong (bad == unwritten == cpu_bad == 0, something checked). */
+int nvfp4_check_ok(const nvfp4_check *c);
+
+/* ---- kernel variants: the knob space (variants.c, gemm.cu) ---- */
+
+typedef struct nvfp4_variant {
+    const char *name;
+    const char *description;
+    int stages;    /* shared-memory pipeline stages (1 = serial load -> dequant -> mma) */
+    int tile_w;    /* weight rows (= output columns n) per CTA: the wgmma M side */
+    int tile_t;    /* token rows (= output rows m) per CTA: the wgmma N side */
+    int warp_spec; /* 1 = producer / consumer warp roles */
+    int persistent;/* 1 = persistent CTAs with a tile scheduler */
+    int tma_store; /* 1 = epilogue through shared memory and TMA store */
+} nvfp4_variant;
+
+/* Number of table entries; every entry is implemented (launchable). */
+int nvfp4_variant_count(void);
+/* Entry i (0 <= i < count) or NULL. */
+const nvfp4_variant *nvfp4_variant_at(int i);
+/* Entry by name, or NULL. */
+const nvfp4_variant *nvfp4_variant_find(const char *name);
+
+/* Stamp geometry of one launch of v on p: CTAs, recording warps per CTA, and the records
+ * per warp (the exact count for the group with the largest K; others record fewer).
+ * 0 ok, -1 if v cannot run p. */
+int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_problem *p, unsigned *ctas,
+                         unsigned *warps_per_cta, unsigned *events_per_warp);
+/* Enqueue one GEMM of p with v on s: production build (twin = 0, stamps ignored) or the
+ * instrumented twin (twin = 1, stamps sized from nvfp4_stamp_geometry).  0 or a CUDA error. */
+int nvfp4_launch(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer stamps,
+                 cudaStream_t s);
+
+/* ---- cuBLAS anchor and tensor-rate ceiling (cublas_anchor.cu) ---- */
+
+typedef struct nvfp4_cublas nvfp4_cublas;
+/* Dequantises A and B of every group to bf16 on the GPU (once, untimed) and prepares a
+ * grouped bf16 GEMM into a private bf16 output.  0, or -1 with a message on stderr. */
+int nvfp4_cublas_create(nvfp4_problem *p, nvfp4_cublas **out);
+/* Which cuBLAS route the launch takes (grouped API or a loop of cublasGemmEx). */
+const char *nvfp4_cublas_method(const nvfp4_cublas *c);
+/* gs_launch_fn: enqueue the grouped GEMM on s.  0 or a CUDA/cuBLAS error code. */
+int nvfp4_cublas_launch(void *cublas, cudaStream_t s);
+/* Runs one launch and compares its bf16 output with the fp32 GPU reference, tolerance
+ * 1e-2 + 1e-2*|ref| (bf16 output rounding); *bad = failures.  0 if it could run. */
+int nvfp4_cublas_verify(nvfp4_cublas *c, long long *bad, long long *elements);
+void nvfp4_cublas_destroy(nvfp4_cublas *c);
+
+typedef struct nvfp4_ceiling_gemm nvfp4_ceiling_gemm;
+/* n x n x n bf16 GEMM (fp32 compute, bf16 out) on random data: the tensor-rate ceiling. */
+int nvfp4_ceiling_gemm_create(int n, nvfp4_ceiling_gemm **out);
+/* 2 n^3 */
+double nvfp4_ceiling_gemm_flops(const nvfp4_ceiling_gemm *g);
+/* gs_launch_fn */
+int nvfp4_ceiling_gemm_launch(void *g, cudaStream_t s);
+void nvfp4_ceiling_gemm_destroy(nvfp4_ceiling_gemm *g);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+# NVFP4 grouped GEMM sources (paths relative to the repository root).  Variables only.
+# NVFP4_HOST_C:   pure C11, no CUDA headers (also what tests/test_nvfp4.c links with).
+# NVFP4_CUDA_C:   C11 that includes CUDA headers (-I$(CUDA)/include), no device code.
+# NVFP4_CU:       .cu compiled once.
+# NVFP4_KERNEL_CU: .cu compiled twice: plain (production) and with -DGS_TWIN=1 (twin).
+# NVFP4_HEADERS:  what all of the above include (for dependencies).
+# NVFP4_LIBS:     extra link libraries (cudart is assumed; libcuda is NOT needed:
+#                 cuTensorMapEncodeTiled is reached through cudaGetDriverEntryPointByVersion).
+NVFP4_HOST_C    := kernels/nvfp4/format.c kernels/nvfp4/shapes.c kernels/nvfp4/reference_cpu.c
+NVFP4_CUDA_C    := kernels/nvfp4/variants.c
+NVFP4_CU        := kernels/nvfp4/problem.cu kernels/nvfp4/cublas_anchor.cu
+NVFP4_KERNEL_CU := kernels/nvfp4/gemm.cu
+NVFP4_HEADERS   := kernels/nvfp4/nvfp4.h kernels/nvfp4/shapes.h kernels/nvfp4/format.h \
+                   kernels/nvfp4/reference_cpu.h kernels/nvfp4/nvfp4_internal.h kernels/nvfp4/ptx.cuh \
+                   instrument/gs_format.h instrument/gs_stamp.cuh
+NVFP4_SELFCHECK := kernels/nvfp4/selfcheck.c
+NVFP4_LIBS      := -lcublas -lm

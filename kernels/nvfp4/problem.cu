@@ -1,0 +1,595 @@
+/* Device memory, input generation, poison, references and verification of one
+ * NVFP4 grouped-GEMM problem (see nvfp4.h).  Compiled once (not part of the twin). */
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled_v12000 */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "nvfp4_internal.h"
+#include "reference_cpu.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* errors */
+
+static void report(const char *what, cudaError_t e, const char *file, int line)
+{
+    fprintf(stderr, "nvfp4: %s:%d: %s: %s\n", file, line, what, cudaGetErrorString(e));
+}
+
+/* In helpers returning cudaError_t: report and return the first failure. */
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            report(#call, e_, __FILE__, __LINE__);                                                 \
+            return e_;                                                                             \
+        }                                                                                          \
+    } while (0)
+
+/* ------------------------------------------------------------------------------------------ */
+/* the problem object */
+
+#define KP_CACHE 8
+
+struct nvfp4_problem {
+    nvfp4_shape shape;
+    nvfp4_dist dist;
+    uint64_t seed;
+    uint8_t *A[NVFP4_MAX_GROUPS], *B[NVFP4_MAX_GROUPS];
+    uint8_t *SFA[NVFP4_MAX_GROUPS], *SFB[NVFP4_MAX_GROUPS];
+    uint16_t *C[NVFP4_MAX_GROUPS];
+    float *Cref[NVFP4_MAX_GROUPS]; /* allocated on first verify */
+    struct {
+        int tile_w, tile_t;
+        nvfp4_kparams *kp;
+    } cache[KP_CACHE];
+    int ncache;
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* counter-based generator: every byte is a pure function of (seed, stream, index) */
+
+__host__ __device__ static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return x;
+}
+
+__host__ __device__ static inline uint64_t hash3(uint64_t seed, uint64_t stream, uint64_t i)
+{
+    return mix64(mix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i * 0x9E3779B97F4A7C15ull);
+}
+
+enum { T_A = 0, T_B = 1, T_SFA = 2, T_SFB = 3 };
+static uint64_t stream_id(int g, int tensor)
+{
+    return ((uint64_t)g << 8) | (uint64_t)tensor;
+}
+
+/* FP4 data, 8 bytes per thread (every tensor is a multiple of 128 bytes). */
+__global__ void nvfp4_fill_fp4(uint64_t *p, size_t words, uint64_t seed, uint64_t stream, int gpumode)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= words)
+        return;
+    uint64_t h = hash3(seed, stream, i);
+    /* gpumode: the harness masks every nibble with 0b1011 -> +-{0, 0.5, 1, 1.5} */
+    p[i] = gpumode ? (h & 0xBBBBBBBBBBBBBBBBull) : h;
+}
+
+/* Blocked scales.  Rows >= rows are padding and get junk: never zero, a quarter NaN codes. */
+__global__ void nvfp4_fill_sf(uint8_t *p, size_t bytes, int rows, int K, uint64_t seed, uint64_t stream,
+                              int gpumode, int cap_code)
+{
+    size_t o = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (o >= bytes)
+        return;
+    /* invert off(i,j): band of 128 rows, 512-byte atom, then (i%32)*16 + ((i%128)/32)*4 + j%4 */
+    size_t band_bytes = (size_t)(K / 64) * 512u;
+    int band = (int)(o / band_bytes);
+    int w = (int)((o % band_bytes) % 512u);
+    int i = band * 128 + ((w % 16) / 4) * 32 + w / 16;
+    uint64_t h = hash3(seed, stream, o);
+    uint8_t v;
+    if (i >= rows) {
+        unsigned sel = (unsigned)(h >> 16) & 7u;
+        v = sel == 0 ? 0x7F : sel == 1 ? 0xFF : ((h & 0xFF) ? (uint8_t)(h & 0xFF) : (uint8_t)0xA5);
+    } else if (gpumode) {
+        v = (h & 1) ? 0x40 : 0x38; /* 2.0 or 1.0 */
+    } else {
+        /* code 0 .. cap_code (zero, all subnormals, normals up to the cap), random sign */
+        v = (uint8_t)((h >> 8) % (uint64_t)(cap_code + 1));
+        v |= (uint8_t)(((h >> 40) & 1) << 7);
+    }
+    p[o] = v;
+}
+
+__global__ void nvfp4_fill_u16(uint16_t *p, size_t n, uint16_t v)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] = v;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* fp32 GPU reference: one thread per output, decoded by plain formulas */
+
+__constant__ float c_e2m1[16] = {0.0f,  0.5f,  1.0f,  1.5f,  2.0f,  3.0f,  4.0f,  6.0f,
+                                 -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f};
+
+__device__ static inline float dev_e4m3(unsigned b)
+{
+    unsigned e = (b >> 3) & 15u, m = b & 7u;
+    float mag;
+    if (e == 15u && m == 7u)
+        return __int_as_float(0x7FC00000); /* NaN */
+    mag = e ? ldexpf(1.0f + (float)m * 0.125f, (int)e - 7) : ldexpf((float)m, -9);
+    return (b & 0x80u) ? -mag : mag;
+}
+
+__device__ static inline size_t dev_sf_off(int i, int j, int K)
+{
+    return (size_t)(i / 128) * (size_t)(K / 64) * 512u + (size_t)(j / 4) * 512u + (size_t)(i % 32) * 16u +
+           (size_t)((i % 128) / 32) * 4u + (size_t)(j % 4);
+}
+
+__global__ void nvfp4_ref_kernel(const uint8_t *A, const uint8_t *SFA, const uint8_t *B, const uint8_t *SFB,
+                                 float *out, int M, int N, int K)
+{
+    size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (idx >= (size_t)M * (size_t)N)
+        return;
+    int m = (int)(idx / (size_t)N), n = (int)(idx % (size_t)N);
+    const uint8_t *a = A + (size_t)m * (size_t)(K / 2);
+    const uint8_t *b = B + (size_t)n * (size_t)(K / 2);
+    float acc = 0.0f;
+    for (int j = 0; j < K / 16; j++) {
+        float sa = dev_e4m3(SFA[dev_sf_off(m, j, K)]);
+        float sb = dev_e4m3(SFB[dev_sf_off(n, j, K)]);
+        for (int t = 0; t < 8; t++) {
+            unsigned x = a[8 * j + t], y = b[8 * j + t];
+            /* each factor is exact in fp32 and so is their product (<= 12 significant bits) */
+            acc += (c_e2m1[x & 15u] * sa) * (c_e2m1[y & 15u] * sb);
+            acc += (c_e2m1[x >> 4] * sa) * (c_e2m1[y >> 4] * sb);
+        }
+    }
+    out[idx] = acc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* create / destroy */
+
+static unsigned blocks_for(size_t n, unsigned threads)
+{
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+/* "full" scales.  Output finiteness is guaranteed, not hoped for: |C| <= K * 6*|sa|max *
+ * 6*|sb|max, so with P = 65504 / (36 K) we need cap(SFA) * cap(SFB) <= P.  One tensor of each
+ * group is "narrow" (codes 0..0x08: zero, the seven subnormals 2^-9..7*2^-9, and 2^-6), the
+ * other "wide" (codes 0..the largest value <= min(448, 64 P)), alternating A/B by group parity.
+ * For K = 256 the wide tensor covers the whole e4m3 range up to 448; for K = 7168 up to 16.
+ * Signs are random.  Typical outputs are then of order 0.1..10, well above the 1e-3 absolute
+ * tolerance, so the test is not vacuous. */
+static int wide_cap_code(int K)
+{
+    double P = 65504.0 / (36.0 * (double)K);
+    double lim = 64.0 * P < 448.0 ? 64.0 * P : 448.0;
+    int best = 0x08;
+    for (int c = 1; c <= 0x7E; c++)
+        if (nvfp4_e4m3_decode((unsigned)c) <= lim)
+            best = c;
+    return best;
+}
+#define NARROW_CAP_CODE 0x08
+
+static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
+{
+    const nvfp4_shape *s = &p->shape;
+    const unsigned T = 256;
+    int gpumode = p->dist == NVFP4_DIST_GPUMODE;
+    for (int g = 0; g < s->groups; g++) {
+        int M = s->m[g], N = s->n[g], K = s->k[g];
+        size_t a_bytes = (size_t)M * (size_t)(K / 2), b_bytes = (size_t)N * (size_t)(K / 2);
+        size_t sfa_bytes = nvfp4_sf_bytes(M, K), sfb_bytes = nvfp4_sf_bytes(N, K);
+        int wide = wide_cap_code(K);
+        int cap_a = (g % 2 == 0) ? wide : NARROW_CAP_CODE;
+        int cap_b = (g % 2 == 0) ? NARROW_CAP_CODE : wide;
+        CK(cudaMalloc((void **)&p->A[g], a_bytes));
+        CK(cudaMalloc((void **)&p->B[g], b_bytes));
+        CK(cudaMalloc((void **)&p->SFA[g], sfa_bytes));
+        CK(cudaMalloc((void **)&p->SFB[g], sfb_bytes));
+        CK(cudaMalloc((void **)&p->C[g], (size_t)M * (size_t)N * sizeof(uint16_t)));
+        nvfp4_fill_fp4<<<blocks_for(a_bytes / 8, T), T>>>((uint64_t *)p->A[g], a_bytes / 8, p->seed,
+                                                           stream_id(g, T_A), gpumode);
+        CK(cudaGetLastError());
+        nvfp4_fill_fp4<<<blocks_for(b_bytes / 8, T), T>>>((uint64_t *)p->B[g], b_bytes / 8, p->seed,
+                                                           stream_id(g, T_B), gpumode);
+        CK(cudaGetLastError());
+        nvfp4_fill_sf<<<blocks_for(sfa_bytes, T), T>>>(p->SFA[g], sfa_bytes, M, K, p->seed,
+                                                        stream_id(g, T_SFA), gpumode, cap_a);
+        CK(cudaGetLastError());
+        nvfp4_fill_sf<<<blocks_for(sfb_bytes, T), T>>>(p->SFB[g], sfb_bytes, N, K, p->seed,
+                                                        stream_id(g, T_SFB), gpumode, cap_b);
+        CK(cudaGetLastError());
+        nvfp4_fill_u16<<<blocks_for((size_t)M * N, T), T>>>(p->C[g], (size_t)M * N,
+                                                            (uint16_t)NVFP4_POISON_HALF);
+        CK(cudaGetLastError());
+    }
+    CK(cudaDeviceSynchronize());
+    return cudaSuccess;
+}
+
+int nvfp4_problem_create(const nvfp4_shape *s, nvfp4_dist d, uint64_t seed, nvfp4_problem **out)
+{
+    nvfp4_problem *p;
+    if (!s || !out || s->groups < 1 || s->groups > NVFP4_MAX_GROUPS ||
+        (d != NVFP4_DIST_GPUMODE && d != NVFP4_DIST_FULL)) {
+        fprintf(stderr, "nvfp4_problem_create: bad arguments\n");
+        return -1;
+    }
+    for (int g = 0; g < s->groups; g++) {
+        if (s->m[g] < 1 || s->n[g] < 128 || s->n[g] % 128 || s->k[g] < 256 || s->k[g] % 256) {
+            fprintf(stderr, "nvfp4_problem_create: group %d has an unsupported shape (%d,%d,%d)\n", g,
+                    s->m[g], s->n[g], s->k[g]);
+            return -1;
+        }
+    }
+    p = (nvfp4_problem *)calloc(1, sizeof *p);
+    if (!p) {
+        fprintf(stderr, "nvfp4_problem_create: out of host memory\n");
+        return -1;
+    }
+    p->shape = *s;
+    p->dist = d;
+    p->seed = seed;
+    if (problem_alloc_and_fill(p) != cudaSuccess) {
+        nvfp4_problem_destroy(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+void nvfp4_problem_destroy(nvfp4_problem *p)
+{
+    if (!p)
+        return;
+    for (int g = 0; g < NVFP4_MAX_GROUPS; g++) {
+        /* cudaFree(NULL) is a no-op; errors here are not actionable, but say so */
+        void *bufs[6] = {p->A[g], p->B[g], p->SFA[g], p->SFB[g], p->C[g], p->Cref[g]};
+        for (int i = 0; i < 6; i++) {
+            cudaError_t e = cudaFree(bufs[i]);
+            if (e != cudaSuccess)
+                report("cudaFree", e, __FILE__, __LINE__);
+        }
+    }
+    for (int i = 0; i < p->ncache; i++)
+        free(p->cache[i].kp);
+    free(p);
+}
+
+const nvfp4_shape *nvfp4_problem_shape(const nvfp4_problem *p)
+{
+    return &p->shape;
+}
+
+int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out)
+{
+    if (!p || g < 0 || g >= p->shape.groups || !out)
+        return -1;
+    out->A = p->A[g];
+    out->B = p->B[g];
+    out->SFA = p->SFA[g];
+    out->SFB = p->SFB[g];
+    out->C = p->C[g];
+    out->M = p->shape.m[g];
+    out->N = p->shape.n[g];
+    out->K = p->shape.k[g];
+    return 0;
+}
+
+int nvfp4_problem_poison(nvfp4_problem *p, cudaStream_t s)
+{
+    const unsigned T = 256;
+    for (int g = 0; g < p->shape.groups; g++) {
+        size_t n = (size_t)p->shape.m[g] * (size_t)p->shape.n[g];
+        nvfp4_fill_u16<<<blocks_for(n, T), T, 0, s>>>(p->C[g], n, (uint16_t)NVFP4_POISON_HALF);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) {
+            report("poison launch", e, __FILE__, __LINE__);
+            return (int)e;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* kernel parameters and tensor maps */
+
+int nvfp4_count_tiles(const nvfp4_shape *s, int tile_w, int tile_t)
+{
+    int t = 0;
+    for (int g = 0; g < s->groups; g++)
+        t += (s->n[g] / tile_w) * ((s->m[g] + tile_t - 1) / tile_t);
+    return t;
+}
+
+static PFN_cuTensorMapEncodeTiled_v12000 get_encode(void)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn = NULL;
+    if (!fn) {
+        void *ptr = NULL;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+        cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000,
+                                                         cudaEnableDefault, &q);
+        if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !ptr) {
+            fprintf(stderr, "nvfp4: cuTensorMapEncodeTiled not available (%s, query result %d)\n",
+                    cudaGetErrorString(e), (int)q);
+            return NULL;
+        }
+        fn = (PFN_cuTensorMapEncodeTiled_v12000)ptr;
+    }
+    return fn;
+}
+
+/* 2-D byte tensor [rows, row_bytes], box {NVFP4_BK/2 bytes, box_rows}, no swizzle: the kernel
+ * reads the raw FP4 bytes itself.  Rows past the end are zero-filled by TMA. */
+static int encode_bytes_2d(CUtensorMap *m, const void *base, int row_bytes, int rows, int box_rows)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 enc = get_encode();
+    cuuint64_t dims[2] = {(cuuint64_t)row_bytes, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)row_bytes};
+    cuuint32_t box[2] = {(cuuint32_t)(NVFP4_BK / 2), (cuuint32_t)box_rows};
+    cuuint32_t estr[2] = {1, 1};
+    CUresult r;
+    if (!enc)
+        return -1;
+    r = enc(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dims, strides, box, estr,
+            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "nvfp4: cuTensorMapEncodeTiled failed (CUresult %d) for [%d x %d B], box %d rows\n",
+                (int)r, rows, row_bytes, box_rows);
+        return -1;
+    }
+    return 0;
+}
+
+const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, int tile_w, int tile_t)
+{
+    const nvfp4_shape *s = &p->shape;
+    nvfp4_kparams *kp;
+    int t = 0;
+    for (int i = 0; i < p->ncache; i++)
+        if (p->cache[i].tile_w == tile_w && p->cache[i].tile_t == tile_t)
+            return p->cache[i].kp;
+    if (p->ncache == KP_CACHE) {
+        fprintf(stderr, "nvfp4: kernel parameter cache full\n");
+        return NULL;
+    }
+    if (tile_w < 64 || tile_w > 256 || tile_t < 8 || tile_t > 256) {
+        fprintf(stderr, "nvfp4: tile %dx%d out of range\n", tile_w, tile_t);
+        return NULL;
+    }
+    /* CUtensorMap needs 128-byte alignment */
+    kp = (nvfp4_kparams *)aligned_alloc(128, (sizeof(nvfp4_kparams) + 127) / 128 * 128);
+    if (!kp) {
+        fprintf(stderr, "nvfp4: out of host memory\n");
+        return NULL;
+    }
+    memset(kp, 0, sizeof *kp);
+    kp->groups = s->groups;
+    kp->tile_w = tile_w;
+    kp->tile_t = tile_t;
+    for (int g = 0; g < s->groups; g++) {
+        int M = s->m[g], N = s->n[g], K = s->k[g];
+        if (N % tile_w) {
+            fprintf(stderr, "nvfp4: N=%d is not a multiple of tile_w=%d\n", N, tile_w);
+            free(kp);
+            return NULL;
+        }
+        if (encode_bytes_2d(&kp->tmW[g], p->B[g], K / 2, N, tile_w) ||
+            encode_bytes_2d(&kp->tmT[g], p->A[g], K / 2, M, tile_t)) {
+            free(kp);
+            return NULL;
+        }
+        kp->sfW[g] = p->SFB[g];
+        kp->sfT[g] = p->SFA[g];
+        kp->C[g] = p->C[g];
+        kp->m[g] = M;
+        kp->n[g] = N;
+        kp->k[g] = K;
+        kp->tile_start[g] = t;
+        t += (N / tile_w) * ((M + tile_t - 1) / tile_t);
+    }
+    kp->tile_start[s->groups] = t;
+    p->cache[p->ncache].tile_w = tile_w;
+    p->cache[p->ncache].tile_t = tile_t;
+    p->cache[p->ncache].kp = kp;
+    p->ncache++;
+    return kp;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* verification */
+
+int nvfp4_problem_reference(nvfp4_problem *p, cudaStream_t s, const float **refs)
+{
+    const unsigned T = 256;
+    for (int g = 0; g < p->shape.groups; g++) {
+        int M = p->shape.m[g], N = p->shape.n[g], K = p->shape.k[g];
+        size_t n = (size_t)M * (size_t)N;
+        if (!p->Cref[g])
+            CK(cudaMalloc((void **)&p->Cref[g], n * sizeof(float)));
+        nvfp4_ref_kernel<<<blocks_for(n, T), T, 0, s>>>(p->A[g], p->SFA[g], p->B[g], p->SFB[g], p->Cref[g], M,
+                                                        N, K);
+        CK(cudaGetLastError());
+        if (refs)
+            refs[g] = p->Cref[g];
+    }
+    return 0;
+}
+
+int nvfp4_check_ok(const nvfp4_check *c)
+{
+    return c->elements > 0 && c->bad == 0 && c->unwritten == 0 && c->cpu_bad == 0 && c->cpu_checked > 0;
+}
+
+typedef struct host_group {
+    uint8_t *A, *B, *SFA, *SFB;
+    uint16_t *C;
+    float *Cref;
+} host_group;
+
+static void host_free(host_group *h, int groups)
+{
+    for (int g = 0; g < groups; g++) {
+        free(h[g].A);
+        free(h[g].B);
+        free(h[g].SFA);
+        free(h[g].SFB);
+        free(h[g].C);
+        free(h[g].Cref);
+    }
+}
+
+static cudaError_t copy_back(const nvfp4_problem *p, host_group *h)
+{
+    const nvfp4_shape *s = &p->shape;
+    for (int g = 0; g < s->groups; g++) {
+        int M = s->m[g], N = s->n[g], K = s->k[g];
+        size_t a = (size_t)M * (K / 2), b = (size_t)N * (K / 2), sfa = nvfp4_sf_bytes(M, K),
+               sfb = nvfp4_sf_bytes(N, K), c = (size_t)M * N;
+        h[g].A = (uint8_t *)malloc(a);
+        h[g].B = (uint8_t *)malloc(b);
+        h[g].SFA = (uint8_t *)malloc(sfa);
+        h[g].SFB = (uint8_t *)malloc(sfb);
+        h[g].C = (uint16_t *)malloc(c * sizeof(uint16_t));
+        h[g].Cref = (float *)malloc(c * sizeof(float));
+        if (!h[g].A || !h[g].B || !h[g].SFA || !h[g].SFB || !h[g].C || !h[g].Cref) {
+            fprintf(stderr, "nvfp4_problem_verify: out of host memory\n");
+            return cudaErrorMemoryAllocation;
+        }
+        CK(cudaMemcpy(h[g].A, p->A[g], a, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h[g].B, p->B[g], b, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h[g].SFA, p->SFA[g], sfa, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h[g].SFB, p->SFB[g], sfb, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h[g].C, p->C[g], c * sizeof(uint16_t), cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h[g].Cref, p->Cref[g], c * sizeof(float), cudaMemcpyDeviceToHost));
+    }
+    return cudaSuccess;
+}
+
+/* One CPU-checked element: the kernel output and the GPU reference must both pass. */
+static void cpu_check_one(const nvfp4_problem *p, const host_group *h, int g, int m, int n, nvfp4_check *c)
+{
+    int N = p->shape.n[g], K = p->shape.k[g];
+    size_t idx = (size_t)m * N + n;
+    double ref = nvfp4_ref_element(h[g].A, h[g].SFA, h[g].B, h[g].SFB, K, m, n);
+    double out = nvfp4_half_to_double(h[g].C[idx]);
+    double gref = (double)h[g].Cref[idx];
+    int ok_out = nvfp4_tol_ok(out, ref), ok_ref = nvfp4_tol_ok(gref, ref);
+    c->cpu_checked++;
+    if (!ok_out || !ok_ref) {
+        if (c->cpu_bad < 5)
+            fprintf(stderr, "nvfp4 verify: group %d C[%d,%d]: kernel %.9g  gpu-ref %.9g  cpu-ref %.9g%s\n", g, m,
+                    n, out, gref, ref, ok_ref ? "" : "  (GPU REFERENCE DISAGREES)");
+        c->cpu_bad++;
+    }
+}
+
+int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out)
+{
+    const nvfp4_shape *s = &p->shape;
+    host_group h[NVFP4_MAX_GROUPS];
+    nvfp4_check c;
+    long long total = 0;
+    cudaError_t e;
+    memset(h, 0, sizeof h);
+    memset(&c, 0, sizeof c);
+
+    e = cudaDeviceSynchronize(); /* surfaces an error of the kernel under test */
+    if (e != cudaSuccess) {
+        report("cudaDeviceSynchronize before verify", e, __FILE__, __LINE__);
+        return -1;
+    }
+    if (nvfp4_problem_reference(p, 0, NULL) != 0)
+        return -1;
+    e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        report("reference kernel", e, __FILE__, __LINE__);
+        return -1;
+    }
+    if (copy_back(p, h) != cudaSuccess) {
+        host_free(h, s->groups);
+        return -1;
+    }
+
+    /* every element against the fp32 GPU reference */
+    for (int g = 0; g < s->groups; g++) {
+        size_t n = (size_t)s->m[g] * s->n[g];
+        total += (long long)n;
+        for (size_t i = 0; i < n; i++) {
+            double o = nvfp4_half_to_double(h[g].C[i]), r = (double)h[g].Cref[i];
+            int unwritten = h[g].C[i] == (uint16_t)NVFP4_POISON_HALF && isfinite(r);
+            c.elements++;
+            if (unwritten)
+                c.unwritten++;
+            if (!nvfp4_tol_ok(o, r)) {
+                if (c.bad < 5)
+                    fprintf(stderr, "nvfp4 verify: group %d C[%zu,%zu] = %.9g, fp32 reference %.9g%s\n", g,
+                            i / s->n[g], i % s->n[g], o, r, unwritten ? " (unwritten)" : "");
+                c.bad++;
+            }
+            if (isfinite(o) && isfinite(r)) {
+                double ae = fabs(o - r);
+                if (ae > c.max_abs_err)
+                    c.max_abs_err = ae;
+                /* relative error only where the relative term of the tolerance matters */
+                if (fabs(r) >= 1e-3 && ae / fabs(r) > c.max_rel_err)
+                    c.max_rel_err = ae / fabs(r);
+            }
+        }
+    }
+
+    /* a sample (or everything) against the float64 CPU reference */
+    if (total <= 65536) {
+        for (int g = 0; g < s->groups; g++)
+            for (int m = 0; m < s->m[g]; m++)
+                for (int n = 0; n < s->n[g]; n++)
+                    cpu_check_one(p, h, g, m, n, &c);
+    } else {
+        long long samples = total <= (1ll << 20) ? 4096 : 512;
+        uint64_t st = mix64(p->seed ^ 0x5EEDull);
+        for (int g = 0; g < s->groups; g++) { /* the four corners of every group */
+            int M = s->m[g], N = s->n[g];
+            cpu_check_one(p, h, g, 0, 0, &c);
+            cpu_check_one(p, h, g, 0, N - 1, &c);
+            cpu_check_one(p, h, g, M - 1, 0, &c);
+            cpu_check_one(p, h, g, M - 1, N - 1, &c);
+        }
+        for (long long i = 0; i < samples; i++) {
+            long long r;
+            int g = 0;
+            st = mix64(st + 0x9E3779B97F4A7C15ull);
+            r = (long long)(st % (uint64_t)total);
+            while (r >= (long long)s->m[g] * s->n[g]) {
+                r -= (long long)s->m[g] * s->n[g];
+                g++;
+            }
+            cpu_check_one(p, h, g, (int)(r / s->n[g]), (int)(r % s->n[g]), &c);
+        }
+    }
+    host_free(h, s->groups);
+    *out = c;
+    return 0;
+}

@@ -1,0 +1,366 @@
+/* nvfp4 selfcheck: for every test and benchmark shape and both input distributions,
+ * create the problem, poison C, run the production build of a variant, verify; then poison
+ * again, run the instrumented twin into a stamp buffer sized from nvfp4_stamp_geometry,
+ * verify again and check the stamps (every warp started and finished, the exact record
+ * count and phase mix, group tags).  One table row per run, plus a negative control (a
+ * poisoned, never-launched C must be flagged everywhere), then "N passed, N failed";
+ * exit 1 on any failure.
+ *
+ * Usage: nvfp4_selfcheck [--variant NAME|all] [--shapes a,b,..] [--seed N] [--cublas]
+ *   --cublas also checks the cuBLAS anchor once per shape (gpumode) and the ceiling GEMM.
+ *
+ * Build (from the repository root; B=build/nvfp4):
+ *   mkdir -p $B
+ *   NVCC="/usr/local/cuda/bin/nvcc -std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a \
+ *         -Xcompiler -Wall,-Wextra,-Werror -I."
+ *   $NVCC -c kernels/nvfp4/gemm.cu -o $B/gemm_prod.o
+ *   $NVCC -DGS_TWIN=1 -c kernels/nvfp4/gemm.cu -o $B/gemm_twin.o
+ *   $NVCC -c kernels/nvfp4/problem.cu -o $B/problem.o
+ *   $NVCC -c kernels/nvfp4/cublas_anchor.cu -o $B/cublas_anchor.o
+ *   for f in format shapes reference_cpu variants selfcheck; do
+ *     gcc -std=c11 -O2 -Wall -Wextra -Werror -I. -I/usr/local/cuda/include \
+ *         -c kernels/nvfp4/$f.c -o $B/$f.o; done
+ *   (cd $B && /usr/local/cuda/bin/nvcc -gencode=arch=compute_90a,code=sm_90a *.o -lcudart -lcublas \
+ *         -lm -o nvfp4_selfcheck)
+ *   $B/nvfp4_selfcheck */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "kernels/nvfp4/nvfp4.h"
+
+#define BENCH_AND_TESTS "t0,t1,t2,t3,t4,t5,t6,t7,t8,t9,g8k7168,g8k2048,g2k4096,g2k1536"
+
+static int g_pass, g_fail;
+
+/* Next comma-separated token of *cur (modified in place), or NULL at the end. */
+static char *next_token(char **cur)
+{
+    char *t = *cur, *c;
+    if (!t || !*t)
+        return NULL;
+    c = strchr(t, ',');
+    if (c) {
+        *c = '\0';
+        *cur = c + 1;
+    } else {
+        *cur = t + strlen(t);
+    }
+    return t;
+}
+
+static int cuda_ok(cudaError_t e, const char *what)
+{
+    if (e != cudaSuccess) {
+        fprintf(stderr, "selfcheck: %s: %s\n", what, cudaGetErrorString(e));
+        return 0;
+    }
+    return 1;
+}
+
+/* Checks every warp header and record of a twin run.  Returns 1 when all is as designed. */
+static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, gs_buffer b, unsigned ctas, char *why,
+                        size_t whylen)
+{
+    size_t nw = (size_t)ctas * b.warps_per_cta, nr = nw * b.capacity;
+    gs_warp_header *h = malloc(nw * sizeof *h);
+    gs_record *r = malloc(nr * sizeof *r);
+    int ok = 1;
+    unsigned cta = 0;
+    if (!h || !r) {
+        snprintf(why, whylen, "out of host memory");
+        free(h);
+        free(r);
+        return 0;
+    }
+    if (!cuda_ok(cudaMemcpy(h, b.warps, nw * sizeof *h, cudaMemcpyDeviceToHost), "copy stamp headers") ||
+        !cuda_ok(cudaMemcpy(r, b.records, nr * sizeof *r, cudaMemcpyDeviceToHost), "copy stamp records")) {
+        snprintf(why, whylen, "copy failed");
+        free(h);
+        free(r);
+        return 0;
+    }
+    for (int g = 0; g < s->groups && ok; g++) {
+        unsigned tiles = (unsigned)((s->n[g] / v->tile_w) * ((s->m[g] + v->tile_t - 1) / v->tile_t));
+        unsigned nk = (unsigned)(s->k[g] / 256), expect = 4u + 3u * nk;
+        for (unsigned t = 0; t < tiles && ok; t++, cta++) {
+            for (unsigned w = 0; w < b.warps_per_cta && ok; w++) {
+                const gs_warp_header *wh = &h[(size_t)cta * b.warps_per_cta + w];
+                const gs_record *rec = &r[((size_t)cta * b.warps_per_cta + w) * b.capacity];
+                unsigned count[GS_NUM_PHASES] = {0};
+                if (wh->flags != (GS_WARP_STARTED | GS_WARP_FINISHED) || wh->cta != cta || wh->warp != w) {
+                    snprintf(why, whylen, "cta %u warp %u: flags %u cta %u warp %u", cta, w, wh->flags, wh->cta,
+                             (unsigned)wh->warp);
+                    ok = 0;
+                    break;
+                }
+                if (wh->events != expect) {
+                    snprintf(why, whylen, "cta %u warp %u: %u events, expected %u", cta, w, wh->events, expect);
+                    ok = 0;
+                    break;
+                }
+                if (wh->gt_end < wh->gt_start) {
+                    snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
+                    ok = 0;
+                    break;
+                }
+                for (unsigned i = 0; i < wh->events && i < b.capacity; i++) {
+                    if (rec[i].phase >= GS_NUM_PHASES || rec[i].group != (unsigned)g || rec[i].tile != (uint16_t)cta ||
+                        rec[i].role != GS_ROLE_ALL) {
+                        snprintf(why, whylen, "cta %u warp %u record %u: phase %u group %u tile %u role %u", cta, w,
+                                 i, rec[i].phase, rec[i].group, rec[i].tile, rec[i].role);
+                        ok = 0;
+                        break;
+                    }
+                    count[rec[i].phase]++;
+                }
+                if (ok && (count[GS_MAINLOOP] != 1 || count[GS_LOAD_WAIT] != nk || count[GS_DEQUANT] != nk ||
+                           count[GS_MMA] != nk || count[GS_ACC_TO_REG] != 1 || count[GS_EPILOGUE] != 1 ||
+                           count[GS_STORE] != 1)) {
+                    snprintf(why, whylen, "cta %u warp %u: wrong phase mix", cta, w);
+                    ok = 0;
+                }
+            }
+        }
+    }
+    if (ok && cta != ctas) {
+        snprintf(why, whylen, "walked %u CTAs, geometry says %u", cta, ctas);
+        ok = 0;
+    }
+    free(h);
+    free(r);
+    return ok;
+}
+
+static void print_row(const char *shape, const char *dist, const char *variant, const char *build,
+                      const nvfp4_check *c, double us, const char *stamps, int pass)
+{
+    printf("%-8s %-7s %-9s %-4s %10lld %6lld %6lld %7lld %6lld %10.3g %10.3g %9.1f  %-6s %s\n", shape, dist, variant,
+           build, c->elements, c->bad, c->unwritten, c->cpu_checked, c->cpu_bad, c->max_abs_err, c->max_rel_err, us,
+           stamps, pass ? "PASS" : "FAIL");
+    fflush(stdout);
+    if (pass)
+        g_pass++;
+    else
+        g_fail++;
+}
+
+/* One launch timed with events after one warm-up launch (information only, not a benchmark). */
+static double one_shot_us(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer st)
+{
+    cudaEvent_t a, b;
+    float ms = 0.0f;
+    if (!cuda_ok(cudaEventCreate(&a), "event") || !cuda_ok(cudaEventCreate(&b), "event"))
+        return NAN;
+    if (nvfp4_launch(v, twin, p, st, 0) != 0 || !cuda_ok(cudaEventRecord(a, 0), "record") ||
+        nvfp4_launch(v, twin, p, st, 0) != 0 || !cuda_ok(cudaEventRecord(b, 0), "record") ||
+        !cuda_ok(cudaEventSynchronize(b), "sync") || !cuda_ok(cudaEventElapsedTime(&ms, a, b), "elapsed"))
+        ms = NAN;
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return 1000.0 * ms;
+}
+
+static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, unsigned long long seed)
+{
+    nvfp4_problem *p = NULL;
+    nvfp4_check c;
+    gs_buffer none, st;
+    unsigned ctas = 0, wpc = 0, ev = 0;
+    const char *dn = nvfp4_dist_name(d);
+    int rc;
+    double us;
+    char why[256] = "";
+    memset(&none, 0, sizeof none);
+    memset(&st, 0, sizeof st);
+    memset(&c, 0, sizeof c);
+
+    if (nvfp4_problem_create(s, d, seed, &p) != 0) {
+        print_row(s->name, dn, v->name, "-", &c, NAN, "-", 0);
+        return;
+    }
+    /* production build */
+    rc = nvfp4_problem_poison(p, 0);
+    if (rc == 0)
+        rc = nvfp4_launch(v, 0, p, none, 0);
+    if (rc != 0) {
+        fprintf(stderr, "selfcheck: %s %s %s prod launch: %s\n", s->name, dn, v->name,
+                cudaGetErrorString((cudaError_t)rc));
+        print_row(s->name, dn, v->name, "prod", &c, NAN, "-", 0);
+    } else if (nvfp4_problem_verify(p, &c) != 0) {
+        print_row(s->name, dn, v->name, "prod", &c, NAN, "-", 0);
+    } else {
+        us = one_shot_us(v, 0, p, none);
+        print_row(s->name, dn, v->name, "prod", &c, us, "-", nvfp4_check_ok(&c));
+    }
+
+    /* instrumented twin */
+    memset(&c, 0, sizeof c);
+    if (nvfp4_stamp_geometry(v, p, &ctas, &wpc, &ev) != 0) {
+        fprintf(stderr, "selfcheck: no stamp geometry for %s on %s\n", v->name, s->name);
+        print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
+        nvfp4_problem_destroy(p);
+        return;
+    }
+    st.capacity = ev;
+    st.warps_per_cta = wpc;
+    if (!cuda_ok(cudaMalloc((void **)&st.warps, (size_t)ctas * wpc * sizeof(gs_warp_header)), "stamp headers") ||
+        !cuda_ok(cudaMalloc((void **)&st.records, (size_t)ctas * wpc * ev * sizeof(gs_record)), "stamp records") ||
+        !cuda_ok(cudaMemset(st.warps, 0, (size_t)ctas * wpc * sizeof(gs_warp_header)), "memset") ||
+        !cuda_ok(cudaMemset(st.records, 0xFF, (size_t)ctas * wpc * ev * sizeof(gs_record)), "memset")) {
+        print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
+    } else {
+        rc = nvfp4_problem_poison(p, 0);
+        if (rc == 0)
+            rc = nvfp4_launch(v, 1, p, st, 0);
+        if (rc != 0) {
+            fprintf(stderr, "selfcheck: %s %s %s twin launch: %s\n", s->name, dn, v->name,
+                    cudaGetErrorString((cudaError_t)rc));
+            print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
+        } else if (nvfp4_problem_verify(p, &c) != 0) {
+            print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
+        } else {
+            int sok = check_stamps(v, s, st, ctas, why, sizeof why);
+            if (!sok)
+                fprintf(stderr, "selfcheck: %s %s %s stamps: %s\n", s->name, dn, v->name, why);
+            us = one_shot_us(v, 1, p, st);
+            print_row(s->name, dn, v->name, "twin", &c, us, sok ? "ok" : "BAD", nvfp4_check_ok(&c) && sok);
+        }
+    }
+    cudaFree(st.warps);
+    cudaFree(st.records);
+    nvfp4_problem_destroy(p);
+}
+
+/* Negative control: a poisoned C that no kernel wrote must fail verification everywhere
+ * (shows the check can fail).  PASS means every element was flagged. */
+static void run_control(unsigned long long seed)
+{
+    nvfp4_shape s;
+    nvfp4_problem *p = NULL;
+    nvfp4_check c;
+    char err[512];
+    int ok = 0;
+    memset(&c, 0, sizeof c);
+    if (nvfp4_shape_parse("t8", &s, err, sizeof err) == 0 && nvfp4_problem_create(&s, NVFP4_DIST_FULL, seed, &p) == 0 &&
+        nvfp4_problem_poison(p, 0) == 0 && nvfp4_problem_verify(p, &c) == 0)
+        ok = !nvfp4_check_ok(&c) && c.elements > 0 && c.bad == c.elements && c.unwritten == c.elements &&
+             c.cpu_bad == c.cpu_checked;
+    printf("control  t8 never launched: %lld/%lld bad, %lld unwritten, %lld/%lld cpu bad  %s\n", c.bad, c.elements,
+           c.unwritten, c.cpu_bad, c.cpu_checked, ok ? "PASS (all flagged)" : "FAIL");
+    if (ok)
+        g_pass++;
+    else
+        g_fail++;
+    nvfp4_problem_destroy(p);
+}
+
+static void run_cublas(const nvfp4_shape *s, unsigned long long seed)
+{
+    nvfp4_problem *p = NULL;
+    nvfp4_cublas *c = NULL;
+    long long bad = -1, el = 0;
+    int ok = 0;
+    if (nvfp4_problem_create(s, NVFP4_DIST_GPUMODE, seed, &p) == 0 && nvfp4_cublas_create(p, &c) == 0 &&
+        nvfp4_cublas_verify(c, &bad, &el) == 0)
+        ok = bad == 0 && el > 0;
+    printf("cublas   %-8s %lld/%lld bad  %s  [%s]\n", s->name, bad, el, ok ? "PASS" : "FAIL",
+           c ? nvfp4_cublas_method(c) : "not created");
+    if (ok)
+        g_pass++;
+    else
+        g_fail++;
+    nvfp4_cublas_destroy(c);
+    nvfp4_problem_destroy(p);
+}
+
+static void run_ceiling(void)
+{
+    nvfp4_ceiling_gemm *g = NULL;
+    int ok = 0;
+    double us = NAN;
+    if (nvfp4_ceiling_gemm_create(8192, &g) == 0) {
+        cudaEvent_t a, b;
+        float ms = 0;
+        if (cuda_ok(cudaEventCreate(&a), "event") && cuda_ok(cudaEventCreate(&b), "event")) {
+            ok = nvfp4_ceiling_gemm_launch(g, 0) == 0 && cuda_ok(cudaEventRecord(a, 0), "record") &&
+                 nvfp4_ceiling_gemm_launch(g, 0) == 0 && cuda_ok(cudaEventRecord(b, 0), "record") &&
+                 cuda_ok(cudaEventSynchronize(b), "sync") && cuda_ok(cudaEventElapsedTime(&ms, a, b), "elapsed");
+            us = 1000.0 * ms;
+            cudaEventDestroy(a);
+            cudaEventDestroy(b);
+        }
+    }
+    printf("ceiling  8192^3 bf16  %.1f us one-shot  %.0f TFLOP/s  %s\n", us,
+           g ? nvfp4_ceiling_gemm_flops(g) / (us * 1e-6) / 1e12 : 0.0, ok ? "PASS" : "FAIL");
+    if (ok)
+        g_pass++;
+    else
+        g_fail++;
+    nvfp4_ceiling_gemm_destroy(g);
+}
+
+int main(int argc, char **argv)
+{
+    const char *vname = "base", *shapes = BENCH_AND_TESTS;
+    unsigned long long seed = 20250101ull;
+    int with_cublas = 0;
+    char list[1024], err[512];
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--variant") && i + 1 < argc)
+            vname = argv[++i];
+        else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
+            shapes = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--cublas"))
+            with_cublas = 1;
+        else {
+            fprintf(stderr, "usage: %s [--variant NAME|all] [--shapes a,b,..] [--seed N] [--cublas]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (strcmp(vname, "all") && !nvfp4_variant_find(vname)) {
+        fprintf(stderr, "selfcheck: unknown variant '%s'; known:", vname);
+        for (int i = 0; i < nvfp4_variant_count(); i++)
+            fprintf(stderr, " %s", nvfp4_variant_at(i)->name);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    printf("%-8s %-7s %-9s %-4s %10s %6s %6s %7s %6s %10s %10s %9s  %-6s %s\n", "shape", "dist", "variant", "build",
+           "elements", "bad", "unwrit", "cpu_chk", "cpubad", "max_abs", "max_rel", "1shot_us", "stamps", "result");
+    for (int vi = 0; vi < nvfp4_variant_count(); vi++) {
+        const nvfp4_variant *v = nvfp4_variant_at(vi);
+        char *tok, *cur = list;
+        if (strcmp(vname, "all") && strcmp(vname, v->name))
+            continue;
+        snprintf(list, sizeof list, "%s", shapes);
+        while ((tok = next_token(&cur)) != NULL) {
+            nvfp4_shape s;
+            if (nvfp4_shape_parse(tok, &s, err, sizeof err) != 0) {
+                fprintf(stderr, "selfcheck: %s\n", err);
+                g_fail++;
+                continue;
+            }
+            run_one(v, &s, NVFP4_DIST_GPUMODE, seed);
+            run_one(v, &s, NVFP4_DIST_FULL, seed + 1);
+        }
+    }
+    run_control(seed);
+    if (with_cublas) {
+        char *tok, *cur = list;
+        snprintf(list, sizeof list, "%s", shapes);
+        while ((tok = next_token(&cur)) != NULL) {
+            nvfp4_shape s;
+            if (nvfp4_shape_parse(tok, &s, err, sizeof err) == 0)
+                run_cublas(&s, seed);
+        }
+        run_ceiling();
+    }
+    printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}

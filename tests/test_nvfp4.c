@@ -1,0 +1,528 @@
+/* Host tests of the NVFP4 pure-C parts: number formats, the blocked scale layout,
+ * shape parsing, the float64 reference and the tolerance test (cmocka).
+ *
+ *   gcc -std=c11 -O2 -Wall -Wextra -Werror -I. tests/test_nvfp4.c kernels/nvfp4/format.c \
+ *       kernels/nvfp4/shapes.c kernels/nvfp4/reference_cpu.c -lcmocka -lm -o test_nvfp4 */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kernels/nvfp4/format.h"
+#include "kernels/nvfp4/reference_cpu.h"
+#include "kernels/nvfp4/shapes.h"
+
+/* ---------------------------------------------------------------- number formats */
+
+static void test_e2m1_every_code(void **state)
+{
+    (void)state;
+    /* written out from the e2m1 definition: +-{0, 0.5, 1, 1.5, 2, 3, 4, 6} */
+    static const double expect[16] = {0.0,  0.5,  1.0,  1.5,  2.0,  3.0,  4.0,  6.0,
+                                      -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0};
+    for (unsigned c = 0; c < 16; c++) {
+        double v = nvfp4_e2m1_decode(c);
+        assert_true(v == expect[c]);
+        assert_int_equal(signbit(v) != 0, c >= 8);
+        /* only the low nibble counts */
+        assert_true(nvfp4_e2m1_decode(c | 0xF0u) == expect[c]);
+    }
+}
+
+/* e4m3fn magnitudes of codes 0x00..0x7F (0x7F is NaN). */
+static const double k_e4m3_pos[128] = {
+    0.0, 0.001953125, 0.00390625, 0.005859375, 0.0078125, 0.009765625, 0.01171875, 0.013671875,  /* 0x00 */
+    0.015625, 0.017578125, 0.01953125, 0.021484375, 0.0234375, 0.025390625, 0.02734375, 0.029296875,  /* 0x08 */
+    0.03125, 0.03515625, 0.0390625, 0.04296875, 0.046875, 0.05078125, 0.0546875, 0.05859375,  /* 0x10 */
+    0.0625, 0.0703125, 0.078125, 0.0859375, 0.09375, 0.1015625, 0.109375, 0.1171875,  /* 0x18 */
+    0.125, 0.140625, 0.15625, 0.171875, 0.1875, 0.203125, 0.21875, 0.234375,  /* 0x20 */
+    0.25, 0.28125, 0.3125, 0.34375, 0.375, 0.40625, 0.4375, 0.46875,  /* 0x28 */
+    0.5, 0.5625, 0.625, 0.6875, 0.75, 0.8125, 0.875, 0.9375,  /* 0x30 */
+    1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875,  /* 0x38 */
+    2.0, 2.25, 2.5, 2.75, 3.0, 3.25, 3.5, 3.75,  /* 0x40 */
+    4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0, 7.5,  /* 0x48 */
+    8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0,  /* 0x50 */
+    16.0, 18.0, 20.0, 22.0, 24.0, 26.0, 28.0, 30.0,  /* 0x58 */
+    32.0, 36.0, 40.0, 44.0, 48.0, 52.0, 56.0, 60.0,  /* 0x60 */
+    64.0, 72.0, 80.0, 88.0, 96.0, 104.0, 112.0, 120.0,  /* 0x68 */
+    128.0, 144.0, 160.0, 176.0, 192.0, 208.0, 224.0, 240.0,  /* 0x70 */
+    256.0, 288.0, 320.0, 352.0, 384.0, 416.0, 448.0, NAN,  /* 0x78 */
+};
+
+static void test_e4m3_every_code(void **state)
+{
+    (void)state;
+    /* a few anchors spelled out, so a wrong table cannot hide */
+    assert_true(k_e4m3_pos[0x01] == 1.0 / 512.0); /* smallest subnormal 2^-9 */
+    assert_true(k_e4m3_pos[0x07] == 7.0 / 512.0); /* largest subnormal */
+    assert_true(k_e4m3_pos[0x08] == 1.0 / 64.0);  /* smallest normal 2^-6 */
+    assert_true(k_e4m3_pos[0x38] == 1.0);
+    assert_true(k_e4m3_pos[0x40] == 2.0);
+    assert_true(k_e4m3_pos[0x7E] == 448.0); /* largest finite */
+    for (unsigned c = 0; c < 256; c++) {
+        double v = nvfp4_e4m3_decode(c);
+        unsigned mag = c & 0x7Fu;
+        if (mag == 0x7F) {
+            assert_true(isnan(v));
+            continue;
+        }
+        assert_false(isnan(v));
+        assert_true(fabs(v) == k_e4m3_pos[mag]);
+        assert_int_equal(signbit(v) != 0, (c & 0x80u) != 0);
+    }
+}
+
+static void test_half_decode(void **state)
+{
+    (void)state;
+    assert_true(nvfp4_half_to_double(0x3C00) == 1.0);
+    assert_true(nvfp4_half_to_double(0xC000) == -2.0);
+    assert_true(nvfp4_half_to_double(0x0001) == ldexp(1.0, -24));
+    assert_true(nvfp4_half_to_double(0x0400) == ldexp(1.0, -14));
+    assert_true(nvfp4_half_to_double(0x7BFF) == 65504.0);
+    assert_true(nvfp4_half_to_double(0x3555) == 0.333251953125);
+    assert_true(isinf(nvfp4_half_to_double(0x7C00)) && nvfp4_half_to_double(0x7C00) > 0);
+    assert_true(isinf(nvfp4_half_to_double(0xFC00)) && nvfp4_half_to_double(0xFC00) < 0);
+    assert_true(isnan(nvfp4_half_to_double(0x7E00)));
+    assert_true(isnan(nvfp4_half_to_double(0x7D5A))); /* the poison pattern is a NaN */
+    assert_true(signbit(nvfp4_half_to_double(0x8000)) && nvfp4_half_to_double(0x8000) == 0.0);
+}
+
+/* ---------------------------------------------------------------- scale layout */
+
+static void test_pad_rows(void **state)
+{
+    (void)state;
+    assert_int_equal(nvfp4_pad_rows(1), 128);
+    assert_int_equal(nvfp4_pad_rows(40), 128);
+    assert_int_equal(nvfp4_pad_rows(128), 128);
+    assert_int_equal(nvfp4_pad_rows(129), 256);
+    assert_int_equal(nvfp4_pad_rows(4096), 4096);
+    assert_int_equal((int)nvfp4_sf_bytes(40, 256), 128 * 16);
+    assert_int_equal((int)nvfp4_sf_bytes(248, 7168), 256 * 448);
+}
+
+/* Separate transcription of torch's to_blocked(): pad rows to 128, view as
+ * (rows/128, 128, cols/4, 4), permute(0,2,1,3) -> (rows/128, cols/4, 128, 4); each 128x4
+ * block (memory order r*4+c) is reshaped to (4, 32, 4) -- element (a, b, c) is block row
+ * 32a+b, column c -- then transposed (1,2) to (32, 4, 4) and flattened in (b, a, c) order.
+ * Walks the output in order and records the source (row, column) of every byte. */
+static void to_blocked_sources(int rows, int K, int *src_row, int *src_col)
+{
+    int R = (rows + 127) / 128 * 128, cols = K / 16;
+    size_t pos = 0;
+    for (int rb = 0; rb < R / 128; rb++)
+        for (int cb = 0; cb < cols / 4; cb++)
+            for (int b = 0; b < 32; b++)
+                for (int a = 0; a < 4; a++)
+                    for (int c = 0; c < 4; c++) {
+                        src_row[pos] = rb * 128 + 32 * a + b;
+                        src_col[pos] = cb * 4 + c;
+                        pos++;
+                    }
+}
+
+static void test_sf_offset_matches_to_blocked(void **state)
+{
+    static const int sizes[][2] = {{1, 64}, {40, 256}, {128, 256}, {130, 512}, {300, 768}, {248, 7168}, {512, 1536}};
+    (void)state;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int rows = sizes[s][0], K = sizes[s][1];
+        size_t n = nvfp4_sf_bytes(rows, K);
+        int *r = malloc(n * sizeof *r), *c = malloc(n * sizeof *c);
+        assert_non_null(r);
+        assert_non_null(c);
+        to_blocked_sources(rows, K, r, c);
+        for (size_t pos = 0; pos < n; pos++) {
+            size_t off = nvfp4_sf_offset(r[pos], c[pos], K);
+            if (off != pos)
+                fail_msg("rows=%d K=%d: (%d,%d) -> %zu, to_blocked puts it at %zu", rows, K, r[pos], c[pos], off,
+                         pos);
+        }
+        free(r);
+        free(c);
+    }
+}
+
+/* ---------------------------------------------------------------- shapes */
+
+static void test_shape_names(void **state)
+{
+    char buf[256];
+    (void)state;
+    nvfp4_shape_names(buf, sizeof buf);
+    assert_string_equal(buf, "g8k7168 g8k2048 g2k4096 g2k1536 t0 t1 t2 t3 t4 t5 t6 t7 t8 t9");
+    nvfp4_shape_names(buf, 10); /* truncation keeps whole names and a terminator */
+    assert_string_equal(buf, "g8k7168");
+}
+
+static void test_shape_registry(void **state)
+{
+    nvfp4_shape s;
+    char err[512];
+    int sum = 0;
+    (void)state;
+    assert_int_equal(nvfp4_shape_parse("g8k7168", &s, err, sizeof err), 0);
+    assert_string_equal(s.name, "g8k7168");
+    assert_int_equal(s.groups, 8);
+    for (int g = 0; g < 8; g++) {
+        sum += s.m[g];
+        assert_int_equal(s.n[g], 4096);
+        assert_int_equal(s.k[g], 7168);
+    }
+    assert_int_equal(sum, 1024);
+    assert_int_equal(s.m[5], 248);
+
+    assert_int_equal(nvfp4_shape_parse("g8k2048", &s, err, sizeof err), 0);
+    assert_int_equal(s.m[0], 40);
+    assert_int_equal(s.m[1], 76);
+    assert_int_equal(s.n[7], 7168);
+    assert_int_equal(s.k[3], 2048);
+
+    assert_int_equal(nvfp4_shape_parse("g2k4096", &s, err, sizeof err), 0);
+    assert_int_equal(s.groups, 2);
+    assert_int_equal(s.m[1], 320);
+    assert_int_equal(s.n[0], 3072);
+
+    assert_int_equal(nvfp4_shape_parse("t3", &s, err, sizeof err), 0);
+    assert_int_equal(s.groups, 3);
+    assert_int_equal(s.m[0], 80);
+    assert_int_equal(s.n[0], 384);
+    assert_int_equal(s.k[1], 512);
+
+    assert_int_equal(nvfp4_shape_parse("t8", &s, err, sizeof err), 0);
+    assert_int_equal(s.groups, 4);
+    assert_int_equal(s.m[0], 40);
+    assert_int_equal(s.m[1], 56);
+    assert_int_equal(s.n[0], 512);
+    assert_int_equal(s.n[3], 128);
+
+    assert_int_equal(nvfp4_shape_parse("t9", &s, err, sizeof err), 0);
+    assert_int_equal(s.k[1], 768);
+    assert_int_equal(s.m[0], 512);
+
+    for (int i = 0; i <= 9; i++) { /* every test shape obeys the validation rules */
+        char name[4];
+        snprintf(name, sizeof name, "t%d", i);
+        assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
+        for (int g = 0; g < s.groups; g++) {
+            assert_int_equal(s.n[g] % 128, 0);
+            assert_int_equal(s.k[g] % 256, 0);
+        }
+    }
+}
+
+static void test_shape_custom_good(void **state)
+{
+    nvfp4_shape s, t0;
+    char err[512];
+    (void)state;
+    assert_int_equal(nvfp4_shape_parse("m=96,128;n=128,256;k=256,512", &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_shape_parse("t0", &t0, err, sizeof err), 0);
+    assert_int_equal(s.groups, t0.groups);
+    for (int g = 0; g < 2; g++) {
+        assert_int_equal(s.m[g], t0.m[g]);
+        assert_int_equal(s.n[g], t0.n[g]);
+        assert_int_equal(s.k[g], t0.k[g]);
+    }
+    assert_string_equal(s.name, "m=96,128;n=128,256;k=256,512");
+
+    /* broadcast, other key order, spaces, trailing ';' */
+    assert_int_equal(nvfp4_shape_parse(" k = 2048 ; m=40, 76,168 ;n=7168;", &s, err, sizeof err), 0);
+    assert_int_equal(s.groups, 3);
+    assert_int_equal(s.m[2], 168);
+    assert_int_equal(s.n[2], 7168);
+    assert_int_equal(s.k[0], 2048);
+    assert_int_equal(s.k[2], 2048);
+
+    assert_int_equal(nvfp4_shape_parse("m=1;n=128;k=256", &s, err, sizeof err), 0);
+    assert_int_equal(s.groups, 1);
+    assert_int_equal(s.m[0], 1);
+}
+
+/* every error is one line naming the valid names and the custom syntax */
+static void expect_bad(const char *spec, const char *must_mention)
+{
+    nvfp4_shape s;
+    char err[512];
+    memset(err, 0, sizeof err);
+    if (nvfp4_shape_parse(spec, &s, err, sizeof err) != -1)
+        fail_msg("'%s' was accepted", spec ? spec : "(null)");
+    assert_non_null(strstr(err, "g8k7168"));
+    assert_non_null(strstr(err, "g2k1536"));
+    assert_non_null(strstr(err, "t0"));
+    assert_non_null(strstr(err, "t9"));
+    assert_non_null(strstr(err, "m="));
+    assert_null(strchr(err, '\n'));
+    if (must_mention && !strstr(err, must_mention))
+        fail_msg("error for '%s' does not mention '%s': %s", spec, must_mention, err);
+}
+
+static void test_shape_custom_bad(void **state)
+{
+    (void)state;
+    expect_bad("foo", "unknown name");
+    expect_bad("", NULL);
+    expect_bad("g8k7169", "unknown name");
+    expect_bad("m=1;n=100;k=256", "multiple of 128");
+    expect_bad("m=1;n=128;k=100", "multiple of 256");
+    expect_bad("m=1;n=128;k=320", "multiple of 256");
+    expect_bad("m=0;n=128;k=256", "M=0");
+    expect_bad("m=-5;n=128;k=256", NULL);
+    expect_bad("m=1,2;n=128,256,384;k=256", "lengths differ");
+    expect_bad("m=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17;n=128;k=256", "more than 16");
+    expect_bad("m=1;n=128", "required");
+    expect_bad("m=1;m=2;n=128;k=256", "twice");
+    expect_bad("m=1x;n=128;k=256", NULL);
+    expect_bad("m=1,,2;n=128;k=256", NULL);
+    expect_bad("q=1;n=128;k=256", "unknown key");
+    expect_bad("m=1;n=131072;k=256", NULL);
+    expect_bad(NULL, NULL);
+}
+
+static void test_flops_bytes(void **state)
+{
+    nvfp4_shape s;
+    char err[512];
+    (void)state;
+    assert_int_equal(nvfp4_shape_parse("g2k1536", &s, err, sizeof err), 0);
+    assert_true(nvfp4_shape_flops(&s) == 2.0 * 512 * 4096 * 1536);
+    /* A 512*768 + B 2*4096*768 + SFA (128+384)*96 + SFB 2*4096*96 + C 512*4096*2 */
+    assert_true(nvfp4_shape_min_bytes(&s) == 393216.0 + 6291456.0 + 49152.0 + 786432.0 + 4194304.0);
+    /* padding counts: M=40 stores 128 scale rows */
+    assert_int_equal(nvfp4_shape_parse("m=40;n=128;k=256", &s, err, sizeof err), 0);
+    assert_true(nvfp4_shape_min_bytes(&s) == 40 * 128.0 + 128 * 128.0 + 128 * 16.0 + 128 * 16.0 + 40 * 128 * 2.0);
+}
+
+static void test_dist_parse(void **state)
+{
+    nvfp4_dist d = NVFP4_DIST_FULL;
+    (void)state;
+    assert_int_equal(nvfp4_dist_parse("gpumode", &d), 0);
+    assert_int_equal(d, NVFP4_DIST_GPUMODE);
+    assert_int_equal(nvfp4_dist_parse("full", &d), 0);
+    assert_int_equal(d, NVFP4_DIST_FULL);
+    assert_int_equal(nvfp4_dist_parse("Full", &d), -1);
+    assert_int_equal(nvfp4_dist_parse(NULL, &d), -1);
+    assert_string_equal(nvfp4_dist_name(NVFP4_DIST_GPUMODE), "gpumode");
+}
+
+/* ---------------------------------------------------------------- CPU reference */
+
+/* A small problem built by hand: FP4 rows filled from per-element codes, scales written
+ * through the to_blocked transcription above (not through nvfp4_sf_offset). */
+typedef struct tiny {
+    int rows, K;
+    uint8_t *q;  /* [rows, K/2] */
+    uint8_t *sf; /* blocked, padded */
+} tiny;
+
+static void tiny_init(tiny *t, int rows, int K, uint8_t pad_junk)
+{
+    size_t n = nvfp4_sf_bytes(rows, K);
+    t->rows = rows;
+    t->K = K;
+    t->q = calloc((size_t)rows * (K / 2), 1);
+    t->sf = malloc(n);
+    assert_non_null(t->q);
+    assert_non_null(t->sf);
+    memset(t->sf, pad_junk, n); /* padding rows keep the junk */
+}
+
+static void tiny_free(tiny *t)
+{
+    free(t->q);
+    free(t->sf);
+}
+
+static void tiny_set_code(tiny *t, int row, int k, unsigned code)
+{
+    uint8_t *b = &t->q[(size_t)row * (t->K / 2) + k / 2];
+    if (k & 1)
+        *b = (uint8_t)((*b & 0x0F) | (code << 4));
+    else
+        *b = (uint8_t)((*b & 0xF0) | (code & 0xF));
+}
+
+static void tiny_fill_row(tiny *t, int row, unsigned code)
+{
+    for (int k = 0; k < t->K; k++)
+        tiny_set_code(t, row, k, code);
+}
+
+static void tiny_set_scale(tiny *t, int row, int col, uint8_t code)
+{
+    size_t n = nvfp4_sf_bytes(t->rows, t->K);
+    int *r = malloc(n * sizeof *r), *c = malloc(n * sizeof *c);
+    assert_non_null(r);
+    assert_non_null(c);
+    to_blocked_sources(t->rows, t->K, r, c);
+    for (size_t pos = 0; pos < n; pos++)
+        if (r[pos] == row && c[pos] == col)
+            t->sf[pos] = code;
+    free(r);
+    free(c);
+}
+
+static void tiny_scale_row(tiny *t, int row, uint8_t code)
+{
+    for (int j = 0; j < t->K / 16; j++)
+        tiny_set_scale(t, row, j, code);
+}
+
+static void test_ref_uniform(void **state)
+{
+    tiny a, b;
+    (void)state;
+    tiny_init(&a, 1, 64, 0x7F);
+    tiny_init(&b, 1, 64, 0x7F);
+    tiny_fill_row(&a, 0, 0x2); /* 1.0 */
+    tiny_fill_row(&b, 0, 0x1); /* 0.5 */
+    tiny_scale_row(&a, 0, 0x38); /* 1.0 */
+    tiny_scale_row(&b, 0, 0x40); /* 2.0 */
+    /* 64 * (1 * 1) * (0.5 * 2) = 64 */
+    assert_true(nvfp4_ref_element(a.q, a.sf, b.q, b.sf, 64, 0, 0) == 64.0);
+    tiny_free(&a);
+    tiny_free(&b);
+}
+
+static void test_ref_signs_and_subnormal_scale(void **state)
+{
+    tiny a, b;
+    (void)state;
+    tiny_init(&a, 1, 64, 0xFF);
+    tiny_init(&b, 1, 64, 0xFF);
+    for (int k = 0; k < 16; k++) {
+        tiny_set_code(&a, 0, k, 0x7); /* 6.0 */
+        tiny_set_code(&b, 0, k, 0xB); /* -1.5 */
+    }
+    for (int k = 16; k < 64; k++)
+        tiny_set_code(&b, 0, k, 0x7); /* A is 0 there: must not matter */
+    tiny_set_scale(&a, 0, 0, 0x01);  /* 2^-9 */
+    tiny_set_scale(&a, 0, 1, 0x7E);  /* 448 on zero data */
+    tiny_set_scale(&a, 0, 2, 0x7E);
+    tiny_set_scale(&a, 0, 3, 0x7E);
+    tiny_scale_row(&b, 0, 0x38);
+    /* 16 * 6 * 2^-9 * -1.5 = -144/512 = -0.28125 */
+    assert_true(nvfp4_ref_element(a.q, a.sf, b.q, b.sf, 64, 0, 0) == -0.28125);
+
+    /* both scales the smallest subnormal: 64 * 6 * 6 * 2^-18 = 2304/262144 */
+    tiny_fill_row(&a, 0, 0x7);
+    tiny_fill_row(&b, 0, 0x7);
+    tiny_scale_row(&a, 0, 0x01);
+    tiny_scale_row(&b, 0, 0x01);
+    assert_true(nvfp4_ref_element(a.q, a.sf, b.q, b.sf, 64, 0, 0) == 0.0087890625);
+    tiny_free(&a);
+    tiny_free(&b);
+}
+
+static void test_ref_scale_columns_and_padding(void **state)
+{
+    static const uint8_t sc[8] = {0x38, 0x40, 0x48, 0x50, 0x30, 0x28, 0x20, 0x18}; /* 1 2 4 8 .5 .25 .125 .0625 */
+    tiny a, b;
+    (void)state;
+    tiny_init(&a, 2, 128, 0x7F); /* rows 2..127 padding = NaN junk */
+    tiny_init(&b, 1, 128, 0x7F);
+    tiny_fill_row(&a, 1, 0x2);
+    for (int j = 0; j < 8; j++)
+        tiny_set_scale(&a, 1, j, sc[j]);
+    tiny_fill_row(&b, 0, 0x2);
+    tiny_scale_row(&b, 0, 0x38);
+    /* row 0 keeps zero data and NaN scales */
+    /* 16 * (1+2+4+8+0.5+0.25+0.125+0.0625) = 255 */
+    assert_true(nvfp4_ref_element(a.q, a.sf, b.q, b.sf, 128, 1, 0) == 255.0);
+    assert_true(isnan(nvfp4_ref_element(a.q, a.sf, b.q, b.sf, 128, 0, 0)));
+    tiny_free(&a);
+    tiny_free(&b);
+}
+
+static void test_ref_second_band(void **state)
+{
+    tiny a, b;
+    (void)state;
+    tiny_init(&a, 130, 64, 0x7F);
+    tiny_init(&b, 1, 64, 0x7F);
+    tiny_fill_row(&a, 129, 0x3);      /* 1.5 */
+    tiny_scale_row(&a, 129, 0x40);    /* 2.0 */
+    tiny_fill_row(&b, 0, 0x1);        /* 0.5 */
+    tiny_scale_row(&b, 0, 0x38);
+    /* 64 * 1.5 * 2 * 0.5 = 96 */
+    assert_true(nvfp4_ref_element(a.q, a.sf, b.q, b.sf, 64, 129, 0) == 96.0);
+    tiny_free(&a);
+    tiny_free(&b);
+}
+
+static void test_ref_gemm_2x2(void **state)
+{
+    tiny a, b;
+    double out[4];
+    (void)state;
+    tiny_init(&a, 2, 64, 0x00);
+    tiny_init(&b, 2, 64, 0x00);
+    tiny_fill_row(&a, 0, 0x2); /* 1 */
+    tiny_fill_row(&a, 1, 0xA); /* -1 */
+    tiny_fill_row(&b, 0, 0x1); /* 0.5 */
+    tiny_fill_row(&b, 1, 0x6); /* 4 */
+    tiny_scale_row(&a, 0, 0x38);
+    tiny_scale_row(&a, 1, 0x38);
+    tiny_scale_row(&b, 0, 0x38);
+    tiny_scale_row(&b, 1, 0x30); /* 0.5 */
+    nvfp4_ref_gemm(a.q, a.sf, b.q, b.sf, 2, 2, 64, out);
+    assert_true(out[0] == 32.0);   /* 64 * 1 * 0.5 */
+    assert_true(out[1] == 128.0);  /* 64 * 1 * 4 * 0.5 */
+    assert_true(out[2] == -32.0);
+    assert_true(out[3] == -128.0);
+    tiny_free(&a);
+    tiny_free(&b);
+}
+
+static void test_tolerance(void **state)
+{
+    (void)state;
+    assert_true(nvfp4_tol_ok(1.0, 1.0));
+    assert_true(nvfp4_tol_ok(1.0019, 1.0));
+    assert_false(nvfp4_tol_ok(1.0021, 1.0));
+    assert_true(nvfp4_tol_ok(0.0009, 0.0));
+    assert_false(nvfp4_tol_ok(0.0011, 0.0));
+    assert_true(nvfp4_tol_ok(-1000.9, -1000.0));  /* 1e-3 + 1.0 */
+    assert_false(nvfp4_tol_ok(-1001.1, -1000.0));
+    assert_true(nvfp4_tol_ok(NAN, NAN));
+    assert_false(nvfp4_tol_ok(NAN, 1.0));
+    assert_false(nvfp4_tol_ok(1.0, NAN));
+    assert_true(nvfp4_tol_ok(INFINITY, INFINITY));
+    assert_false(nvfp4_tol_ok(INFINITY, -INFINITY));
+    assert_false(nvfp4_tol_ok(INFINITY, 65504.0));
+    assert_false(nvfp4_tol_ok(65504.0, INFINITY));
+    assert_true(nvfp4_tol_ok_with(1.009, 1.0, 1e-2, 1e-2));
+    assert_false(nvfp4_tol_ok_with(1.021, 1.0, 1e-2, 1e-2));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_e2m1_every_code),
+        cmocka_unit_test(test_e4m3_every_code),
+        cmocka_unit_test(test_half_decode),
+        cmocka_unit_test(test_pad_rows),
+        cmocka_unit_test(test_sf_offset_matches_to_blocked),
+        cmocka_unit_test(test_shape_names),
+        cmocka_unit_test(test_shape_registry),
+        cmocka_unit_test(test_shape_custom_good),
+        cmocka_unit_test(test_shape_custom_bad),
+        cmocka_unit_test(test_flops_bytes),
+        cmocka_unit_test(test_dist_parse),
+        cmocka_unit_test(test_ref_uniform),
+        cmocka_unit_test(test_ref_signs_and_subnormal_scale),
+        cmocka_unit_test(test_ref_scale_columns_and_padding),
+        cmocka_unit_test(test_ref_second_band),
+        cmocka_unit_test(test_ref_gemm_2x2),
+        cmocka_unit_test(test_tolerance),
+    };
+    return cmocka_run_group_tests_name("nvfp4", tests, NULL, NULL);
+}
