@@ -20,7 +20,7 @@ ARCH := -gencode=arch=compute_90a,code=sm_90a
 NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
 BUILD := build
 
-SHAPE ?= calib
+SHAPE ?= g8k7168
 VARIANT ?= default
 RUN ?=
 
@@ -106,12 +106,8 @@ report:
 	@scripts/ensure-packages.sh --optional gnuplot-nox
 	@if scripts/has-gpu.sh; then \
 	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT); \
-	elif [ ! -d samples/$(SHAPE) ]; then \
-	    echo "gemmscope: no GPU here and no recorded sample for SHAPE=$(SHAPE); samples: $$(ls -d samples/*/ | xargs -n1 basename | tr '\n' ' ')" >&2; exit 1; \
 	else \
-	    $(MAKE) --no-print-directory host >/dev/null && \
-	    echo "gemmscope: no GPU here; rendering the recorded H100 sample samples/$(SHAPE)" && \
-	    $(BUILD)/gemmscope report samples/$(SHAPE) -o reports/samples/$(SHAPE); \
+	    $(MAKE) --no-print-directory host >/dev/null && scripts/render-sample.sh $(SHAPE); \
 	fi
 
 plots: host
