@@ -187,8 +187,10 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
         if (med > 0)
             spreads[n_spread++] = dur[m - 1] / med;
     }
-    if (out->sms > used) /* an SM with no CTA was out of work from the start */
-        first_out = 0, out->ctas_per_sm_min = 0;
+    /* An SM that never got a CTA shows as idle (and as "under one wave"), not as
+     * a tail: the tail starts when the first SM that ran CTAs has no more. */
+    if (out->sms > used)
+        out->ctas_per_sm_min = 0;
     if (!used)
         out->ctas_per_sm_min = 0;
     out->ctas_per_sm_mean = out->sms ? (double)tl->ctas / out->sms : 0;

@@ -27,7 +27,7 @@ typedef struct gs_smtime {
     int resident_per_sm;     /* most CTAs seen resident at once on one SM */
     double ctas_per_sm_mean;
     int ctas_per_sm_max, ctas_per_sm_min;
-    double tail_ns;          /* from the first SM running out of work to the kernel end */
+    double tail_ns;          /* from the first SM that ran CTAs running out of work to the kernel end */
     double tail_share;       /* tail_ns / span */
     double spread_worst, spread_median; /* per SM: max / median CTA duration */
     /* SMs busy over time, for the plot */

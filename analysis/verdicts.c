@@ -39,6 +39,16 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
                      "most %.1f%% of kernel time.",
                 gs_phase_name(p), 100 * exp, 100 * t->amdahl_bound[p]);
     }
+    /* what the main loop spends its time on, when it says */
+    int subs[] = {GS_LOAD_WAIT, GS_DEQUANT, GS_MMA}, top = -1;
+    for (int i = 0; i < 3; i++) {
+        if (ph->ph[subs[i]].instances && (top < 0 || ph->ph[subs[i]].busy_share > ph->ph[top].busy_share))
+            top = subs[i];
+    }
+    if (top >= 0 && has_main && ph->ph[top].busy_share > 0.5 * ph->ph[GS_MAINLOOP].busy_share)
+        say(out, "The main loop is dominated by %s: %.0f%% of CTA time (LOAD_WAIT %.0f%%, DEQUANT %.0f%%, MMA %.0f%%).",
+            gs_phase_name(top), 100 * ph->ph[top].busy_share, 100 * ph->ph[GS_LOAD_WAIT].busy_share,
+            100 * ph->ph[GS_DEQUANT].busy_share, 100 * ph->ph[GS_MMA].busy_share);
     if (t->waves > 0 && t->waves < 1.0)
         say(out, "Under one wave: %u CTAs fill %.0f%% of the %d SMs x %d resident slots; %.1f%% of SM-time is idle.",
             r->tl.ctas, 100 * t->waves, t->sms, t->resident_per_sm, 100 * t->share[GS_SMT_IDLE]);
@@ -47,6 +57,19 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
         if (frac > 1e-9 && frac <= GS_WAVE_FILL)
             say(out, "Wave-quantised: %.2f waves, the last one %.0f%% full; %.1f%% of SM-time is idle.", t->waves,
                 100 * frac, 100 * t->share[GS_SMT_IDLE]);
+    }
+    const gs_perf *pf = &r->perf;
+    if (pf->valid) {
+        if (pf->bound == GS_BOUND_LATENCY)
+            say(out, "Under neither roof: %.0f%% of the measured tensor ceiling and %.0f%% of the copy ceiling; "
+                     "x%.1f off the floor of %.4f ms. Time goes to latency, issue or occupancy, not to a saturated unit.",
+                100 * pf->ceiling_fraction, 100 * pf->bandwidth_fraction, r->time_ms / pf->floor_ms, pf->floor_ms);
+        else
+            say(out, "%s: %.0f%% of the measured tensor ceiling, %.0f%% of the copy ceiling.", gs_bound_name(pf->bound),
+                100 * pf->ceiling_fraction, 100 * pf->bandwidth_fraction);
+        if (pf->padding > 0.10)
+            say(out, "Padding: %.0f%% of the computed flops are tile padding (rows past each group's M).",
+                100 * pf->padding);
     }
     if (t->tail_share >= GS_TAIL_BOUND)
         say(out, "Tail-bound: the first SM runs out of work %.1f us before the end (%.0f%% of the span).",
