@@ -29,7 +29,7 @@ include kernels/nvfp4/nvfp4.mk
 # host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
 
 GS_HOST_SRCS := analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
+                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
                 $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -45,11 +45,11 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
             $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
             $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 
-TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_nvfp4 test_cli test_ptx
+TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
-.PHONY: all host test report check-gpu plots compare clean cuda-check deps-test
+.PHONY: all host test report check-gpu plots compare evidence clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck
 host: $(BUILD)/gemmscope
 
@@ -117,6 +117,16 @@ plots: host
 compare: host
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=<run> B=<run>" >&2; exit 1; }
 	$(BUILD)/gemmscope diff $(A) $(B)
+
+# evidence page for a proposal on the latest run of SHAPE (or its recorded
+# sample); A=... B=... add a measured A/B (proposal off, on)
+PROPOSAL ?=
+evidence: host
+	@test -n "$(PROPOSAL)" || { echo "usage: make evidence SHAPE=... PROPOSAL=... [A=run-off B=run-on]; proposals: $$(grep '^proposal' analysis/proposals.txt | cut -d' ' -f2 | tr '\n' ' ')" >&2; exit 1; }
+	@run=reports/$(SHAPE)/default/latest; \
+	if [ ! -d $$run ]; then scripts/render-sample.sh $(SHAPE) >/dev/null && run=reports/samples/$(SHAPE); fi; \
+	mkdir -p reports/evidence; \
+	$(BUILD)/gemmscope evidence $(PROPOSAL) $$run $(if $(A),--ab $(A) $(B)) -o reports/evidence/$(SHAPE)-$(PROPOSAL).md
 
 check-gpu: all
 	@scripts/check-gpu.sh

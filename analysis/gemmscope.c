@@ -16,6 +16,7 @@
 
 #include "checks.h"
 #include "diff.h"
+#include "evidence.h"
 #include "plots.h"
 #include "report.h"
 #include "run.h"
@@ -31,6 +32,8 @@ static void usage(FILE *f)
                "  check RUN...         known-answer checks of calibration runs; 'N passed, N failed'\n"
                "  plots RUN            render RUN/plots/*.gp with gnuplot\n"
                "  diff A B [-o FILE]   compare two runs: deltas of medians with bootstrap 95%% CIs\n"
+               "  evidence PROPOSAL RUN [--ab OFF ON [--label TEXT]]... [--proposals FILE] [-o FILE]\n"
+               "                       evidence page for a proposal (analysis/proposals.txt)\n"
                "  trace RUN [-o FILE]  Perfetto-compatible JSON trace of the run (default RUN/trace.json)\n");
 }
 
@@ -218,6 +221,108 @@ static int cmd_diff(int argc, char **argv)
     if (out)
         printf("gemmscope: diff %s\n", out);
     return 0;
+}
+
+/* analysis/proposals.txt from the working folder, else next to the program's build folder */
+static void default_proposals(const char *self, char *out, size_t n)
+{
+    if (access("analysis/proposals.txt", R_OK) == 0) {
+        snprintf(out, n, "analysis/proposals.txt");
+        return;
+    }
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", self);
+    snprintf(out, n, "%s/../analysis/proposals.txt", dirname(copy));
+}
+
+static int cmd_evidence(int argc, char **argv, const char *self)
+{
+    const char *name = NULL, *run = NULL, *out = NULL, *pfile = NULL;
+    const char *ab_path[GS_MAX_AB][2];
+    char labels[GS_MAX_AB][128];
+    int n_ab = 0;
+    const char *usage_line = "usage: gemmscope evidence PROPOSAL RUN [--ab OFF ON [--label TEXT]]... [--proposals FILE] [-o FILE]";
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--proposals") && i + 1 < argc)
+            pfile = argv[++i];
+        else if (!strcmp(argv[i], "--ab") && i + 2 < argc && n_ab < GS_MAX_AB) {
+            ab_path[n_ab][0] = argv[i + 1];
+            ab_path[n_ab][1] = argv[i + 2];
+            snprintf(labels[n_ab], sizeof labels[0], "A/B %d", n_ab + 1);
+            n_ab++;
+            i += 2;
+        } else if (!strcmp(argv[i], "--label") && i + 1 < argc && n_ab)
+            snprintf(labels[n_ab - 1], sizeof labels[0], "%s", argv[++i]);
+        else if (argv[i][0] == '-')
+            return die(usage_line);
+        else if (!name)
+            name = argv[i];
+        else if (!run)
+            run = argv[i];
+        else
+            return die(usage_line);
+    }
+    if (!name || !run)
+        return die(usage_line);
+    char ppath[PATH_MAX], err[PATH_MAX + 2048], dir[PATH_MAX];
+    if (!pfile) {
+        default_proposals(self, ppath, sizeof ppath);
+        pfile = ppath;
+    }
+    static gs_proposals ps;
+    if (gs_proposals_read(pfile, &ps, err, sizeof err))
+        return die(err);
+    const gs_proposal *p = gs_proposal_find(&ps, name);
+    if (!p) {
+        char names[1024] = "";
+        for (int i = 0; i < ps.n; i++) {
+            strncat(names, " ", sizeof names - strlen(names) - 1);
+            strncat(names, ps.p[i].name, sizeof names - strlen(names) - 1);
+        }
+        snprintf(err, sizeof err, "unknown proposal '%.64s'; %s has:%s", name, pfile, names);
+        return die(err);
+    }
+    gs_rundata *rd = calloc(1 + 2 * (size_t)n_ab, sizeof *rd);
+    gs_ab ab[GS_MAX_AB];
+    int loaded = 0, rc = 1;
+    if (!rd)
+        return die("out of memory");
+    const char *paths[1 + 2 * GS_MAX_AB];
+    paths[0] = run;
+    for (int i = 0; i < n_ab; i++)
+        paths[1 + 2 * i] = ab_path[i][0], paths[2 + 2 * i] = ab_path[i][1];
+    for (; loaded < 1 + 2 * n_ab; loaded++) {
+        resolve_run(paths[loaded], dir, sizeof dir);
+        if (gs_rundata_load(&rd[loaded], dir, err, sizeof err))
+            goto done;
+    }
+    for (int i = 0; i < n_ab; i++) {
+        ab[i].off = &rd[1 + 2 * i];
+        ab[i].on = &rd[2 + 2 * i];
+        snprintf(ab[i].label, sizeof ab[i].label, "%s", labels[i]);
+    }
+    gs_buf b = {0};
+    if (gs_evidence_write(p, &rd[0], ab, n_ab, &b, err, sizeof err) == 0) {
+        if (out) {
+            if (gs_buf_write(&b, out, err, sizeof err) == 0) {
+                printf("gemmscope: evidence %s\n", out);
+                rc = 0;
+            }
+        } else {
+            fwrite(b.s, 1, b.len, stdout);
+            rc = 0;
+        }
+    }
+    gs_buf_free(&b);
+done:
+    for (int i = 0; i < loaded; i++)
+        gs_rundata_free(&rd[i]);
+    free(rd);
+    if (rc)
+        die(err);
+    return rc;
 }
 
 static int cmd_trace(int argc, char **argv)
@@ -427,6 +532,12 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "report"))
         return cmd_report(argc - 2, argv + 2);
+    if (!strcmp(cmd, "evidence")) {
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[n > 0 ? n : 0] = 0;
+        return cmd_evidence(argc - 2, argv + 2, self);
+    }
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "diff"))

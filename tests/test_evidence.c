@@ -1,0 +1,198 @@
+/* Proposals file parsing and go / no-go decisions on both sides of every
+ * threshold of the shipped proposals; the evidence page's claim vs bound. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "analysis/evidence.h"
+#include "analysis/proposals.h"
+
+static gs_proposals shipped;
+
+static int setup(void **state)
+{
+    (void)state;
+    char err[512];
+    if (gs_proposals_read("analysis/proposals.txt", &shipped, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* A run whose metrics are set directly: what the rules read. */
+static void set_run(gs_rundata *r, double load_wait, double dequant, double mma, double exp_epi, double exp_store,
+                    double idle, double padding)
+{
+    memset(r, 0, sizeof *r);
+    r->phases.ph[GS_LOAD_WAIT].busy_share = load_wait;
+    r->phases.ph[GS_DEQUANT].busy_share = dequant;
+    r->phases.ph[GS_MMA].busy_share = mma;
+    r->smt.exposed_share[GS_EPILOGUE] = exp_epi;
+    r->smt.exposed_share[GS_STORE] = exp_store;
+    r->smt.amdahl_bound[GS_EPILOGUE] = exp_epi;
+    r->smt.amdahl_bound[GS_STORE] = exp_store;
+    r->smt.share[GS_SMT_IDLE] = idle;
+    r->perf.padding = padding;
+}
+
+static gs_decision decide(const char *name, const gs_rundata *r, int *rule)
+{
+    char err[256];
+    const gs_proposal *p = gs_proposal_find(&shipped, name);
+    assert_non_null(p);
+    *rule = gs_proposal_decide(r, p, err, sizeof err);
+    if (*rule < 0)
+        fail_msg("%s", err);
+    return p->rule[*rule].decision;
+}
+
+static void shipped_file_has_the_four_seed_proposals(void **state)
+{
+    (void)state;
+    assert_int_equal(shipped.n, 4);
+    assert_non_null(gs_proposal_find(&shipped, "pipeline-stages"));
+    assert_non_null(gs_proposal_find(&shipped, "tile-size"));
+    assert_non_null(gs_proposal_find(&shipped, "tma-store"));
+    assert_non_null(gs_proposal_find(&shipped, "warp-specialisation"));
+    assert_null(gs_proposal_find(&shipped, "magic"));
+}
+
+/* seed 000: exposed epilogue < 3% abort, < 5% withdraw, 5-10% caution, > 10% proceed */
+static void tma_store_thresholds(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    int k;
+    set_run(&r, 0, 0, 0, 0.01, 0.0199, 0, 0);
+    assert_int_equal(decide("tma-store", &r, &k), GS_NO_GO);
+    assert_int_equal(k, 0);
+    set_run(&r, 0, 0, 0, 0.015, 0.015, 0, 0); /* exactly 3%: not under it */
+    assert_int_equal(decide("tma-store", &r, &k), GS_NO_GO);
+    assert_int_equal(k, 1);
+    set_run(&r, 0, 0, 0, 0.03, 0.0199, 0, 0);
+    assert_int_equal(decide("tma-store", &r, &k), GS_NO_GO);
+    assert_int_equal(k, 1);
+    set_run(&r, 0, 0, 0, 0.03, 0.021, 0, 0);
+    assert_int_equal(decide("tma-store", &r, &k), GS_CAUTION);
+    set_run(&r, 0, 0, 0, 0.05, 0.0499, 0, 0);
+    assert_int_equal(decide("tma-store", &r, &k), GS_CAUTION);
+    set_run(&r, 0, 0, 0, 0.05, 0.051, 0, 0);
+    assert_int_equal(decide("tma-store", &r, &k), GS_GO);
+}
+
+static void pipeline_stages_thresholds(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    int k;
+    set_run(&r, 0.049, 0.5, 0.4, 0, 0, 0, 0);
+    assert_int_equal(decide("pipeline-stages", &r, &k), GS_NO_GO);
+    set_run(&r, 0.051, 0.5, 0.4, 0, 0, 0, 0);
+    assert_int_equal(decide("pipeline-stages", &r, &k), GS_CAUTION);
+    set_run(&r, 0.149, 0.5, 0.4, 0, 0, 0, 0);
+    assert_int_equal(decide("pipeline-stages", &r, &k), GS_CAUTION);
+    set_run(&r, 0.151, 0.5, 0.4, 0, 0, 0, 0);
+    assert_int_equal(decide("pipeline-stages", &r, &k), GS_GO);
+}
+
+static void tile_size_thresholds(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    int k;
+    set_run(&r, 0, 0, 0, 0, 0, 0.05, 0.049);
+    assert_int_equal(decide("tile-size", &r, &k), GS_NO_GO);
+    set_run(&r, 0, 0, 0, 0, 0, 0.05, 0.051);
+    assert_int_equal(decide("tile-size", &r, &k), GS_CAUTION);
+    set_run(&r, 0, 0, 0, 0, 0, 0.2, 0.049);
+    assert_int_equal(decide("tile-size", &r, &k), GS_CAUTION);
+    set_run(&r, 0, 0, 0, 0, 0, 0.2, 0.051);
+    assert_int_equal(decide("tile-size", &r, &k), GS_GO);
+}
+
+/* min(DEQUANT, MMA): only the shorter of two serial streams can be hidden */
+static void warp_specialisation_thresholds(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    int k;
+    set_run(&r, 0.02, 0.60, 0.07, 0.0, 0.0, 0, 0); /* 0.02 + 0.07 = 0.09 */
+    assert_int_equal(decide("warp-specialisation", &r, &k), GS_NO_GO);
+    set_run(&r, 0.02, 0.07, 0.60, 0.005, 0.01, 0, 0); /* 0.105 */
+    assert_int_equal(decide("warp-specialisation", &r, &k), GS_CAUTION);
+    set_run(&r, 0.02, 0.60, 0.17, 0.0, 0.0, 0, 0); /* 0.19 */
+    assert_int_equal(decide("warp-specialisation", &r, &k), GS_CAUTION);
+    set_run(&r, 0.02, 0.60, 0.19, 0.0, 0.0, 0, 0); /* 0.21 */
+    assert_int_equal(decide("warp-specialisation", &r, &k), GS_GO);
+}
+
+static void expect_parse_error(const char *text, const char *needle)
+{
+    static gs_proposals ps;
+    char err[512] = "";
+    assert_int_equal(gs_proposals_parse(text, "p.txt", &ps, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' lacks '%s'", err, needle);
+}
+
+#define HEAD "# gemmscope proposals, format 1\n"
+
+static void bad_files_are_rejected_with_the_line(void **state)
+{
+    (void)state;
+    expect_parse_error("proposal x\n", "first line");
+    expect_parse_error(HEAD "\nproposal x\n  bound busy.MMA\n  rule busy.MMA < 0.1 go \"r\"\nend\n", "p.txt:6: the last rule");
+    expect_parse_error(HEAD "proposal x\n  colour red\nend\n", "p.txt:3: unknown key 'colour'");
+    expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule busy.MMA ~ 0.1 go \"r\"\n", "bad comparison");
+    expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule busy.MMA < 0.1 maybe \"r\"\n", "bad decision");
+    expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule busy.MMA < 0.1 go\n", "double quotes");
+    expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule always go \"r\"\n", "has no 'end'");
+    expect_parse_error(HEAD "proposal x\n  rule always go \"r\"\nend\n", "needs a bound");
+    static gs_proposals ps;
+    char err[256];
+    assert_int_equal(gs_proposals_parse(HEAD "proposal x\n  bound busy.NOPE\n  rule always go \"r\"\nend\n", "p.txt",
+                                        &ps, err, sizeof err),
+                     0);
+    gs_rundata r;
+    set_run(&r, 0, 0, 0, 0, 0, 0, 0);
+    assert_true(isnan(gs_expr_eval(&r, &ps.p[0].bound, err, sizeof err)));
+    assert_non_null(strstr(err, "unknown phase 'NOPE'"));
+}
+
+static void evidence_page_compares_claim_and_bound(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    char err[256];
+    set_run(&r, 0.1, 0.6, 0.2, 0.001, 0.006, 0.14, 0.27);
+    r.time_ms = 0.48;
+    snprintf(r.dir, sizeof r.dir, "synthetic");
+    gs_buf b = {0};
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tma-store"), &r, NULL, 0, &b, err, sizeof err), 0);
+    assert_non_null(strstr(b.s, "**Decision: NO-GO**"));
+    assert_non_null(strstr(b.s, "= **0.70%** of the time"));
+    assert_non_null(strstr(b.s, "the claim exceeds what the profile allows"));
+    assert_non_null(strstr(b.s, "Not measured"));
+    gs_buf_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shipped_file_has_the_four_seed_proposals),
+        cmocka_unit_test(tma_store_thresholds),
+        cmocka_unit_test(pipeline_stages_thresholds),
+        cmocka_unit_test(tile_size_thresholds),
+        cmocka_unit_test(warp_specialisation_thresholds),
+        cmocka_unit_test(bad_files_are_rejected_with_the_line),
+        cmocka_unit_test(evidence_page_compares_claim_and_bound),
+    };
+    return cmocka_run_group_tests_name("evidence", tests, setup, NULL);
+}
