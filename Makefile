@@ -28,7 +28,7 @@ include kernels/nvfp4/nvfp4.mk
 
 # host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
 
-GS_HOST_SRCS := analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
+GS_HOST_SRCS := analysis/edges.c analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
                 analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
                 $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
@@ -49,7 +49,7 @@ TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_ev
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
-.PHONY: all host test report check-gpu plots compare evidence clean cuda-check deps-test
+.PHONY: all host test report check-gpu plots compare evidence bench-analyzer clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck
 host: $(BUILD)/gemmscope
 
@@ -100,6 +100,12 @@ $(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h te
 
 test: deps-test all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
+
+# records analysed per second on one core (a benchmark, not a test)
+bench-analyzer: $(GS_HOST_OBJS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CFLAGS) -O3 tests/bench_analyzer.c $(GS_HOST_OBJS) -lm -o $(BUILD)/tests/bench_analyzer
+	taskset -c 0 $(BUILD)/tests/bench_analyzer 10000000 2>/dev/null || $(BUILD)/tests/bench_analyzer 10000000
 
 # ---- the main job ----
 report:

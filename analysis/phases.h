@@ -12,7 +12,7 @@ typedef struct gs_phase_stats {
     double busy_share;                /* busy_ns / cta_time_ns */
     double cta_p50, cta_p90, cta_max; /* per-CTA union time, ns */
     double inst_p50, inst_p90, inst_max; /* per-instance duration, ns */
-    double *cta_busy;                 /* [ctas]: per-CTA union time, ns, sorted */
+    double *cta_busy;                 /* [ctas]: per-CTA union time, ns, in no particular order */
 } gs_phase_stats;
 
 typedef struct gs_phases {
@@ -24,7 +24,7 @@ typedef struct gs_phases {
 int gs_phases_compute(const gs_timeline *tl, gs_phases *out);
 void gs_phases_free(gs_phases *p);
 
-/* Sorts v in place and returns the q-quantile (linear interpolation); NaN for n == 0. */
+/* The q-quantile of v (linear interpolation; reorders v); NaN for n == 0. */
 double gs_quantile(double *v, size_t n, double q);
 
 #endif

@@ -1,4 +1,5 @@
 #include "smtime.h"
+#include "edges.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,19 +10,10 @@ const int GS_EXPOSE_ORDER[GS_NUM_PHASES - 1] = {
     GS_PROLOGUE, GS_USER0, GS_USER1, GS_USER2, GS_USER3,
 };
 
-/* a boundary on one SM's timeline: +1/-1 for a phase (0..11) or residency (12) */
-typedef struct edge {
-    double t;
-    int16_t kind;
-    int16_t delta;
-} edge;
-
-static int cmp_edge(const void *a, const void *b)
+static int cmp_key(const void *a, const void *b)
 {
-    const edge *x = a, *y = b;
-    if (x->t != y->t)
-        return (x->t > y->t) - (x->t < y->t);
-    return x->delta - y->delta; /* ends before starts at the same instant */
+    const gs_edge *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -57,26 +49,30 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
         at[s] = total;
         total += cnt[s];
     }
-    edge *e = malloc((total ? total : 1) * sizeof(edge));
+    gs_edge *e = malloc((total ? total : 1) * sizeof(gs_edge));
+    size_t max_cnt = 0;
+    for (int s2 = 0; s2 < n_sm; s2++)
+        max_cnt = cnt[s2] > max_cnt ? cnt[s2] : max_cnt;
+    gs_edge *tmp = malloc((max_cnt ? max_cnt : 1) * sizeof(gs_edge));
     size_t *fill = calloc((size_t)n_sm + 1, sizeof(size_t));
     double *exp_sm = calloc((size_t)(n_sm ? n_sm : 1) * GS_NUM_PHASES, sizeof(double));
-    if (!e || !fill || !exp_sm) {
-        free(e), free(fill), free(exp_sm);
+    if (!e || !fill || !exp_sm || !tmp) {
+        free(e), free(fill), free(exp_sm), free(tmp);
         goto oom;
     }
     for (size_t i = 0; i < tl->n_events; i++) {
         const gs_event *v = &tl->ev[i];
         size_t k = at[v->sm] + fill[v->sm];
-        e[k] = (edge){v->t0, v->phase, +1};
-        e[k + 1] = (edge){v->t1, v->phase, -1};
+        e[k] = (gs_edge){gs_edge_key(v->t0, 0, 1), v->phase, +1};
+        e[k + 1] = (gs_edge){gs_edge_key(v->t1, 0, 0), v->phase, -1};
         fill[v->sm] += 2;
     }
     for (uint32_t c = 0; c < tl->ctas; c++)
         if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c])) {
             int s = tl->cta_sm[c];
             size_t k = at[s] + fill[s];
-            e[k] = (edge){tl->cta_t0[c], RES_KIND, +1};
-            e[k + 1] = (edge){tl->cta_t1[c], RES_KIND, -1};
+            e[k] = (gs_edge){gs_edge_key(tl->cta_t0[c], 0, 1), RES_KIND, +1};
+            e[k + 1] = (gs_edge){gs_edge_key(tl->cta_t1[c], 0, 0), RES_KIND, -1};
             fill[s] += 2;
         }
 
@@ -85,49 +81,51 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
     for (int s = 0; s < n_sm; s++) {
         if (!cnt[s])
             continue;
-        edge *E = e + at[s];
+        gs_edge *E = e + at[s];
         size_t n = cnt[s];
-        qsort(E, n, sizeof *E, cmp_edge);
+        gs_edges_sort(E, tmp, n);
         int active[GS_NUM_PHASES + 1] = {0};
+        unsigned mask = 0; /* phases active now */
         int resident_now = 0;
         double prev = 0;
         for (size_t i = 0; i <= n; i++) {
-            double t = i < n ? E[i].t : out->span_ns;
+            double t = i < n ? gs_edge_time(E[i].key, 0) : out->span_ns;
             if (t > out->span_ns)
                 t = out->span_ns;
             double d = t - prev;
             if (d > 0) {
                 int c;
-                if (active[RES_KIND] <= 0 && !active[GS_MAINLOOP]) {
-                    c = GS_SMT_IDLE;
-                    for (int p = 0; p < GS_NUM_PHASES; p++)
-                        if (active[p] > 0) { /* a phase outside any CTA span: count it as exposed */
-                            c = p;
-                            break;
-                        }
-                } else if (active[GS_MAINLOOP] > 0) {
+                if (active[RES_KIND] <= 0 && !(mask & 1u << GS_MAINLOOP)) {
+                    /* a phase outside any CTA span counts as exposed */
+                    c = mask ? __builtin_ctz(mask) : GS_SMT_IDLE;
+                } else if (mask & 1u << GS_MAINLOOP) {
                     c = GS_MAINLOOP;
                 } else {
                     c = GS_SMT_RESIDENT;
-                    for (int k = 0; k < GS_NUM_PHASES - 1; k++)
-                        if (active[GS_EXPOSE_ORDER[k]] > 0) {
+                    for (int k = 0; k < GS_NUM_PHASES - 1 && mask; k++)
+                        if (mask >> GS_EXPOSE_ORDER[k] & 1) {
                             c = GS_EXPOSE_ORDER[k];
                             break;
                         }
                 }
                 cat[c] += d;
-                if (active[GS_MAINLOOP] <= 0)
-                    for (int p = 0; p < GS_NUM_PHASES; p++)
-                        if (p != GS_MAINLOOP && active[p] > 0) {
-                            exposed[p] += d;
-                            exp_sm[(size_t)s * GS_NUM_PHASES + p] += d;
-                        }
+                if (!(mask & 1u << GS_MAINLOOP))
+                    for (unsigned b = mask; b; b &= b - 1) {
+                        int p = __builtin_ctz(b);
+                        exposed[p] += d;
+                        exp_sm[(size_t)s * GS_NUM_PHASES + p] += d;
+                    }
                 seen_sm_time += d;
             }
             if (i < n) {
-                active[E[i].kind] += E[i].delta;
-                if (E[i].kind == RES_KIND && active[RES_KIND] > resident_now)
-                    resident_now = active[RES_KIND];
+                int k = E[i].kind;
+                active[k] += E[i].delta;
+                if (k == RES_KIND) {
+                    if (active[RES_KIND] > resident_now)
+                        resident_now = active[RES_KIND];
+                } else {
+                    mask = active[k] > 0 ? mask | 1u << k : mask & ~(1u << k);
+                }
                 prev = t;
             }
         }
@@ -146,6 +144,7 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
         out->amdahl_bound[p] = worst / out->span_ns;
     }
     free(e);
+    free(tmp);
     free(fill);
     free(exp_sm);
 
@@ -207,7 +206,7 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
     /* SMs busy over time: +1 at each SM's first CTA start... counted per residency change */
     {
         size_t m = 0;
-        edge *b = malloc((2 * (size_t)tl->ctas + 1) * sizeof(edge));
+        gs_edge *b = malloc((2 * (size_t)tl->ctas + 1) * sizeof(gs_edge));
         int *res = calloc((size_t)n_sm + 1, sizeof(int));
         if (!b || !res) {
             free(b), free(res);
@@ -215,10 +214,10 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
         }
         for (uint32_t c = 0; c < tl->ctas; c++)
             if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c])) {
-                b[m++] = (edge){tl->cta_t0[c], (int16_t)tl->cta_sm[c], +1};
-                b[m++] = (edge){tl->cta_t1[c], (int16_t)tl->cta_sm[c], -1};
+                b[m++] = (gs_edge){gs_edge_key(tl->cta_t0[c], 0, 1), tl->cta_sm[c], +1};
+                b[m++] = (gs_edge){gs_edge_key(tl->cta_t1[c], 0, 0), tl->cta_sm[c], -1};
             }
-        qsort(b, m, sizeof *b, cmp_edge);
+        qsort(b, m, sizeof *b, cmp_key);
         out->busy_t = malloc((m + 1) * sizeof(double));
         out->busy_n = malloc((m + 1) * sizeof(int));
         if (!out->busy_t || !out->busy_n) {
@@ -227,14 +226,15 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
         }
         int busy = 0;
         for (size_t i = 0; i < m; i++) {
-            int s = (uint16_t)b[i].kind;
+            int s = b[i].kind;
+            double bt = gs_edge_time(b[i].key, 0);
             int before = res[s] > 0;
             res[s] += b[i].delta;
             busy += (res[s] > 0) - before;
-            if (out->n_busy && out->busy_t[out->n_busy - 1] == b[i].t)
+            if (out->n_busy && out->busy_t[out->n_busy - 1] == bt)
                 out->busy_n[out->n_busy - 1] = busy;
             else {
-                out->busy_t[out->n_busy] = b[i].t;
+                out->busy_t[out->n_busy] = bt;
                 out->busy_n[out->n_busy++] = busy;
             }
         }
