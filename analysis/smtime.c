@@ -34,55 +34,74 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
     if (out->sm_time_ns <= 0)
         return 0;
 
-    /* bucket edges by SM: count first */
+    /* Edges per SM, gathered CTA by CTA (each CTA's events are contiguous):
+     * sequential reads and writes instead of a scatter over SMs. */
     size_t *cnt = calloc((size_t)n_sm + 1, sizeof(size_t));
     size_t *at = calloc((size_t)n_sm + 1, sizeof(size_t));
-    if (!cnt || !at)
+    size_t *cta_first = malloc(((size_t)tl->ctas + 1) * sizeof(size_t));
+    uint32_t *by_sm = malloc(((size_t)tl->ctas + 1) * sizeof(uint32_t));
+    size_t *sm_ctas = calloc((size_t)n_sm + 2, sizeof(size_t));
+    if (!cnt || !at || !cta_first || !by_sm || !sm_ctas) {
+        free(cta_first), free(by_sm), free(sm_ctas);
         goto oom;
-    for (size_t i = 0; i < tl->n_events; i++)
-        cnt[tl->ev[i].sm] += 2;
-    for (uint32_t c = 0; c < tl->ctas; c++)
-        if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c]))
-            cnt[tl->cta_sm[c]] += 2;
-    size_t total = 0;
-    for (int s = 0; s < n_sm; s++) {
-        at[s] = total;
-        total += cnt[s];
     }
-    gs_edge *e = malloc((total ? total : 1) * sizeof(gs_edge));
+    for (uint32_t c = 0; c <= tl->ctas; c++)
+        cta_first[c] = tl->n_events;
+    for (size_t i = tl->n_events; i-- > 0;)
+        cta_first[tl->ev[i].cta] = i;
+    for (uint32_t c = tl->ctas; c-- > 0;) /* CTAs without events start where the next one does */
+        if (cta_first[c] > cta_first[c + 1])
+            cta_first[c] = cta_first[c + 1];
+    for (uint32_t c = 0; c < tl->ctas; c++) {
+        size_t ne = 0;
+        for (size_t i = cta_first[c]; i < tl->n_events && tl->ev[i].cta == c; i++)
+            ne++;
+        cnt[tl->cta_sm[c]] += 2 * ne + 2;
+        sm_ctas[tl->cta_sm[c] + 1]++;
+    }
+    for (int s2 = 0; s2 < n_sm; s2++)
+        sm_ctas[s2 + 1] += sm_ctas[s2];
+    {
+        size_t *put = calloc((size_t)n_sm + 1, sizeof(size_t));
+        if (!put) {
+            free(cta_first), free(by_sm), free(sm_ctas);
+            goto oom;
+        }
+        for (uint32_t c = 0; c < tl->ctas; c++)
+            by_sm[sm_ctas[tl->cta_sm[c]] + put[tl->cta_sm[c]]++] = c;
+        free(put);
+    }
+    /* one SM at a time through one buffer: fresh pages cost more than the sort */
     size_t max_cnt = 0;
     for (int s2 = 0; s2 < n_sm; s2++)
         max_cnt = cnt[s2] > max_cnt ? cnt[s2] : max_cnt;
+    gs_edge *e = malloc((max_cnt ? max_cnt : 1) * sizeof(gs_edge));
     gs_edge *tmp = malloc((max_cnt ? max_cnt : 1) * sizeof(gs_edge));
-    size_t *fill = calloc((size_t)n_sm + 1, sizeof(size_t));
     double *exp_sm = calloc((size_t)(n_sm ? n_sm : 1) * GS_NUM_PHASES, sizeof(double));
-    if (!e || !fill || !exp_sm || !tmp) {
-        free(e), free(fill), free(exp_sm), free(tmp);
+    if (!e || !exp_sm || !tmp) {
+        free(e), free(exp_sm), free(tmp), free(cta_first), free(by_sm), free(sm_ctas);
         goto oom;
     }
-    for (size_t i = 0; i < tl->n_events; i++) {
-        const gs_event *v = &tl->ev[i];
-        size_t k = at[v->sm] + fill[v->sm];
-        e[k] = (gs_edge){gs_edge_key(v->t0, 0, 1), v->phase, +1};
-        e[k + 1] = (gs_edge){gs_edge_key(v->t1, 0, 0), v->phase, -1};
-        fill[v->sm] += 2;
-    }
-    for (uint32_t c = 0; c < tl->ctas; c++)
-        if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c])) {
-            int s = tl->cta_sm[c];
-            size_t k = at[s] + fill[s];
-            e[k] = (gs_edge){gs_edge_key(tl->cta_t0[c], 0, 1), RES_KIND, +1};
-            e[k + 1] = (gs_edge){gs_edge_key(tl->cta_t1[c], 0, 0), RES_KIND, -1};
-            fill[s] += 2;
-        }
-
     double cat[GS_SMT_CATEGORIES] = {0}, exposed[GS_NUM_PHASES] = {0};
+
     double seen_sm_time = 0;
     for (int s = 0; s < n_sm; s++) {
         if (!cnt[s])
             continue;
-        gs_edge *E = e + at[s];
-        size_t n = cnt[s];
+        gs_edge *E = e;
+        size_t n = 0;
+        for (size_t q = sm_ctas[s]; q < sm_ctas[s + 1]; q++) {
+            uint32_t c = by_sm[q];
+            for (size_t i = cta_first[c]; i < tl->n_events && tl->ev[i].cta == c; i++) {
+                const gs_event *v = &tl->ev[i];
+                E[n++] = (gs_edge){gs_edge_key(v->t0, 0, 1), v->phase, +1};
+                E[n++] = (gs_edge){gs_edge_key(v->t1, 0, 0), v->phase, -1};
+            }
+            if (!isnan(tl->cta_t0[c]) && !isnan(tl->cta_t1[c])) {
+                E[n++] = (gs_edge){gs_edge_key(tl->cta_t0[c], 0, 1), RES_KIND, +1};
+                E[n++] = (gs_edge){gs_edge_key(tl->cta_t1[c], 0, 0), RES_KIND, -1};
+            }
+        }
         gs_edges_sort(E, tmp, n);
         int active[GS_NUM_PHASES + 1] = {0};
         unsigned mask = 0; /* phases active now */
@@ -145,8 +164,8 @@ int gs_smtime_compute(const gs_timeline *tl, int sm_count, gs_smtime *out)
     }
     free(e);
     free(tmp);
-    free(fill);
     free(exp_sm);
+    free(cta_first), free(by_sm), free(sm_ctas);
 
     /* CTAs per SM, waves, tail, per-SM duration spread */
     int *per_sm = calloc((size_t)n_sm + 1, sizeof(int));
