@@ -53,18 +53,16 @@ static int check_build(nvfp4_ctx *c, int twin, gs_buffer b, cudaStream_t s, gs_m
     }
     if (nvfp4_problem_verify(c->p, &k))
         return -1;
-    snprintf(key, sizeof key, "check.%s.elements", build);
-    gs_meta_set(meta, key, "%lld", k.elements);
-    snprintf(key, sizeof key, "check.%s.bad", build);
-    gs_meta_set(meta, key, "%lld", k.bad);
-    snprintf(key, sizeof key, "check.%s.unwritten", build);
-    gs_meta_set(meta, key, "%lld", k.unwritten);
-    snprintf(key, sizeof key, "check.%s.cpu_checked", build);
-    gs_meta_set(meta, key, "%lld", k.cpu_checked);
-    snprintf(key, sizeof key, "check.%s.cpu_bad", build);
-    gs_meta_set(meta, key, "%lld", k.cpu_bad);
-    snprintf(key, sizeof key, "check.%s.max_abs_err", build);
-    gs_meta_set(meta, key, "%.3g", k.max_abs_err);
+    const struct {
+        const char *name;
+        double v;
+    } fig[] = {{"elements", (double)k.elements},       {"bad", (double)k.bad},
+               {"unwritten", (double)k.unwritten},     {"cpu_checked", (double)k.cpu_checked},
+               {"cpu_bad", (double)k.cpu_bad},         {"max_abs_err", k.max_abs_err}};
+    for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++) {
+        snprintf(key, sizeof key, "check.%s.%s", build, fig[i].name);
+        gs_meta_set(meta, key, "%.6g", fig[i].v);
+    }
     return nvfp4_check_ok(&k) ? 1 : 0;
 }
 
