@@ -61,7 +61,7 @@ static int check_build(nvfp4_ctx *c, int twin, gs_buffer b, cudaStream_t s, gs_m
                {"cpu_bad", (double)k.cpu_bad},         {"max_abs_err", k.max_abs_err}};
     for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++) {
         snprintf(key, sizeof key, "check.%s.%s", build, fig[i].name);
-        gs_meta_set(meta, key, "%.6g", fig[i].v);
+        gs_meta_set(meta, key, "%.10g", fig[i].v);
     }
     return nvfp4_check_ok(&k) ? 1 : 0;
 }
