@@ -2,17 +2,41 @@
 
 #include <string.h>
 
-#define DIGIT_BITS 11
-#define BUCKETS (1u << DIGIT_BITS)
+/* Small arrays (one CTA's boundaries) sort fastest with 8-bit digits, large
+ * ones (one SM's) with 11-bit digits; a pass whose digit is the same for every
+ * key is skipped. */
+static void radix(gs_edge *e, gs_edge *tmp, size_t n, uint64_t max, int bits)
+{
+    const unsigned buckets = 1u << bits, mask = buckets - 1;
+    size_t count[1u << 11];
+    gs_edge *src = e, *dst = tmp;
+    for (int shift = 0; shift < 64 && (max >> shift); shift += bits) {
+        memset(count, 0, buckets * sizeof count[0]);
+        for (size_t i = 0; i < n; i++)
+            count[(src[i].key >> shift) & mask]++;
+        if (count[(src[0].key >> shift) & mask] == n)
+            continue;
+        size_t at = 0;
+        for (unsigned b = 0; b < buckets; b++) {
+            size_t c = count[b];
+            count[b] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(src[i].key >> shift) & mask]++] = src[i];
+        gs_edge *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != e)
+        memcpy(e, src, n * sizeof *e);
+}
 
 void gs_edges_sort(gs_edge *e, gs_edge *tmp, size_t n)
 {
     if (n < 2)
         return;
-    uint64_t max = 0;
-    for (size_t i = 0; i < n; i++)
-        max |= e[i].key;
-    if (n < 64) { /* insertion sort: cheaper than the histogram passes */
+    if (n < 64) { /* insertion sort: cheaper than any histogram */
         for (size_t i = 1; i < n; i++) {
             gs_edge x = e[i];
             size_t j = i;
@@ -24,25 +48,10 @@ void gs_edges_sort(gs_edge *e, gs_edge *tmp, size_t n)
         }
         return;
     }
-    gs_edge *src = e, *dst = tmp;
-    for (int shift = 0; shift < 64 && (max >> shift); shift += DIGIT_BITS) {
-        size_t count[BUCKETS] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & (BUCKETS - 1)]++;
-        size_t at = 0;
-        for (unsigned b = 0; b < BUCKETS; b++) {
-            size_t c = count[b];
-            count[b] = at;
-            at += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & (BUCKETS - 1)]++] = src[i];
-        gs_edge *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != e)
-        memcpy(e, src, n * sizeof *e);
+    uint64_t max = 0;
+    for (size_t i = 0; i < n; i++)
+        max |= e[i].key;
+    radix(e, tmp, n, max, n < 8192 ? 8 : 11);
 }
 
 double gs_select(double *v, size_t n, size_t k)

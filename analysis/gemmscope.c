@@ -101,7 +101,9 @@ static int analyse(const char *run, const char *out, int quiet)
                  "`make plots RUN=%s`.", out);
         plots_note = note;
     } else if (gs_plots_render(out, err, sizeof err)) {
-        goto fail;
+        /* the report still stands without pictures: say why, do not fail */
+        snprintf(note, sizeof note, "Plots not rendered: %s. Scripts and data are in plots/.", err);
+        plots_note = note;
     }
     snprintf(path, sizeof path, "%s/report.md", out);
     if (gs_report_write(&r, path, plots_note, err, sizeof err))
