@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t errlen)
@@ -139,6 +140,53 @@ static void us(gs_buf *b, double ns)
         gs_buf_printf(b, " %.1f |", ns / 1e3);
 }
 
+/* Per group (the group tag of GS_TILE): instances and mean instance length of
+ * the top-level phases, and the share of all main-loop time; shown when a
+ * kernel tags more than one group (grouped GEMMs). */
+static void per_group_table(gs_buf *b, const gs_rundata *r)
+{
+    const gs_timeline *tl = &r->tl;
+    int max_group = 0;
+    for (size_t i = 0; i < tl->n_events; i++)
+        max_group = tl->ev[i].group > max_group ? tl->ev[i].group : max_group;
+    if (max_group == 0 || max_group > 4096)
+        return;
+    size_t ng = (size_t)max_group + 1;
+    double *sum = calloc(ng * 4, sizeof(double));
+    size_t *cnt = calloc(ng * 4, sizeof(size_t));
+    if (!sum || !cnt) {
+        free(sum), free(cnt);
+        return;
+    }
+    double main_total = 0;
+    for (size_t i = 0; i < tl->n_events; i++) {
+        const gs_event *e = &tl->ev[i];
+        if (e->phase > GS_STORE)
+            continue;
+        sum[e->group * 4 + e->phase] += e->t1 - e->t0;
+        cnt[e->group * 4 + e->phase]++;
+        if (e->phase == GS_MAINLOOP)
+            main_total += e->t1 - e->t0;
+    }
+    gs_buf_printf(b, "\n### Per group\n\nMean length of one instance (us) of each phase, over the warps that "
+                     "recorded it; share of all main-loop time.\n\n| group | MAINLOOP instances | MAINLOOP us | "
+                     "ACC_TO_REG us | EPILOGUE us | STORE us | share of main-loop time |\n"
+                     "|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t g = 0; g < ng; g++) {
+        if (!cnt[g * 4])
+            continue;
+        gs_buf_printf(b, "| %zu | %zu |", g, cnt[g * 4]);
+        for (int p = 0; p < 4; p++)
+            if (cnt[g * 4 + p])
+                gs_buf_printf(b, " %.2f |", sum[g * 4 + p] / cnt[g * 4 + p] / 1e3);
+            else
+                gs_buf_printf(b, " - |");
+        gs_buf_printf(b, " %.1f%% |\n", main_total > 0 ? 100 * sum[g * 4] / main_total : 0.0);
+    }
+    free(sum);
+    free(cnt);
+}
+
 int gs_report_write(const gs_rundata *r, const char *path, const char *plots_note, char *err, size_t errlen)
 {
     gs_buf b = {0};
@@ -236,6 +284,8 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         us(&b, s->inst_max);
         gs_buf_printf(&b, "\n");
     }
+
+    per_group_table(&b, r);
 
     const gs_smtime *t = &r->smt;
     gs_buf_printf(&b, "\n## Where SM time goes\n\nSM-time = %d SMs x %.1f us span. Each SM's timeline is split into: main "
