@@ -22,14 +22,16 @@ BUILD := build
 
 SHAPE ?= g8k7168
 VARIANT ?= default
+METRICS ?= default
 RUN ?=
 
 include kernels/nvfp4/nvfp4.mk
+include instrument/cupti.mk
 
 # host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
 
 GS_HOST_SRCS := analysis/edges.c analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
+                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
                 $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -41,16 +43,18 @@ KERNEL_SRCS := kernels/calib.cu $(NVFP4_KERNEL_CU)
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
             $(BUILD)/instrument/gs_file.o $(BUILD)/instrument/gs_run.o $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+CUPTI_OBJS := $(CUPTI_C:%.c=$(BUILD)/cupti/%.o) $(CUPTI_CPP:%.cpp=$(BUILD)/cupti/%.o)
+REC_OBJS += $(CUPTI_OBJS)
 NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) \
             $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
             $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 
 TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx
-TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
+TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
 .PHONY: all host test report check-gpu plots compare evidence bench-analyzer clean cuda-check deps-test
-all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck
+all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/cupti-check $(BUILD)/ncu-compare
 host: $(BUILD)/gemmscope
 
 cuda-check:
@@ -80,13 +84,31 @@ $(BUILD)/gemmscope: $(BUILD)/analysis/gemmscope.o $(GS_HOST_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@
 
 $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
+
+$(BUILD)/ncu-compare: $(BUILD)/instrument/ncu_compare.o
+	$(CC) $(CFLAGS) $^ -lm -o $@
+
+# CUPTI collectors: C11, and C++ where cupti_profiler_host.h needs it
+$(BUILD)/cupti/%.o: %.c $(CUPTI_HEADERS) | cuda-check
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(CUDA_INC) -I$(CUPTI_INC) -c $< -o $@
+
+$(BUILD)/cupti/%.o: %.cpp $(CUPTI_HEADERS) | cuda-check
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O2 -g -Xcompiler -Wall,-Wextra,-Werror -I. -I$(CUPTI_INC) -c $< -o $@
+
+CUPTI_CHECK_OBJS := $(BUILD)/cupti/instrument/cupti_check.o $(CUPTI_OBJS) $(BUILD)/cuda/instrument/gs_timing.o \
+    $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
+    $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+$(BUILD)/cupti-check: $(CUPTI_CHECK_OBJS) | cuda-check
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
 
 $(BUILD)/nvfp4-selfcheck: $(NVFP4_CHECK_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
 
 # every object depends on the headers it includes (kept simple: all of them)
-HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS)
+HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)
 $(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(BUILD)/analysis/gemmscope.o: $(HEADERS)
 
 # ---- tests (host only; test_ptx compiles kernels to PTX) ----
@@ -97,6 +119,11 @@ $(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h te
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='"$(NVFP4_KERNEL_CU)",' $< $(GS_HOST_OBJS) \
 	    -lcmocka -ljansson -lm -o $@
+
+# the CUPTI host test links the collectors and CUPTI's host libraries
+$(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(CUDA_INC) -I$(CUPTI_INC) $< $(CUPTI_OBJS) -L$(CUDA_LIB) -lcudart $(CUPTI_LIBS) -lcmocka -o $@
 
 test: deps-test all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
@@ -111,7 +138,7 @@ bench-analyzer: $(GS_HOST_OBJS)
 report:
 	@scripts/ensure-packages.sh --optional gnuplot-nox
 	@if scripts/has-gpu.sh; then \
-	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT); \
+	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT) METRICS=$(METRICS); \
 	else \
 	    $(MAKE) --no-print-directory host >/dev/null && scripts/render-sample.sh $(SHAPE); \
 	fi

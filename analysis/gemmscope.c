@@ -26,7 +26,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gemmscope <command> [args]\n"
-               "  record [SHAPE=]NAME [VARIANT=V] [--reps N] [--capacity-scale F] [--root DIR]\n"
+               "  record [SHAPE=]NAME [VARIANT=V] [DIST=D] [METRICS=default|sol|none] [--reps N]\n"
+               "         [--capacity-scale F] [--root DIR]\n"
                "                       profile NAME on the GPU into DIR/<shape>/<variant>/<run-id> (DIR: reports)\n"
                "  report RUN [-o OUT]  analyse a run directory; write summary.json, report.md, plots/ into OUT\n"
                "  check RUN...         known-answer checks of calibration runs; 'N passed, N failed'\n"
@@ -399,6 +400,7 @@ static void remove_tree(const char *dir)
 static int cmd_record(int argc, char **argv, const char *self)
 {
     const char *shape = NULL, *variant = "default", *root = "reports", *reps = "50", *cap = "1", *dist = "gpumode";
+    const char *metrics = "default";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -408,6 +410,8 @@ static int cmd_record(int argc, char **argv, const char *self)
             variant = a + 8;
         else if (!strncmp(a, "DIST=", 5))
             dist = a + 5;
+        else if (!strncmp(a, "METRICS=", 8))
+            metrics = a + 8;
         else if (!strcmp(a, "--variant") && next)
             variant = argv[++i];
         else if (!strcmp(a, "--reps") && next)
@@ -488,7 +492,7 @@ static int cmd_record(int argc, char **argv, const char *self)
     pid_t pid = fork();
     if (pid == 0) {
         execl(helper, helper, "--subject", subject, "--shape", shape, "--variant", variant, "--dist", dist, "--reps",
-              reps, "--capacity-scale", cap, "--out", tmp, "--command", cmdline, (char *)NULL);
+              reps, "--capacity-scale", cap, "--metrics", metrics, "--out", tmp, "--command", cmdline, (char *)NULL);
         perror("gemmscope: exec gemmscope-record");
         _exit(127);
     }

@@ -1,5 +1,6 @@
 #include "report.h"
 #include "checks.h"
+#include "hwmetrics.h"
 #include "json.h"
 #include "names.h"
 #include "plots.h"
@@ -38,6 +39,10 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
     gs_json_num(&j, "kernel_span_us", r->tl.span_ns / 1e3);
     gs_json_num(&j, "clock_fit_residual_ns", r->tl.resid_max_ns);
     gs_json_num(&j, "sm_clock_ghz", r->tl.clock_ghz);
+    gs_hwmetrics_json(r, &j);
+    char seed[512];
+    if (gs_seed_line(r, seed, sizeof seed) == 0)
+        gs_json_str(&j, "seed_line", seed);
     const gs_perf *pf = &r->perf;
     if (gs_meta_get(&r->meta, "flops")) {
         gs_json_str(&j, "dist", gs_rundata_str(r, "dist"));
@@ -194,7 +199,10 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     const gs_phases *ph = &r->phases;
 
     gs_buf_printf(&b, "# gemmscope: %s / %s\n\n", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
-    /* the one-line summary */
+    /* the one-line summary, in the seeds' style when the collectors ran */
+    char seed[512];
+    if (gs_seed_line(r, seed, sizeof seed) == 0)
+        gs_buf_printf(&b, "%s\n\n", seed);
     if (r->perf.valid)
         gs_buf_printf(&b, "%.4f ms / %.1f TFLOPS, %.1f%% of the measured tensor ceiling, x%.2f vs cuBLAS; %s.\n\n",
                       r->time_ms, r->perf.tflops, 100 * r->perf.ceiling_fraction, r->perf.cublas_ratio,
@@ -314,6 +322,8 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         for (int i = 0; i < vd.n; i++)
             gs_buf_printf(&b, "- %s\n", vd.text[i]);
     }
+
+    gs_hwmetrics_markdown(r, &b);
 
     gs_checklist cl;
     gs_checks_run(r, &cl);

@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gs_check.h"
+#include "gs_cupti.h"
 #include "gs_file.h"
 #include "gs_run.h"
 #include "gs_stamps.h"
@@ -23,6 +24,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gemmscope-record --subject NAME --out DIR [--shape S] [--variant V] [--dist D]\n"
                "                        [--seed N] [--reps N] [--warmup N] [--capacity-scale F] [--command TEXT]\n"
+               "                        [--metrics default|sol|none] [--no-cupti]\n"
                "subjects:");
     for (int i = 0; gs_subjects[i]; i++)
         fprintf(f, " %s", gs_subjects[i]->name);
@@ -55,6 +57,16 @@ static int device_meta(gs_meta *m, int dev, int *sm_count)
     GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     gs_meta_set(m, "smem_per_block_optin", "%d", v);
     gs_meta_set(m, "global_mem_bytes", "%zu", p.totalGlobalMem);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    gs_meta_set(m, "smem_per_sm", "%d", v);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxRegistersPerMultiprocessor, dev));
+    gs_meta_set(m, "regs_per_sm", "%d", v);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    gs_meta_set(m, "threads_per_sm", "%d", v);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+    gs_meta_set(m, "blocks_per_sm", "%d", v);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+    gs_meta_set(m, "smem_reserved_per_block", "%d", v);
     GS_CUDA_TRY(cudaDriverGetVersion(&drv));
     GS_CUDA_TRY(cudaRuntimeGetVersion(&rt));
     gs_meta_set(m, "driver_cuda_version", "%d.%d", drv / 1000, (drv % 1000) / 10);
@@ -74,6 +86,110 @@ static int launch_build(void *arg, cudaStream_t s)
     return t->run->launch(t->run->ctx, t->twin, t->buf, s);
 }
 
+/* One line per collector in meta: "ok" or "skipped: <reason>". */
+static void collector(gs_meta *m, const char *name, int ok, const char *why)
+{
+    char key[64];
+    snprintf(key, sizeof key, "collector.%s", name);
+    if (ok)
+        gs_meta_set(m, key, "ok");
+    else
+        gs_meta_set(m, key, "skipped: %s", why);
+}
+
+/* Stall reasons of one production launch, before the kernel ever ran (CUPTI
+ * gives PC records only for modules loaded while sampling is on). */
+static void collect_stalls(gs_meta *m, twin_arg *prod, cudaStream_t s, const char *out)
+{
+    gs_pcsamp_result pc;
+    char why[512], path[4096];
+    memset(&pc, 0, sizeof pc);
+    if (gs_cupti_pcsamp_collect(launch_build, prod, s, "_prod", 0, &pc, why, sizeof why) == 0) {
+        snprintf(path, sizeof path, "%s/pcsamp.tsv", out);
+        if (gs_pcsamp_write_tsv(&pc, path, why, sizeof why) == 0) {
+            gs_meta_set(m, "stalls.samples", "%llu", pc.samples);
+            gs_meta_set(m, "stalls.unmapped_samples", "%llu", pc.unmapped_samples);
+            gs_meta_set(m, "stalls.period_log2", "%d", pc.sampling_period_log2);
+            collector(m, "stalls", 1, NULL);
+        } else {
+            collector(m, "stalls", 0, why);
+        }
+    } else {
+        collector(m, "stalls", 0, why);
+    }
+    gs_pcsamp_result_free(&pc);
+    gs_cupti_pcsamp_release();
+}
+
+/* CUPTI's kernel durations over their own timed repetitions (the clean event
+ * timing above stays free of CUPTI), beside the events of the same launches. */
+static void collect_durations(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs_l2_flusher *fl, int warmup,
+                              int reps)
+{
+    char why[512];
+    gs_kernel_durations d;
+    gs_timing ev;
+    memset(&d, 0, sizeof d);
+    if (gs_cupti_activity_begin(why, sizeof why)) {
+        collector(m, "durations", 0, why);
+        return;
+    }
+    if (gs_time_launches(launch_build, prod, s, fl, warmup, reps, &ev)) {
+        gs_cupti_activity_end("_prod", &d, why, sizeof why);
+        gs_kernel_durations_free(&d);
+        collector(m, "durations", 0, "the timed launches failed");
+        return;
+    }
+    if (gs_cupti_activity_end("_prod", &d, why, sizeof why)) {
+        collector(m, "durations", 0, why);
+    } else {
+        gs_kernel_durations_drop_first(&d, warmup);
+        gs_meta_set(m, "cupti.kernel", "%s", d.name);
+        gs_meta_set(m, "cupti.launches", "%d", d.count);
+        gs_meta_set(m, "cupti.time_ms", "%.6f", d.median_ms);
+        gs_meta_set(m, "cupti.time_min_ms", "%.6f", d.min_ms);
+        gs_meta_set(m, "cupti.time_max_ms", "%.6f", d.max_ms);
+        gs_meta_set(m, "cupti.events_time_ms", "%.6f", ev.median_ms);
+        gs_meta_set(m, "kernel.registers", "%d", d.registers_per_thread);
+        gs_meta_set(m, "kernel.static_smem_bytes", "%d", d.static_smem_bytes);
+        gs_meta_set(m, "kernel.dynamic_smem_bytes", "%d", d.dynamic_smem_bytes);
+        gs_meta_set(m, "kernel.local_bytes_per_thread", "%u", d.local_mem_per_thread);
+        gs_meta_set(m, "kernel.block_threads", "%d", d.block[0] * d.block[1] * d.block[2]);
+        gs_meta_set(m, "kernel.grid", "%d", d.grid[0] * d.grid[1] * d.grid[2]);
+        collector(m, "durations", 1, NULL);
+    }
+    gs_timing_free(&ev);
+    gs_kernel_durations_free(&d);
+}
+
+/* Hardware metrics of one production launch (kernel replay, untimed). */
+static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const char *set)
+{
+    char why[512], key[160];
+    int n = 0;
+    const char *const *names = gs_cupti_metric_set(set, &n);
+    gs_metric_values v;
+    memset(&v, 0, sizeof v);
+    snprintf(key, sizeof key, "metrics_%s", set);
+    if (!names) {
+        collector(m, key, 0, "unknown metric set");
+        return;
+    }
+    if (gs_cupti_metrics_collect(launch_build, prod, s, names, n, "_prod", &v, why, sizeof why)) {
+        collector(m, key, 0, why);
+        return;
+    }
+    for (int i = 0; i < v.n; i++) {
+        snprintf(key, sizeof key, "metric.%s", v.names[i]);
+        gs_meta_set(m, key, "%.6g", v.values[i]);
+    }
+    snprintf(key, sizeof key, "metrics.%s.passes", set);
+    gs_meta_set(m, key, "%d", v.passes);
+    gs_meta_set(m, "metrics.chip", "%s", v.chip);
+    snprintf(key, sizeof key, "metrics_%s", set);
+    collector(m, key, 1, NULL);
+}
+
 static int join(char *out, size_t n, const char *dir, const char *file)
 {
     return snprintf(out, n, "%s/%s", dir, file) >= (int)n ? -1 : 0;
@@ -82,7 +198,8 @@ static int join(char *out, size_t n, const char *dir, const char *file)
 int main(int argc, char **argv)
 {
     gs_record_args a = {0};
-    const char *out = NULL, *command = "";
+    const char *out = NULL, *command = "", *metrics = "default";
+    int cupti = 1;
     a.reps = 50;
     a.warmup = 5;
     a.seed = 1;
@@ -95,6 +212,10 @@ int main(int argc, char **argv)
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             usage(stdout);
             return 0;
+        }
+        if (!strcmp(o, "--no-cupti")) {
+            cupti = 0;
+            continue;
         }
         if (!v) {
             fprintf(stderr, "gemmscope-record: %s needs a value\n", o);
@@ -121,6 +242,8 @@ int main(int argc, char **argv)
             a.capacity_scale = atof(v);
         else if (!strcmp(o, "--command"))
             command = v;
+        else if (!strcmp(o, "--metrics"))
+            metrics = v;
         else {
             fprintf(stderr, "gemmscope-record: unknown option %s\n", o);
             usage(stderr);
@@ -141,6 +264,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: --capacity-scale must be in (0, 1]\n");
         return 2;
     }
+
+    if (strcmp(metrics, "default") && strcmp(metrics, "sol") && strcmp(metrics, "none")) {
+        fprintf(stderr, "gemmscope-record: --metrics takes default, sol or none\n");
+        return 2;
+    }
+    /* PC sampling must see the kernels' modules load: subscribe before any CUDA call */
+    char pc_why[512] = "";
+    int pc_ready = cupti && gs_cupti_pcsamp_init(pc_why, sizeof pc_why) == 0;
 
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
@@ -197,12 +328,23 @@ int main(int argc, char **argv)
 
     /* Production build, then twin, each with the same method. */
     twin_arg prod = {&run, {0}, 0}, twin = {&run, st.dev, 1};
+    mkdir(out, 0755);
+    if (!cupti)
+        collector(&meta, "stalls", 0, "--no-cupti");
+    else if (!pc_ready)
+        collector(&meta, "stalls", 0, pc_why);
+    else
+        collect_stalls(&meta, &prod, s, out);
     if (gs_time_launches(launch_build, &prod, s, &fl, a.warmup, a.reps, &tp) ||
         gs_time_launches(launch_build, &twin, s, &fl, a.warmup, a.reps, &tt))
         goto done;
     gs_timings_add(&tim, "production", tp.samples_ms, tp.reps);
     gs_timings_add(&tim, "twin", tt.samples_ms, tt.reps);
 
+    if (cupti)
+        collect_durations(&meta, &prod, s, &fl, a.warmup, a.reps);
+    else
+        collector(&meta, "durations", 0, "--no-cupti");
     if (run.anchors && run.anchors(run.ctx, &meta, &tim, &fl, s, a.warmup, a.reps)) {
         fprintf(stderr, "gemmscope-record: reference timings failed\n");
         goto done;
@@ -211,6 +353,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: verification could not run\n");
         goto done;
     }
+    if (cupti && strcmp(metrics, "none") != 0) {
+        collect_metrics(&meta, &prod, s, "default");
+        if (!strcmp(metrics, "sol"))
+            collect_metrics(&meta, &prod, s, "sol");
+        gs_cupti_metrics_shutdown();
+    }
+    gs_meta_set(&meta, "metrics.requested", "%s", cupti ? metrics : "none");
     /* The stamps analysed come from one more twin launch after a fresh reset and flush. */
     if (gs_stamps_reset(&st, s) ||
         cudaMemsetAsync(fl.buf, 0x5a, fl.bytes, s) != cudaSuccess || launch_build(&twin, s) ||
@@ -218,7 +367,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: stamp capture failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         goto done;
     }
-    mkdir(out, 0755);
     if (join(path, sizeof path, out, "stamps.gss") ||
         gs_file_write(path, tick, st.ctas, st.dev.warps_per_cta, st.dev.capacity, st.warps, st.records, err,
                       sizeof err))

@@ -5,6 +5,7 @@
 #   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
 #      twin builds, every kernel variant, the cuBLAS anchor
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
+#   4. CUPTI collectors against ncu --clock-control none (when ncu is on PATH)
 # GS_CHECK_ROOT chooses where the calibration runs go.
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
@@ -66,6 +67,23 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
     passed=$((passed + n))
 else
     echo "== compute-sanitizer not on PATH: memcheck and racecheck not run"
+fi
+
+# 4. our CUPTI collectors against Nsight Compute on the same launch
+if command -v ncu >/dev/null 2>&1; then
+    metrics=$(build/cupti-check --list-metrics)
+    for shape in g8k7168 g2k1536; do
+        echo "== CUPTI vs ncu --clock-control none: $shape"
+        build/cupti-check --shape "$shape" >"$root/cupti-$shape.txt" 2>&1
+        grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
+        ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+            --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --shape "$shape" \
+            >"$root/ncu-$shape.csv" 2>&1
+        build/ncu-compare "$root/cupti-$shape.txt" "$root/ncu-$shape.csv" | tee "$root/ncu-compare-$shape.out"
+        tally "$root/ncu-compare-$shape.out" "ncu comparison $shape"
+    done
+else
+    echo "== ncu not on PATH: the comparison with Nsight Compute was not run"
 fi
 
 echo "== total"

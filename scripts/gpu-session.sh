@@ -14,7 +14,7 @@ log="$out/session.log"
     echo "== build"; time make -j16 all
     echo "== check-gpu"; time make check-gpu
     for s in "$@"; do
-        echo "== report $s"; time make report SHAPE="$s"
+        echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol}
     done
 } 2>&1 | tee "$log"
 tar czf "$out/results.tar.gz" reports 2>/dev/null

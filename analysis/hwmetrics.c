@@ -1,0 +1,145 @@
+#include "hwmetrics.h"
+#include "json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double num(const gs_rundata *r, const char *key) { return gs_meta_num(&r->meta, key, NAN); }
+
+static double metric(const gs_rundata *r, const char *name)
+{
+    char key[200];
+    snprintf(key, sizeof key, "metric.%s", name);
+    return num(r, key);
+}
+
+int gs_seed_line(const gs_rundata *r, char *buf, size_t len)
+{
+    double regs = num(r, "kernel.registers"), spill = num(r, "kernel.local_bytes_per_thread");
+    if (isnan(regs) && !r->perf.valid)
+        return -1;
+    int n = snprintf(buf, len, "%.4f ms", r->time_ms);
+    if (r->perf.valid)
+        n += snprintf(buf + n, len - (size_t)n, " / %.1f TFLOPS", r->perf.tflops);
+    if (!isnan(regs))
+        n += snprintf(buf + n, len - (size_t)n, ", %.0f regs, %.0f spills", regs, spill);
+    double l1 = metric(r, "l1tex__throughput.avg.pct_of_peak_sustained_active");
+    double l2 = metric(r, "lts__throughput.avg.pct_of_peak_sustained_elapsed");
+    double dram = metric(r, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed");
+    if (!isnan(l1) && !isnan(l2) && !isnan(dram)) {
+        snprintf(buf + n, len - (size_t)n, ". L1 tex at %.0f%%, L2 at %.0f%%, DRAM at %.0f%%.", l1, l2, dram);
+        return 0;
+    }
+    double b1 = metric(r, "l1tex__t_bytes.sum"), b2 = metric(r, "lts__t_bytes.sum"), b3 = metric(r, "dram__bytes.sum");
+    if (!isnan(b1) && !isnan(b2) && !isnan(b3))
+        snprintf(buf + n, len - (size_t)n, ". L1 tex %.1f MB, L2 %.1f MB, DRAM %.1f MB (METRICS=sol for %%).", b1 / 1e6,
+                 b2 / 1e6, b3 / 1e6);
+    else
+        snprintf(buf + n, len - (size_t)n, ".");
+    return 0;
+}
+
+int gs_theoretical_ctas(const gs_rundata *r, const char **limiter)
+{
+    double regs = num(r, "kernel.registers"), threads = num(r, "kernel.block_threads");
+    double smem = num(r, "kernel.static_smem_bytes") + num(r, "kernel.dynamic_smem_bytes");
+    double regs_sm = num(r, "regs_per_sm"), smem_sm = num(r, "smem_per_sm"), thr_sm = num(r, "threads_per_sm");
+    double blk_sm = num(r, "blocks_per_sm"), reserve = gs_meta_num(&r->meta, "smem_reserved_per_block", 0);
+    *limiter = "unknown";
+    if (isnan(regs) || isnan(threads) || isnan(smem) || isnan(regs_sm) || isnan(smem_sm) || isnan(thr_sm) ||
+        isnan(blk_sm) || threads <= 0)
+        return 0;
+    /* registers are allocated per warp in units of 256 */
+    double warps = ceil(threads / 32), per_warp = ceil(regs * 32 / 256) * 256;
+    double by_regs = per_warp > 0 ? floor(regs_sm / (per_warp * warps)) : blk_sm;
+    double by_smem = smem + reserve > 0 ? floor(smem_sm / (smem + reserve)) : blk_sm;
+    double by_thr = floor(thr_sm / (warps * 32));
+    double best = blk_sm;
+    *limiter = "blocks";
+    if (by_regs < best)
+        best = by_regs, *limiter = "registers";
+    if (by_smem < best)
+        best = by_smem, *limiter = "shared memory";
+    if (by_thr < best)
+        best = by_thr, *limiter = "threads";
+    return (int)best;
+}
+
+static const char *unit_of(const char *name)
+{
+    if (strstr(name, ".pct"))
+        return "%";
+    if (strstr(name, "bytes"))
+        return "bytes";
+    if (strstr(name, "time_duration"))
+        return "ns";
+    if (strstr(name, ".ratio"))
+        return "ratio";
+    return "";
+}
+
+void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b)
+{
+    const gs_meta *m = &r->meta;
+    gs_buf_printf(b, "\n## Hardware (CUPTI, production build)\n\n| collector | |\n|---|---|\n");
+    int any = 0;
+    for (int i = 0; i < m->n; i++)
+        if (!strncmp(m->kv[i].key, "collector.", 10)) {
+            gs_buf_printf(b, "| %s | %s |\n", m->kv[i].key + 10, m->kv[i].val);
+            any = 1;
+        }
+    if (!any)
+        gs_buf_printf(b, "| all | not run (recorded before the collectors existed, or with --no-cupti) |\n");
+    double regs = num(r, "kernel.registers");
+    if (!isnan(regs)) {
+        const char *lim;
+        int ctas = gs_theoretical_ctas(r, &lim);
+        double threads = num(r, "kernel.block_threads"), thr_sm = num(r, "threads_per_sm");
+        gs_buf_printf(b, "\n| resource | |\n|---|---|\n| registers per thread | %.0f |\n| spills (local bytes per "
+                         "thread) | %.0f |\n| shared memory per block | %.0f static + %.0f dynamic bytes |\n"
+                         "| theoretical occupancy | %d CTAs per SM (limited by %s), %.1f%% of the SM's warps |\n",
+                      regs, num(r, "kernel.local_bytes_per_thread"), num(r, "kernel.static_smem_bytes"),
+                      num(r, "kernel.dynamic_smem_bytes"), ctas, lim,
+                      thr_sm > 0 ? 100.0 * ctas * threads / thr_sm : 0.0);
+        double ct = num(r, "cupti.time_ms"), ev = num(r, "cupti.events_time_ms");
+        if (!isnan(ct))
+            gs_buf_printf(b, "| kernel duration (CUPTI activity) | %.4f ms median (%.4f..%.4f) over %s launches; CUDA "
+                             "events on the same launches %.4f ms: CUPTI / events = %.4f |\n",
+                          ct, num(r, "cupti.time_min_ms"), num(r, "cupti.time_max_ms"), gs_rundata_str(r, "cupti.launches"),
+                          ev, ct / ev);
+    }
+    any = 0;
+    for (int i = 0; i < m->n; i++)
+        if (!strncmp(m->kv[i].key, "metric.", 7)) {
+            if (!any)
+                gs_buf_printf(b, "\nMetrics of one launch (Range Profiler, kernel replay, clocks not locked: compare "
+                                 "with `ncu --clock-control none`); passes: default %s, sol %s.\n\n| metric | value | "
+                                 "unit |\n|---|---:|---|\n",
+                              gs_rundata_str(r, "metrics.default.passes"), gs_rundata_str(r, "metrics.sol.passes"));
+            any = 1;
+            gs_buf_printf(b, "| `%s` | %s | %s |\n", m->kv[i].key + 7, m->kv[i].val, unit_of(m->kv[i].key + 7));
+        }
+}
+
+void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
+{
+    const gs_meta *m = &r->meta;
+    gs_json_num(j, "regs", num(r, "kernel.registers"));
+    gs_json_num(j, "spill_bytes", num(r, "kernel.local_bytes_per_thread"));
+    gs_json_num(j, "smem_bytes", num(r, "kernel.static_smem_bytes") + num(r, "kernel.dynamic_smem_bytes"));
+    const char *lim;
+    gs_json_int(j, "theoretical_ctas_per_sm", gs_theoretical_ctas(r, &lim));
+    gs_json_num(j, "cupti_time_ms", num(r, "cupti.time_ms"));
+    gs_json_num(j, "cupti_events_ratio", num(r, "cupti.time_ms") / num(r, "cupti.events_time_ms"));
+    gs_json_obj(j, "metrics");
+    for (int i = 0; i < m->n; i++)
+        if (!strncmp(m->kv[i].key, "metric.", 7))
+            gs_json_num(j, m->kv[i].key + 7, gs_meta_num(m, m->kv[i].key, NAN));
+    gs_json_close(j);
+    gs_json_obj(j, "collectors");
+    for (int i = 0; i < m->n; i++)
+        if (!strncmp(m->kv[i].key, "collector.", 10))
+            gs_json_str(j, m->kv[i].key + 10, m->kv[i].val);
+    gs_json_close(j);
+}

@@ -1,0 +1,372 @@
+/* cupti_check: runs the CUPTI collectors on the NVFP4 subject (variant "base",
+ * production build) and prints durations (CUPTI activity vs CUDA events),
+ * resources, the default and sol metric sets with their pass counts, and the
+ * stall-reason summary.  GPU required.
+ *
+ *   cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] [--pcsamp-last]
+ *   cupti_check --ncu [--shape S] [--warmup N] [--probe]   (run under ncu: no CUPTI)
+ *   cupti_check --list-metrics                              (names for ncu --metrics)
+ *
+ * Comparison with Nsight Compute on the same launch sequence:
+ *   m=$(cupti_check --list-metrics)
+ *   ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+ *       --metrics $m --csv --print-units base cupti_check --ncu --shape g8k7168
+ * and compare with the "metric" lines of a normal run (durations within 2%,
+ * percentages within 3 points). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gs_cupti.h"
+#include "gs_timing.h"
+#include "../kernels/nvfp4/nvfp4.h"
+
+#define KERNEL "nvfp4_gemm_kernel_prod"
+
+typedef struct subject {
+    const nvfp4_variant *v;
+    nvfp4_problem *p;
+} subject;
+
+static int launch(void *arg, cudaStream_t s)
+{
+    subject *a = arg;
+    gs_buffer none;
+    memset(&none, 0, sizeof none);
+    return nvfp4_launch(a->v, 0, a->p, none, s);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] "
+               "[--pcsamp-last]\n"
+               "       cupti_check --ncu [--shape S] [--warmup N] [--probe]\n"
+               "       cupti_check --list-metrics\n");
+}
+
+static void list_metrics(void)
+{
+    const char *const *sets[2] = {gs_cupti_metrics_default, gs_cupti_metrics_sol};
+    const char *seen[2 * GS_CUPTI_MAX_METRICS];
+    int nseen = 0;
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; sets[s][i]; i++) {
+            int dup = 0;
+            for (int j = 0; j < nseen; j++)
+                dup |= strcmp(seen[j], sets[s][i]) == 0;
+            if (!dup)
+                seen[nseen++] = sets[s][i];
+        }
+    for (int j = 0; j < nseen; j++)
+        printf("%s%s", j ? "," : "", seen[j]);
+    printf("\n");
+}
+
+static int flush_l2(const gs_l2_flusher *f, cudaStream_t s)
+{
+    return cudaMemsetAsync(f->buf, 0x5a, f->bytes, s) != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess;
+}
+
+static void print_metrics(const char *set, subject *a, cudaStream_t s, const gs_l2_flusher *fl)
+{
+    int n = 0, host_passes = -1;
+    const char *const *names = gs_cupti_metric_set(set, &n);
+    char why[512];
+    gs_metric_values mv;
+    if (gs_cupti_metrics_validate("GH100", names, n, &host_passes, why, sizeof why))
+        printf("metrics.%s host check (GH100) failed: %s\n", set, why);
+    if (flush_l2(fl, s)) {
+        printf("metrics.%s: skipped: L2 flush failed\n", set);
+        return;
+    }
+    if (gs_cupti_metrics_collect(launch, a, s, names, n, KERNEL, &mv, why, sizeof why)) {
+        if (!strstr(why, "MULTIPLE_SUBSCRIBERS")) {
+            printf("metrics.%s: skipped: %s\n", set, why);
+            return;
+        }
+        /* our own module-load subscription may hold the one subscriber slot */
+        printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
+        gs_cupti_pcsamp_release();
+        if (flush_l2(fl, s) || gs_cupti_metrics_collect(launch, a, s, names, n, KERNEL, &mv, why, sizeof why)) {
+            printf("metrics.%s: skipped: %s\n", set, why);
+            return;
+        }
+    }
+    printf("metrics.%s passes %d (host API for GH100: %d), chip %s, %d range(s), range '%s'\n", set, mv.passes,
+           host_passes, mv.chip, mv.ranges, mv.range_name);
+    for (int i = 0; i < mv.n; i++)
+        printf("metric %s %s %.6g\n", set, mv.names[i], mv.values[i]);
+}
+
+static int cmp_reason(const void *a, const void *b)
+{
+    const gs_pcsamp_reason *x = *(const gs_pcsamp_reason *const *)a, *y = *(const gs_pcsamp_reason *const *)b;
+    return (x->samples < y->samples) - (x->samples > y->samples);
+}
+
+static void print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv, int have_cubins)
+{
+    char why[512];
+    gs_pcsamp_result r;
+    struct timespec t0, t1;
+    printf("pcsamp cubins captured %d\n", gs_cupti_pcsamp_cubin_count());
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (gs_cupti_pcsamp_collect(launch, a, s, KERNEL, period, &r, why, sizeof why)) {
+        /* the range profiler stays initialised between collections: retry without it */
+        printf("pcsamp: %s; retrying after cuptiProfilerDeInitialize\n", why);
+        gs_cupti_metrics_shutdown();
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if (gs_cupti_pcsamp_collect(launch, a, s, KERNEL, period, &r, why, sizeof why)) {
+            printf("pcsamp: skipped: %s\n", why);
+            return;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("pcsamp collection took %.3f s (sampling + line correlation)\n",
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    printf("pcsamp samples %llu (CUPTI total %llu, non-user %llu, dropped %llu, other kernels %llu, hw buffer "
+           "full %d), %d PCs, period 2^%d cycles, unmapped %llu%s\n",
+           r.samples, r.cupti_total, r.non_user_samples, r.dropped, r.other_samples, r.hardware_buffer_full, r.pcs,
+           r.sampling_period_log2, r.unmapped_samples,
+           have_cubins ? "" : " (no cubins captured: lines unknown)");
+    printf("pcsamp function %s\n", r.function);
+    const gs_pcsamp_reason **order = malloc((size_t)r.nreasons * sizeof *order);
+    if (order) {
+        for (int i = 0; i < r.nreasons; i++)
+            order[i] = &r.reasons[i];
+        qsort(order, (size_t)r.nreasons, sizeof *order, cmp_reason);
+        printf("pcsamp reasons: %d names from CUPTI\n", r.nreasons);
+        for (int i = 0, shown = 0; i < r.nreasons && shown < 12; i++) {
+            if (order[i]->not_issued || !order[i]->samples)
+                continue;
+            printf("pcsamp reason %-58s %10llu %6.2f%%\n", order[i]->name, order[i]->samples,
+                   r.samples ? 100.0 * (double)order[i]->samples / (double)r.samples : 0.0);
+            shown++;
+        }
+        free(order);
+    }
+    for (int i = 0; i < r.nlines && i < 20; i++) {
+        const gs_pcsamp_line *l = &r.lines[i];
+        int top = -1;
+        for (int k = 0; k < r.nreasons; k++)
+            if (!r.reasons[k].not_issued && (top < 0 || l->by_reason[k] > l->by_reason[top]))
+                top = k;
+        const char *base = strrchr(l->file, '/');
+        printf("pcsamp line %s:%u %llu %.2f%% top %s\n", base ? base + 1 : l->file, l->line, l->samples,
+               r.samples ? 100.0 * (double)l->samples / (double)r.samples : 0.0,
+               top >= 0 ? r.reasons[top].name : "?");
+    }
+    printf("pcsamp lines %d\n", r.nlines);
+    if (tsv) {
+        if (gs_pcsamp_write_tsv(&r, tsv, why, sizeof why))
+            printf("pcsamp tsv: %s\n", why);
+        else
+            printf("pcsamp tsv written to %s\n", tsv);
+    }
+    gs_pcsamp_result_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    const char *shape_name = "g8k7168", *tsv = NULL;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* keep what was printed if a collector crashes */
+    int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--ncu")) {
+            ncu = 1;
+            continue;
+        }
+        if (!strcmp(o, "--probe")) {
+            probe = 1;
+            continue;
+        }
+        if (!strcmp(o, "--pcsamp-last")) {
+            pcsamp_last = 1;
+            continue;
+        }
+        if (!strcmp(o, "--list-metrics")) {
+            list_metrics();
+            return 0;
+        }
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            usage(stderr);
+            return 2;
+        }
+        i++;
+        if (!strcmp(o, "--shape"))
+            shape_name = v;
+        else if (!strcmp(o, "--reps"))
+            reps = atoi(v);
+        else if (!strcmp(o, "--warmup"))
+            warmup = atoi(v);
+        else if (!strcmp(o, "--period"))
+            period = atoi(v);
+        else if (!strcmp(o, "--pcsamp-tsv"))
+            tsv = v;
+        else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (reps < 1 || warmup < 0) {
+        fprintf(stderr, "cupti_check: --reps >= 1, --warmup >= 0\n");
+        return 2;
+    }
+
+    char why[512];
+    int pcs_ready = 0;
+    /* first, before any module loads: keeps the cubins for PC -> line */
+    if (!ncu) {
+        if (gs_cupti_pcsamp_init(why, sizeof why))
+            printf("pcsamp.init: %s (stall reasons will have no lines)\n", why);
+        else
+            pcs_ready = 1;
+    }
+
+    nvfp4_shape shape;
+    if (nvfp4_shape_parse(shape_name, &shape, why, sizeof why)) {
+        fprintf(stderr, "cupti_check: %s\n", why);
+        return 2;
+    }
+    if (cudaSetDevice(0) != cudaSuccess) {
+        fprintf(stderr, "cupti_check: no CUDA device\n");
+        return 3;
+    }
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        fprintf(stderr, "cupti_check: cudaGetDeviceProperties failed\n");
+        return 3;
+    }
+    subject a = {nvfp4_variant_find("base"), NULL};
+    if (!a.v || nvfp4_problem_create(&shape, NVFP4_DIST_GPUMODE, 1, &a.p)) {
+        fprintf(stderr, "cupti_check: cannot set up the NVFP4 problem\n");
+        return 1;
+    }
+    cudaStream_t s = NULL;
+    gs_l2_flusher fl;
+    memset(&fl, 0, sizeof fl);
+    if (cudaStreamCreate(&s) != cudaSuccess || gs_l2_flusher_init(&fl, 0)) {
+        fprintf(stderr, "cupti_check: stream or flush buffer failed\n");
+        return 1;
+    }
+
+    if (ncu) {
+        /* warmup launches, then the one ncu profiles (--launch-skip warmup --launch-count 1) */
+        for (int i = 0; i < warmup; i++)
+            if (launch(&a, s)) {
+                fprintf(stderr, "cupti_check: launch failed\n");
+                return 1;
+            }
+        if (flush_l2(&fl, s) || launch(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
+            fprintf(stderr, "cupti_check: profiled launch failed\n");
+            return 1;
+        }
+        printf("ncu-target shape %s kernel regex:%s launch-skip %d launch-count 1\n", shape_name, KERNEL,
+               warmup);
+        if (probe) { /* what our collectors say with ncu attached */
+            int r1 = gs_cupti_pcsamp_init(why, sizeof why);
+            printf("probe pcsamp_init: %s\n", r1 ? why : "ok");
+            int r2 = gs_cupti_activity_begin(why, sizeof why);
+            printf("probe activity_begin: %s\n", r2 ? why : "ok");
+            if (!r2) {
+                gs_kernel_durations d;
+                if (!gs_cupti_activity_end(KERNEL, &d, why, sizeof why))
+                    gs_kernel_durations_free(&d);
+            }
+        }
+        nvfp4_problem_destroy(a.p);
+        return 0;
+    }
+
+    printf("== cupti_check nvfp4 %s variant %s on %s (%d SMs)\n", shape_name, a.v->name, prop.name,
+           prop.multiProcessorCount);
+
+    /* ---- stall reasons first: the kernel's module must load while PC sampling is enabled ---- */
+    if (!pcsamp_last) {
+        if (flush_l2(&fl, s))
+            printf("pcsamp: L2 flush failed\n");
+        print_pcsamp(&a, s, period, tsv, pcs_ready);
+    }
+
+    /* ---- durations: CUPTI activity vs CUDA events on the same launches ---- */
+    gs_timing ev, plain;
+    memset(&ev, 0, sizeof ev);
+    memset(&plain, 0, sizeof plain);
+    int act = gs_cupti_activity_begin(why, sizeof why);
+    if (act)
+        printf("durations: CUPTI skipped: %s\n", why);
+    if (gs_time_launches(launch, &a, s, &fl, warmup, reps, &ev)) {
+        fprintf(stderr, "cupti_check: timed launches failed\n");
+        return 1;
+    }
+    gs_kernel_durations d;
+    memset(&d, 0, sizeof d);
+    if (!act && gs_cupti_activity_end(KERNEL, &d, why, sizeof why)) {
+        printf("durations: CUPTI failed: %s\n", why);
+        act = -1;
+    }
+    if (gs_time_launches(launch, &a, s, &fl, warmup, reps, &plain)) {
+        fprintf(stderr, "cupti_check: timed launches failed\n");
+        return 1;
+    }
+    printf("durations.events_ms median %.6f min %.6f max %.6f (%d reps, CUPTI activity on)\n", ev.median_ms,
+           ev.min_ms, ev.max_ms, ev.reps);
+    printf("durations.events_plain_ms median %.6f min %.6f max %.6f (%d reps, CUPTI off)\n", plain.median_ms,
+           plain.min_ms, plain.max_ms, plain.reps);
+    if (!act) {
+        int total = d.count;
+        gs_kernel_durations_drop_first(&d, warmup);
+        printf("durations.cupti_ms median %.6f min %.6f max %.6f (%d of %d launches after %d warm-up; %d other "
+               "kernels, %llu dropped)\n",
+               d.median_ms, d.min_ms, d.max_ms, d.count, total, warmup, d.other_kernels, d.dropped);
+        printf("durations.ratio cupti/events %.4f cupti/events_plain %.4f\n",
+               ev.median_ms > 0 ? d.median_ms / ev.median_ms : 0.0,
+               plain.median_ms > 0 ? d.median_ms / plain.median_ms : 0.0);
+        if (d.count == ev.reps) {
+            double *diff = malloc((size_t)d.count * sizeof *diff);
+            if (diff) {
+                for (int i = 0; i < d.count; i++)
+                    diff[i] = (ev.samples_ms[i] - d.samples_ms[i]) * 1e3;
+                for (int i = 1; i < d.count; i++) /* insertion sort: small n */
+                    for (int j = i; j > 0 && diff[j - 1] > diff[j]; j--) {
+                        double t = diff[j];
+                        diff[j] = diff[j - 1];
+                        diff[j - 1] = t;
+                    }
+                printf("durations.events_minus_cupti_us median %.2f min %.2f max %.2f (per launch)\n",
+                       diff[d.count / 2], diff[0], diff[d.count - 1]);
+                free(diff);
+            }
+        }
+        printf("resources kernel %s\n", d.name);
+        printf("resources regs_per_thread %d static_smem %d dynamic_smem %d local_per_thread %u grid %dx%dx%d "
+               "block %dx%dx%d\n",
+               d.registers_per_thread, d.static_smem_bytes, d.dynamic_smem_bytes, d.local_mem_per_thread,
+               d.grid[0], d.grid[1], d.grid[2], d.block[0], d.block[1], d.block[2]);
+        gs_kernel_durations_free(&d);
+    }
+    gs_timing_free(&ev);
+    gs_timing_free(&plain);
+
+    /* ---- hardware metrics, one launch each (kernel replay) ---- */
+    print_metrics("default", &a, s, &fl);
+    print_metrics("sol", &a, s, &fl);
+
+    /* ---- stall reasons last (--pcsamp-last: the order that gave no PC records on H100) ---- */
+    if (pcsamp_last)
+        print_pcsamp(&a, s, period, tsv, pcs_ready);
+
+    nvfp4_problem_destroy(a.p);
+    gs_l2_flusher_free(&fl);
+    cudaStreamDestroy(s);
+    return 0;
+}
