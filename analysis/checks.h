@@ -23,7 +23,8 @@ typedef struct gs_checklist {
 typedef struct gs_release_stats {
     size_t ctas;            /* CTAs that stamped the releasing poll (USER0) */
     double spread_ns;       /* latest - earliest release instant */
-    double poll_max_ns, poll_median_ns;
+    double poll_max_ns, poll_median_ns; /* latency of the poll that saw the flag */
+    double period_max_ns;               /* longest per-CTA mean poll period (USER1 / its poll count) */
 } gs_release_stats;
 
 /* 0 and stats when the run has USER0 (release) records, else -1. */

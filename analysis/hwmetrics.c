@@ -1,5 +1,6 @@
 #include "hwmetrics.h"
 #include "json.h"
+#include "names.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -122,8 +123,90 @@ void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b)
         }
 }
 
+/* Samples of reason k in one phase (phase < 0: all phases). */
+static double reason_samples(const gs_stalls *st, int phase, int k)
+{
+    if (phase >= 0)
+        return st->by[phase][k];
+    double v = 0;
+    for (int p = 0; p <= GS_NUM_PHASES; p++)
+        v += st->by[p][k];
+    return v;
+}
+
+/* The `max` largest reasons of a phase (or all), largest first, as indices. */
+static int top_reasons(const gs_stalls *st, int phase, int *idx, int max)
+{
+    int n = 0;
+    for (int k = 0; k < st->nreasons; k++) {
+        double v = reason_samples(st, phase, k);
+        if (v <= 0)
+            continue;
+        int at = n;
+        while (at > 0 && reason_samples(st, phase, idx[at - 1]) < v) {
+            if (at < max)
+                idx[at] = idx[at - 1];
+            at--;
+        }
+        if (at < max)
+            idx[at] = k;
+        if (n < max)
+            n++;
+    }
+    return n;
+}
+
+static const char *phase_label(int p) { return p == GS_STALL_NONE ? "(unattributed)" : gs_phase_name(p); }
+
+void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
+{
+    const gs_stalls *st = &r->stalls;
+    if (!st->present)
+        return;
+    int idx[5];
+    gs_buf_printf(b, "\n### Stall reasons (PC sampling, production build)\n\n%.0f samples (every 2^%s cycles per "
+                     "SM). Sampled lines are given a phase through the kernel source: the innermost "
+                     "GS_BEGIN/GS_END pair around the line, or the phase every call site of its device function "
+                     "is in. %.1f%% of the samples could not be attributed.\n\n| phase | share of samples | top "
+                     "stall reasons (share within the phase) |\n|---|---:|---|\n",
+                  st->total, gs_rundata_str(r, "stalls.period_log2"),
+                  st->total > 0 ? 100 * st->phase_total[GS_STALL_NONE] / st->total : 0.0);
+    for (int p = -1; p <= GS_NUM_PHASES; p++) {
+        double tot = p < 0 ? st->total : st->phase_total[p];
+        if (tot <= 0)
+            continue;
+        int n = top_reasons(st, p, idx, 5);
+        gs_buf_printf(b, "| %s | %.1f%% |", p < 0 ? "all" : phase_label(p), 100 * tot / st->total);
+        for (int i = 0; i < n; i++)
+            gs_buf_printf(b, "%s %s %.1f%%", i ? "," : "", st->reason[idx[i]],
+                          100 * reason_samples(st, p, idx[i]) / tot);
+        gs_buf_printf(b, " |\n");
+    }
+}
+
 void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
 {
+    const gs_stalls *st = &r->stalls;
+    if (st->present) {
+        int idx[8];
+        gs_json_obj(j, "stalls");
+        gs_json_num(j, "samples", st->total);
+        gs_json_num(j, "unattributed_share", st->phase_total[GS_STALL_NONE] / st->total);
+        for (int p = -1; p <= GS_NUM_PHASES; p++) {
+            double tot = p < 0 ? st->total : st->phase_total[p];
+            if (tot <= 0)
+                continue;
+            gs_json_obj(j, p < 0 ? "ALL" : p == GS_STALL_NONE ? "UNATTRIBUTED" : gs_phase_name(p));
+            gs_json_num(j, "share_of_samples", tot / st->total);
+            gs_json_obj(j, "reasons");
+            int n = top_reasons(st, p, idx, 8);
+            for (int i = 0; i < n; i++)
+                gs_json_num(j, st->reason[idx[i]], reason_samples(st, p, idx[i]) / tot);
+            gs_json_close(j);
+            gs_json_close(j);
+        }
+        gs_json_close(j);
+    }
     const gs_meta *m = &r->meta;
     gs_json_num(j, "regs", num(r, "kernel.registers"));
     gs_json_num(j, "spill_bytes", num(r, "kernel.local_bytes_per_thread"));

@@ -18,6 +18,9 @@ int gs_theoretical_ctas(const gs_rundata *r, const char **limiter);
 void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b);
 
 /* JSON fields: regs, spill_bytes, smem_bytes, occupancy, metrics{}, collectors{}, cupti durations. */
+/* Markdown: stall reasons overall and per phase (nothing when not sampled). */
+void gs_stalls_markdown(const gs_rundata *r, gs_buf *b);
+
 struct gs_json;
 void gs_hwmetrics_json(const gs_rundata *r, struct gs_json *j);
 

@@ -115,6 +115,7 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         gs_json_num(&j, "spread_ns", rs.spread_ns);
         gs_json_num(&j, "poll_max_ns", rs.poll_max_ns);
         gs_json_num(&j, "poll_median_ns", rs.poll_median_ns);
+        gs_json_num(&j, "poll_period_max_ns", rs.period_max_ns);
         gs_json_close(&j);
     }
     gs_checklist cl;
@@ -324,6 +325,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     }
 
     gs_hwmetrics_markdown(r, &b);
+    gs_stalls_markdown(r, &b);
 
     gs_checklist cl;
     gs_checks_run(r, &cl);

@@ -8,6 +8,7 @@
 #include "phases.h"
 #include "smtime.h"
 #include "roofline.h"
+#include "stalls.h"
 #include "timeline.h"
 
 typedef struct gs_rundata {
@@ -19,6 +20,7 @@ typedef struct gs_rundata {
     gs_phases phases;
     gs_smtime smt;
     gs_perf perf;
+    gs_stalls stalls;
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */
     double twin_ms, twin_min_ms, twin_max_ms;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda.h>
 #include <cupti_callbacks.h>
@@ -534,9 +535,22 @@ fail:
     return rc;
 }
 
+/* Source paths relative to the working folder (the repository root when
+ * recording), so a run names files, not one machine's folders. */
+static const char *relative_path(const char *file, const char *cwd, size_t cwd_len)
+{
+    if (cwd_len && !strncmp(file, cwd, cwd_len) && file[cwd_len] == '/')
+        return file + cwd_len + 1;
+    return file;
+}
+
 int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *path, char *why, size_t n)
 {
-    FILE *f = fopen(path, "w");
+    char cwd[4096];
+    size_t cwd_len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
     if (!f)
         return failf(why, n, "cannot write %s", path);
     fprintf(f, "# gemmscope-pcsamp 1\n# function\t%s\n# samples\t%llu\n# unmapped_samples\t%llu\n"
@@ -545,10 +559,12 @@ int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *path, char *why, 
     for (int i = 0; i < r->nlines; i++)
         for (int k = 0; k < r->nreasons; k++)
             if (r->lines[i].by_reason[k])
-                fprintf(f, "%s\t%u\t%s\t%llu\n", r->lines[i].file, r->lines[i].line, r->reasons[k].name,
-                        r->lines[i].by_reason[k]);
-    if (fclose(f) != 0)
+                fprintf(f, "%s\t%u\t%s\t%llu\n", relative_path(r->lines[i].file, cwd, cwd_len), r->lines[i].line,
+                        r->reasons[k].name, r->lines[i].by_reason[k]);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        remove(tmp);
         return failf(why, n, "error writing %s", path);
+    }
     return 0;
 }
 

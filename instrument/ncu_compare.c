@@ -80,7 +80,8 @@ int main(int argc, char **argv)
         return 2;
     }
     while (fgets(line, sizeof line, f) && no < MAXM)
-        if (sscanf(line, "metric %15s %159s %lf", ours[no].set, ours[no].name, &ours[no].v) == 3)
+        if (!strncmp(line, "metric ", 7) &&
+            sscanf(line + 7, "%15s %159s %lf", ours[no].set, ours[no].name, &ours[no].v) == 3)
             no++;
     fclose(f);
     f = fopen(argv[2], "r");

@@ -80,19 +80,28 @@ __global__ void __launch_bounds__(1024) GS_SYM(release_kernel)(release_config c,
             /* Bounded waits: a CTA that never became resident must not hang the GPU. */
             while (poll_flag(c.arrived) < gridDim.x && calib_clock() - t0 < (1ull << 32)) {
             }
+            /* every CTA now polls for a while, so each measures its poll period on many polls */
+            spin(c.hold);
             asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(c.flag), "r"(1u) : "memory");
         }
     }
     if (threadIdx.x < 32) {
-        /* warp 0 polls; lane 0's load decides, the warp stays converged */
+        /* warp 0 polls; lane 0's load decides, the warp stays converged.  USER1
+         * spans all the polls and carries their count in its group tag: the
+         * poll period; USER0 is the poll that saw the flag. */
         unsigned long long t0 = calib_clock();
-        unsigned seen = 0;
+        unsigned seen = 0, polls = 0;
+        GS_BEGIN(gs, GS_USER1);
         while (!seen && calib_clock() - t0 < (1ull << 32)) {
             GS_BEGIN(gs, GS_USER0);
             seen = __shfl_sync(0xffffffffu, threadIdx.x == 0 ? poll_flag(c.flag) : 0u, 0);
+            polls++;
             if (seen)
                 GS_END(gs, GS_USER0);
         }
+        GS_TILE(gs, blockIdx.x, polls < 65535u ? polls : 65535u);
+        GS_END(gs, GS_USER1);
+        GS_TILE(gs, blockIdx.x, 0);
     }
     __syncthreads();
     GS_BEGIN(gs, GS_EPILOGUE);
@@ -137,6 +146,6 @@ extern "C" unsigned calib_events_per_warp(const calib_config *c)
 extern "C" unsigned release_events_per_warp(const release_config *c)
 {
     (void)c;
-    return 3; /* PROLOGUE, USER0 (warp 0 only), EPILOGUE */
+    return 4; /* PROLOGUE, USER0 and USER1 (warp 0 only), EPILOGUE */
 }
 #endif

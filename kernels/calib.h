@@ -21,6 +21,7 @@ typedef struct calib_config {
 typedef struct release_config {
     unsigned ctas, threads, smem_bytes;
     unsigned long long before, after; /* cycles spun before arriving and after the release */
+    unsigned long long hold;          /* cycles CTA 0 waits between the last arrival and the release */
     unsigned *arrived, *flag;         /* device words, zeroed before each launch */
 } release_config;
 

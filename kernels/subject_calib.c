@@ -100,6 +100,7 @@ static int release_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *
     r->c.smem_bytes = 160 * 1024;
     r->c.before = 100000; /* ~50 us each side: a long baseline for the clock fit */
     r->c.after = 100000;
+    r->c.hold = 10000; /* ~5 us: some 20 polls per CTA before the flag flips */
     r->c.arrived = r->words;
     r->c.flag = r->words + 1;
     gs_meta_set(meta, "shape", "release");

@@ -73,10 +73,11 @@ fi
 if command -v ncu >/dev/null 2>&1; then
     metrics=$(build/cupti-check --list-metrics)
     for shape in g8k7168 g2k1536; do
-        echo "== CUPTI vs ncu --clock-control none: $shape"
+        echo "== CUPTI vs ncu --clock-control none --cache-control none: $shape"
         build/cupti-check --shape "$shape" >"$root/cupti-$shape.txt" 2>&1
         grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
-        ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+        # --cache-control none: CUPTI's kernel replay does not flush caches between passes either
+        ncu --clock-control none --cache-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
             --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --shape "$shape" \
             >"$root/ncu-$shape.csv" 2>&1
         build/ncu-compare "$root/cupti-$shape.txt" "$root/ncu-$shape.csv" | tee "$root/ncu-compare-$shape.out"

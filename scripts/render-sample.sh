@@ -16,6 +16,7 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 cp "$src/meta.txt" "$src/timings.tsv" "$tmp/"
+[ -f "$src/pcsamp.tsv" ] && cp "$src/pcsamp.tsv" "$tmp/"
 gzip -dc "$src/stamps.gss.gz" > "$tmp/stamps.gss"
 build/gemmscope report "$tmp" >/dev/null
 rm -rf "$dst"

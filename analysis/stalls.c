@@ -1,0 +1,306 @@
+#define _POSIX_C_SOURCE 200809L
+#include "stalls.h"
+#include "names.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- source model: per file, the phase of every line from markers and functions ---- */
+#define MAX_FILES 16
+#define MAX_FUNCS 256
+
+typedef struct func {
+    char name[64];
+    int file, first, last; /* body lines */
+    int phase;             /* -1 unknown, GS_STALL_NONE mixed */
+} func;
+
+typedef struct srcfile {
+    char path[512];
+    int nlines;
+    char **line;
+    signed char *marker_phase; /* innermost GS_BEGIN/GS_END phase per line, -1 none */
+} srcfile;
+
+static srcfile files[MAX_FILES];
+static int nfiles;
+static func funcs[MAX_FUNCS];
+static int nfuncs, model_built;
+
+void gs_stalls_reset_sources(void)
+{
+    for (int i = 0; i < nfiles; i++) {
+        for (int l = 0; l < files[i].nlines; l++)
+            free(files[i].line[l]);
+        free(files[i].line);
+        free(files[i].marker_phase);
+    }
+    nfiles = nfuncs = model_built = 0;
+}
+
+/* The file relative to the working folder, dropping leading folders until it
+ * opens (runs recorded elsewhere); absolute paths (system headers) are not
+ * read: their lines are attributed through call sites only if at all. */
+static FILE *open_source(const char *file, char *used, size_t n)
+{
+    for (const char *p = file[0] == '/' ? file + 1 : file; p && *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
+        if (p != file && file[0] == '/' && p == file + 1)
+            continue;
+        FILE *f = fopen(p, "r");
+        if (f) {
+            snprintf(used, n, "%.500s", p);
+            return f;
+        }
+    }
+    return NULL;
+}
+
+static int load_file(const char *file)
+{
+    char used[512];
+    for (int i = 0; i < nfiles; i++)
+        if (!strcmp(files[i].path, file))
+            return i;
+    if (nfiles == MAX_FILES)
+        return -1;
+    FILE *f = open_source(file, used, sizeof used);
+    if (!f)
+        return -1;
+    srcfile *s = &files[nfiles];
+    memset(s, 0, sizeof *s);
+    snprintf(s->path, sizeof s->path, "%.500s", file);
+    char buf[2048];
+    int cap = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        if (s->nlines == cap) {
+            cap = cap ? 2 * cap : 256;
+            s->line = realloc(s->line, (size_t)(cap + 1) * sizeof(char *));
+        }
+        s->line[s->nlines++] = strdup(buf);
+    }
+    fclose(f);
+    s->marker_phase = malloc((size_t)s->nlines + 1);
+    int stack[32], depth = 0;
+    for (int l = 0; l < s->nlines; l++) {
+        const char *b = strstr(s->line[l], "GS_BEGIN("), *e = strstr(s->line[l], "GS_END(");
+        s->marker_phase[l] = (signed char)(depth ? stack[depth - 1] : -1);
+        const char *m = b ? b : e;
+        if (m) {
+            const char *comma = strchr(m, ',');
+            char name[32] = "";
+            if (comma && sscanf(comma + 1, " GS_%31[A-Z0-9_]", name) == 1) {
+                int p = gs_phase_from_name(name);
+                if (p >= 0 && b && depth < 32)
+                    stack[depth++] = p;
+                else if (p >= 0 && e && depth && stack[depth - 1] == p)
+                    depth--;
+            }
+        }
+    }
+    return nfiles++;
+}
+
+/* Device function definitions: "__device__ ... name(" then the body's braces. */
+static void find_functions(int fi)
+{
+    srcfile *s = &files[fi];
+    for (int l = 0; l < s->nlines && nfuncs < MAX_FUNCS; l++) {
+        const char *d = strstr(s->line[l], "__device__");
+        if (!d || strstr(s->line[l], "__global__"))
+            continue;
+        const char *paren = strchr(d, '(');
+        if (!paren)
+            continue;
+        const char *q = paren;
+        while (q > d && isspace((unsigned char)q[-1]))
+            q--;
+        const char *st = q;
+        while (st > d && (isalnum((unsigned char)st[-1]) || st[-1] == '_'))
+            st--;
+        if (st == q || q - st >= 63)
+            continue;
+        int depth = 0, started = 0, last = -1;
+        for (int k = l; k < s->nlines && last < 0; k++)
+            for (const char *c = k == l ? paren : s->line[k]; *c; c++) {
+                if (*c == '{')
+                    depth++, started = 1;
+                else if (*c == '}' && --depth == 0 && started) {
+                    last = k;
+                    break;
+                } else if (*c == ';' && !started && depth == 0) {
+                    last = -2; /* a declaration */
+                    break;
+                }
+            }
+        if (last < 0)
+            continue;
+        func *fn = &funcs[nfuncs++];
+        snprintf(fn->name, sizeof fn->name, "%.*s", (int)(q - st), st);
+        fn->file = fi;
+        fn->first = l;
+        fn->last = last;
+        fn->phase = -1;
+        l = last;
+    }
+}
+
+static int func_at(int fi, int l)
+{
+    for (int i = 0; i < nfuncs; i++)
+        if (funcs[i].file == fi && l >= funcs[i].first && l <= funcs[i].last)
+            return i;
+    return -1;
+}
+
+/* Phase of a line: its markers, else its function's phase. */
+static int line_phase(int fi, int l)
+{
+    if (files[fi].marker_phase[l] >= 0)
+        return files[fi].marker_phase[l];
+    int f = func_at(fi, l);
+    return f >= 0 && funcs[f].phase >= 0 && funcs[f].phase != GS_STALL_NONE ? funcs[f].phase : -1;
+}
+
+static int is_call(const char *line, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(line, name); p; p = strstr(p + 1, name)) {
+        int before = p == line || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const char *a = p + n;
+        while (*a == ' ')
+            a++;
+        if (before && (*a == '(' || *a == '<'))
+            return 1;
+    }
+    return 0;
+}
+
+/* Functions take the phase shared by all their call sites, until nothing changes. */
+static void resolve_functions(void)
+{
+    for (int round = 0; round < 8; round++) {
+        int changed = 0;
+        for (int i = 0; i < nfuncs; i++) {
+            if (funcs[i].phase >= 0)
+                continue;
+            int phase = -1, calls = 0, unknown = 0;
+            for (int fi = 0; fi < nfiles; fi++)
+                for (int l = 0; l < files[fi].nlines; l++) {
+                    if (fi == funcs[i].file && l == funcs[i].first)
+                        continue;
+                    if (!is_call(files[fi].line[l], funcs[i].name))
+                        continue;
+                    calls++;
+                    int p = line_phase(fi, l);
+                    if (p < 0)
+                        unknown++;
+                    else if (phase < 0)
+                        phase = p;
+                    else if (phase != p)
+                        phase = GS_STALL_NONE;
+                }
+            if (calls && !unknown && phase >= 0) {
+                funcs[i].phase = phase;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
+static void build_model(char (*paths)[512], int n)
+{
+    for (int i = 0; i < n; i++)
+        load_file(paths[i]);
+    /* headers the sampled files include from the same folders are scanned too */
+    for (int i = 0; i < nfiles; i++)
+        find_functions(i);
+    resolve_functions();
+    model_built = 1;
+}
+
+int gs_stalls_phase_of(const char *file, unsigned line)
+{
+    for (int i = 0; i < nfiles; i++)
+        if (!strcmp(files[i].path, file) && line >= 1 && (int)line <= files[i].nlines) {
+            int p = line_phase(i, (int)line - 1);
+            return p >= 0 ? p : GS_STALL_NONE;
+        }
+    return GS_STALL_NONE;
+}
+
+/* ---- pcsamp.tsv ---- */
+static const char *short_reason(const char *r)
+{
+    const char *pre = "smsp__pcsamp_warps_issue_stalled_";
+    return !strncmp(r, pre, strlen(pre)) ? r + strlen(pre) : r;
+}
+
+int gs_stalls_load(const char *dir, gs_stalls *out, char *err, size_t errlen)
+{
+    char path[2200], line[2048];
+    memset(out, 0, sizeof *out);
+    snprintf(path, sizeof path, "%s/pcsamp.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : (snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1);
+    if (!fgets(line, sizeof line, f) || strncmp(line, "# gemmscope-pcsamp 1", 20) != 0) {
+        fclose(f);
+        snprintf(err, errlen, "%s: not a gemmscope-pcsamp 1 file", path);
+        return -1;
+    }
+    /* first pass: the source files named */
+    static char paths[MAX_FILES][512];
+    int np = 0;
+    long start = ftell(f);
+    while (fgets(line, sizeof line, f)) {
+        char file[512];
+        if (line[0] == '#' || !strncmp(line, "file\t", 5) || sscanf(line, "%511[^\t]", file) != 1)
+            continue;
+        int seen = 0;
+        for (int i = 0; i < np; i++)
+            seen |= !strcmp(paths[i], file);
+        if (!seen && np < MAX_FILES)
+            snprintf(paths[np++], sizeof paths[0], "%s", file);
+    }
+    gs_stalls_reset_sources();
+    build_model(paths, np);
+    fseek(f, start, SEEK_SET);
+    int lineno = 1;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char file[512], reason[160];
+        unsigned ln;
+        double samples;
+        if (line[0] == '#' || !strncmp(line, "file\t", 5))
+            continue;
+        if (sscanf(line, "%511[^\t]\t%u\t%159[^\t]\t%lf", file, &ln, reason, &samples) != 4) {
+            fclose(f);
+            snprintf(err, errlen, "%s:%d: expected file, line, reason, samples", path, lineno);
+            return -1;
+        }
+        if (strstr(reason, "_not_issued"))
+            continue; /* sub-counts of the issued reasons: not added to totals */
+        const char *r = short_reason(reason);
+        int k = 0;
+        while (k < out->nreasons && strcmp(out->reason[k], r))
+            k++;
+        if (k == out->nreasons) {
+            if (k == GS_MAX_REASONS)
+                continue;
+            snprintf(out->reason[out->nreasons++], sizeof out->reason[0], "%.90s", r);
+        }
+        int p = gs_stalls_phase_of(file, ln);
+        out->by[p][k] += samples;
+        out->phase_total[p] += samples;
+        out->total += samples;
+    }
+    fclose(f);
+    out->present = out->total > 0;
+    return 0;
+}

@@ -1,0 +1,32 @@
+/* Stall reasons per phase (docs/method.md, "Stall reasons"): the sampled PCs
+ * of pcsamp.tsv (source file, line, reason, samples) attributed to phases
+ * through the kernel source: a line between GS_BEGIN(.., P) and GS_END(.., P)
+ * belongs to the innermost such P; a line inside a device function whose every
+ * call site belongs to P belongs to P too (inlined helpers). */
+#ifndef GS_STALLS_H
+#define GS_STALLS_H
+
+#include "../instrument/gs_format.h"
+#include <stddef.h>
+
+#define GS_MAX_REASONS 64
+#define GS_STALL_NONE GS_NUM_PHASES /* not attributable */
+
+typedef struct gs_stalls {
+    int present;
+    int nreasons;
+    char reason[GS_MAX_REASONS][96];       /* without the smsp__pcsamp_warps_issue_stalled_ prefix */
+    double total;                          /* samples over every reason */
+    double by[GS_NUM_PHASES + 1][GS_MAX_REASONS]; /* [phase or NONE][reason] */
+    double phase_total[GS_NUM_PHASES + 1];
+} gs_stalls;
+
+/* Reads dir/pcsamp.tsv (absent: present = 0, return 0); source files are
+ * looked up relative to the working folder.  -1 with err on a bad file. */
+int gs_stalls_load(const char *dir, gs_stalls *out, char *err, size_t errlen);
+
+/* Phase of (file, line) by the rule above, or GS_STALL_NONE. Exposed for tests. */
+int gs_stalls_phase_of(const char *file, unsigned line);
+void gs_stalls_reset_sources(void);
+
+#endif
