@@ -31,6 +31,12 @@ extern "C" {
 
 /* "CUPTI_ERROR_xxx" for a CUptiResult (cuptiGetResultString), "?" if unknown. */
 const char *gs_cupti_result_name(int code);
+/* printf into why (when given); returns -1.  Shared by the collectors. */
+int gs_cupti_failf(char *why, size_t n, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 /* Formats "call: NAME (code): what it usually means" into why; returns -1. */
 int gs_cupti_fail(char *why, size_t n, const char *call, int code);
 /* Loads libnvperf_host.so from the directory libcupti was loaded from, so that

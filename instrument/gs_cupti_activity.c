@@ -50,7 +50,7 @@ int gs_cupti_fail(char *why, size_t n, const char *call, int code)
     return -1;
 }
 
-static int failf(char *why, size_t n, const char *fmt, ...)
+int gs_cupti_failf(char *why, size_t n, const char *fmt, ...)
 {
     if (why && n) {
         va_list ap;
@@ -70,7 +70,7 @@ int gs_cupti_preload_nvperf(char *why, size_t n)
         return 0;
     memset(&info, 0, sizeof info);
     if (!dladdr((void *)cuptiGetResultString, &info) || !info.dli_fname)
-        return failf(why, n, "cannot locate libcupti (dladdr failed)");
+        return gs_cupti_failf(why, n, "cannot locate libcupti (dladdr failed)");
     snprintf(path, sizeof path, "%s", info.dli_fname);
     char *slash = strrchr(path, '/');
     if (slash)
@@ -81,7 +81,7 @@ int gs_cupti_preload_nvperf(char *why, size_t n)
     if (!handle) /* last try: the loader path */
         handle = dlopen("libnvperf_host.so", RTLD_NOW | RTLD_GLOBAL);
     if (!handle)
-        return failf(why, n, "cannot load libnvperf_host.so (next to libcupti: %s): %s; put the CUDA library "
+        return gs_cupti_failf(why, n, "cannot load libnvperf_host.so (next to libcupti: %s): %s; put the CUDA library "
                      "directory on LD_LIBRARY_PATH", path, dlerror());
     return 0;
 }
@@ -93,19 +93,19 @@ int gs_cupti_current_context(void **ctx, char *why, size_t n)
     static ctx_get_fn get;
     cudaError_t e = cudaFree(NULL); /* makes the device's primary context current */
     if (e != cudaSuccess)
-        return failf(why, n, "cudaFree(NULL): %s", cudaGetErrorString(e));
+        return gs_cupti_failf(why, n, "cudaFree(NULL): %s", cudaGetErrorString(e));
     if (!get) {
         void *p = NULL;
         enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
         e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &p, 12000, cudaEnableDefault, &q);
         if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p)
-            return failf(why, n, "cuCtxGetCurrent not available: %s (query %d)", cudaGetErrorString(e), (int)q);
+            return gs_cupti_failf(why, n, "cuCtxGetCurrent not available: %s (query %d)", cudaGetErrorString(e), (int)q);
         get = (ctx_get_fn)p;
     }
     CUcontext c = NULL;
     CUresult r = get(&c);
     if (r != CUDA_SUCCESS || !c)
-        return failf(why, n, "cuCtxGetCurrent: driver error %d%s", (int)r, c ? "" : " (no current context)");
+        return gs_cupti_failf(why, n, "cuCtxGetCurrent: driver error %d%s", (int)r, c ? "" : " (no current context)");
     *ctx = (void *)c;
     return 0;
 }
@@ -254,7 +254,7 @@ int gs_cupti_activity_end(const char *kernel_substring, gs_kernel_durations *out
     memset(out, 0, sizeof *out);
     cudaError_t ce = cudaDeviceSynchronize();
     if (ce != cudaSuccess)
-        return failf(why, n, "cudaDeviceSynchronize: %s", cudaGetErrorString(ce));
+        return gs_cupti_failf(why, n, "cudaDeviceSynchronize: %s", cudaGetErrorString(ce));
     CUPTI_TRY(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
     CUPTI_TRY(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     CUPTI_TRY(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
@@ -262,14 +262,14 @@ int gs_cupti_activity_end(const char *kernel_substring, gs_kernel_durations *out
     int rc = 0;
     pthread_mutex_lock(&g_lock);
     if (g_oom) {
-        rc = failf(why, n, "out of memory while keeping activity records");
+        rc = gs_cupti_failf(why, n, "out of memory while keeping activity records");
         goto out;
     }
     qsort(g_recs, g_nrecs, sizeof *g_recs, cmp_start);
     out->dropped = g_dropped;
     out->samples_ms = malloc((g_nrecs ? g_nrecs : 1) * sizeof *out->samples_ms);
     if (!out->samples_ms) {
-        rc = failf(why, n, "out of memory");
+        rc = gs_cupti_failf(why, n, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < g_nrecs; i++) {
@@ -290,7 +290,7 @@ int gs_cupti_activity_end(const char *kernel_substring, gs_kernel_durations *out
         out->samples_ms[out->count++] = (double)(r->end - r->start) * 1e-6;
     }
     if (out->count == 0) {
-        rc = failf(why, n, "no kernel launch matching '%s' among %zu kernel records%s",
+        rc = gs_cupti_failf(why, n, "no kernel launch matching '%s' among %zu kernel records%s",
                    kernel_substring ? kernel_substring : "", g_nrecs,
                    g_dropped ? " (records were dropped)" : "");
         goto out;

@@ -52,16 +52,6 @@ const char *const *gs_cupti_metric_set(const char *name, int *n)
     return set;
 }
 
-static int failf(char *why, size_t n, const char *fmt, ...)
-{
-    if (why && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 #define CUPTI_TRY(call)                                               \
     do {                                                              \
@@ -126,12 +116,12 @@ static int build_config(const char *chip, const uint8_t *avail, const char *cons
 {
     memset(c, 0, sizeof *c);
     if (!chip || !*chip)
-        return failf(why, wn, "no chip name");
+        return gs_cupti_failf(why, wn, "no chip name");
     if (!names || n < 1 || n > GS_CUPTI_MAX_METRICS)
-        return failf(why, wn, "metric list must have 1..%d names (got %d)", GS_CUPTI_MAX_METRICS, n);
+        return gs_cupti_failf(why, wn, "metric list must have 1..%d names (got %d)", GS_CUPTI_MAX_METRICS, n);
     for (int i = 0; i < n; i++)
         if (!names[i] || !*names[i])
-            return failf(why, wn, "metric %d of the list is empty", i + 1);
+            return gs_cupti_failf(why, wn, "metric %d of the list is empty", i + 1);
     {
         CUptiResult r = host_init(chip, avail, &c->host);
         if (r != CUPTI_SUCCESS) {
@@ -139,7 +129,7 @@ static int build_config(const char *chip, const uint8_t *avail, const char *cons
             if (r == CUPTI_ERROR_INVALID_CHIP_NAME || r == CUPTI_ERROR_INVALID_PARAMETER) {
                 char tmp[256];
                 snprintf(tmp, sizeof tmp, "%s", why ? why : "");
-                failf(why, wn, "chip '%s' is not known to this CUPTI (%s)", chip, tmp);
+                gs_cupti_failf(why, wn, "chip '%s' is not known to this CUPTI (%s)", chip, tmp);
             }
             goto fail;
         }
@@ -152,7 +142,7 @@ static int build_config(const char *chip, const uint8_t *avail, const char *cons
         p.pMetricName = names[i];
         CUptiResult r = cuptiProfilerHostGetMetricProperties(&p);
         if (r != CUPTI_SUCCESS) {
-            failf(why, wn, "unknown metric '%s' for %s (%s)", names[i], chip, gs_cupti_result_name((int)r));
+            gs_cupti_failf(why, wn, "unknown metric '%s' for %s (%s)", names[i], chip, gs_cupti_result_name((int)r));
             goto fail;
         }
     }
@@ -173,13 +163,13 @@ static int build_config(const char *chip, const uint8_t *avail, const char *cons
                 config_free(&tmp);
             }
             if (culprit >= 0)
-                failf(why, wn, "metric '%s' cannot be collected on %s (%s)%s", names[culprit], chip,
+                gs_cupti_failf(why, wn, "metric '%s' cannot be collected on %s (%s)%s", names[culprit], chip,
                       gs_cupti_result_name((int)r),
                       strchr(names[culprit], '.') ? ""
                                                   : ": a base metric needs a rollup (.sum .avg .min .max) or "
                                                     "a submetric");
             else
-                failf(why, wn, "these %d metrics cannot be configured together on %s (%s)", n, chip,
+                gs_cupti_failf(why, wn, "these %d metrics cannot be configured together on %s (%s)", n, chip,
                       gs_cupti_result_name((int)r));
             goto fail;
         }
@@ -193,7 +183,7 @@ static int build_config(const char *chip, const uint8_t *avail, const char *cons
         c->image_size = p.configImageSize;
         c->image = (uint8_t *)calloc(1, c->image_size ? c->image_size : 1);
         if (!c->image) {
-            failf(why, wn, "out of memory (config image of %zu bytes)", c->image_size);
+            gs_cupti_failf(why, wn, "out of memory (config image of %zu bytes)", c->image_size);
             goto fail;
         }
     }
@@ -272,7 +262,7 @@ static int device_supported(int dev, CUpti_Profiler_API api, char *why, size_t w
         return gs_cupti_fail(why, wn, "cuptiProfilerDeviceSupported", (int)r);
     if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
         return 0;
-    return failf(why, wn,
+    return gs_cupti_failf(why, wn,
                  "device %d cannot be profiled: architecture %s, sli %s, vGpu %s, confidential compute %s, "
                  "cmp %s, wsl %s",
                  dev, level(p.architecture), level(p.sli), level(p.vGpu), level(p.confidentialCompute),
@@ -295,13 +285,13 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
     memset(&c, 0, sizeof c);
     memset(out, 0, sizeof *out);
     if (!fn || !names || n < 1 || n > GS_CUPTI_MAX_METRICS)
-        return failf(why, wn, "gs_cupti_metrics_collect: need a launch function and 1..%d metrics",
+        return gs_cupti_failf(why, wn, "gs_cupti_metrics_collect: need a launch function and 1..%d metrics",
                      GS_CUPTI_MAX_METRICS);
     if (gs_cupti_preload_nvperf(why, wn) || gs_cupti_current_context(&vctx, why, wn))
         return -1;
     CUcontext ctx = (CUcontext)vctx;
     if ((ce = cudaGetDevice(&dev)) != cudaSuccess)
-        return failf(why, wn, "cudaGetDevice: %s", cudaGetErrorString(ce));
+        return gs_cupti_failf(why, wn, "cudaGetDevice: %s", cudaGetErrorString(ce));
 
     if (!g_profiler_initialized) {
         CUpti_Profiler_Initialize_Params p;
@@ -329,7 +319,7 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
         CUPTI_TRY(cuptiProfilerGetCounterAvailability(&p));
         avail = (uint8_t *)calloc(1, p.counterAvailabilityImageSize ? p.counterAvailabilityImageSize : 1);
         if (!avail) {
-            failf(why, wn, "out of memory");
+            gs_cupti_failf(why, wn, "out of memory");
             goto fail;
         }
         p.pCounterAvailabilityImage = avail;
@@ -359,7 +349,7 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
         counter_data_size = p.counterDataSize;
         counter_data = (uint8_t *)calloc(1, counter_data_size ? counter_data_size : 1);
         if (!counter_data) {
-            failf(why, wn, "out of memory (counter data of %zu bytes)", counter_data_size);
+            gs_cupti_failf(why, wn, "out of memory (counter data of %zu bytes)", counter_data_size);
             goto fail;
         }
     }
@@ -391,7 +381,7 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
         CUPTI_TRY(cuptiRangeProfilerSetConfig(&p));
     }
     if ((ce = cudaStreamSynchronize(s)) != cudaSuccess) {
-        failf(why, wn, "cudaStreamSynchronize before profiling: %s", cudaGetErrorString(ce));
+        gs_cupti_failf(why, wn, "cudaStreamSynchronize before profiling: %s", cudaGetErrorString(ce));
         goto fail;
     }
     /* Kernel replay submits every pass within the one launch; the loop only
@@ -410,14 +400,14 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
         tp.pRangeProfilerObject = obj;
         CUPTI_TRY(cuptiRangeProfilerStop(&tp));
         if (le != 0 || ce != cudaSuccess) {
-            failf(why, wn, "profiled launch failed: %s",
+            gs_cupti_failf(why, wn, "profiled launch failed: %s",
                   cudaGetErrorString(le ? (cudaError_t)le : ce));
             goto fail;
         }
         if (tp.isAllPassSubmitted)
             break;
         if (iter >= 64) {
-            failf(why, wn, "passes still pending after %d launches", iter + 1);
+            gs_cupti_failf(why, wn, "passes still pending after %d launches", iter + 1);
             goto fail;
         }
     }
@@ -440,7 +430,7 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
         out->ranges = (int)p.numTotalRanges;
     }
     if (out->ranges < 1) {
-        failf(why, wn, "no range was profiled (did the launch run a kernel?)");
+        gs_cupti_failf(why, wn, "no range was profiled (did the launch run a kernel?)");
         goto fail;
     }
     {

@@ -18,16 +18,6 @@
 #include <cupti_pcsampling.h>
 #include <cupti_result.h>
 
-static int failf(char *why, size_t n, const char *fmt, ...)
-{
-    if (why && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* ---------------------------------------------------------------- cubins */
 
@@ -136,7 +126,7 @@ int gs_cupti_pcsamp_add_cubin_file(const char *path, char *why, size_t n)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return failf(why, n, "cannot open cubin %s", path);
+        return gs_cupti_failf(why, n, "cannot open cubin %s", path);
     char *buf = NULL;
     long size = -1;
     if (fseek(f, 0, SEEK_END) == 0)
@@ -145,13 +135,13 @@ int gs_cupti_pcsamp_add_cubin_file(const char *path, char *why, size_t n)
         fread(buf, 1, (size_t)size, f) != (size_t)size) {
         fclose(f);
         free(buf);
-        return failf(why, n, "cannot read cubin %s", path);
+        return gs_cupti_failf(why, n, "cannot read cubin %s", path);
     }
     fclose(f);
     int r = add_cubin(buf, (size_t)size);
     free(buf);
     if (r)
-        return r > 0 ? gs_cupti_fail(why, n, "cuptiGetCubinCrc", r) : failf(why, n, "out of memory");
+        return r > 0 ? gs_cupti_fail(why, n, "cuptiGetCubinCrc", r) : gs_cupti_failf(why, n, "out of memory");
     return 0;
 }
 
@@ -259,7 +249,7 @@ static int take_pcs(collector *c, const CUpti_PCSamplingData *d, char *why, size
             r->unmapped_samples += sum;
         gs_pcsamp_line *e = line_entry(c, file, line);
         if (!e)
-            return failf(why, n, "out of memory");
+            return gs_cupti_failf(why, n, "out of memory");
         e->samples += sum;
         for (size_t k = 0; k < pc->stallReasonCount; k++) {
             int pos = reason_pos(r, pc->stallReason[k].pcSamplingStallReasonIndex);
@@ -340,10 +330,10 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
     if (period_log2 == 0)
         period_log2 = 6;
     if (period_log2 < 5 || period_log2 > 31)
-        return failf(why, n, "PC sampling period 2^%d is outside 2^5..2^31 cycles", period_log2);
+        return gs_cupti_failf(why, n, "PC sampling period 2^%d is outside 2^5..2^31 cycles", period_log2);
     out->sampling_period_log2 = period_log2;
     if (!fn)
-        return failf(why, n, "gs_cupti_pcsamp_collect: no launch function");
+        return gs_cupti_failf(why, n, "gs_cupti_pcsamp_collect: no launch function");
     if (gs_cupti_current_context(&vctx, why, n))
         return -1;
     CUcontext ctx = (CUcontext)vctx;
@@ -365,19 +355,19 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
         CUPTI_TRY(cuptiPCSamplingGetNumStallReasons(&p));
     }
     if (nreasons == 0) {
-        failf(why, n, "CUPTI reports no stall reasons");
+        gs_cupti_failf(why, n, "CUPTI reports no stall reasons");
         goto fail;
     }
     indices = calloc(nreasons, sizeof *indices);
     names = calloc(nreasons, sizeof *names);
     out->reasons = calloc(nreasons, sizeof *out->reasons);
     if (!indices || !names || !out->reasons) {
-        failf(why, n, "out of memory");
+        gs_cupti_failf(why, n, "out of memory");
         goto fail;
     }
     for (size_t i = 0; i < nreasons; i++)
         if (!(names[i] = calloc(1, CUPTI_STALL_REASON_STRING_SIZE))) {
-            failf(why, n, "out of memory");
+            gs_cupti_failf(why, n, "out of memory");
             goto fail;
         }
     {
@@ -398,7 +388,7 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
         rr->not_issued = strstr(names[i], "not_issued") != NULL;
     }
     if (alloc_buffer(&buf, MAX_PCS, nreasons)) {
-        failf(why, n, "out of memory (PC buffer)");
+        gs_cupti_failf(why, n, "out of memory (PC buffer)");
         goto fail;
     }
     {
@@ -438,7 +428,7 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
         }
     }
     if ((ce = cudaStreamSynchronize(s)) != cudaSuccess) {
-        failf(why, n, "cudaStreamSynchronize before sampling: %s", cudaGetErrorString(ce));
+        gs_cupti_failf(why, n, "cudaStreamSynchronize before sampling: %s", cudaGetErrorString(ce));
         goto fail;
     }
     {
@@ -457,7 +447,7 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
         p.ctx = ctx;
         CUPTI_TRY(cuptiPCSamplingStop(&p));
         if (le != 0 || ce != cudaSuccess) {
-            failf(why, n, "sampled launch failed: %s", cudaGetErrorString(le ? (cudaError_t)le : ce));
+            gs_cupti_failf(why, n, "sampled launch failed: %s", cudaGetErrorString(le ? (cudaError_t)le : ce));
             goto fail;
         }
     }
@@ -467,7 +457,7 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
     if (take_pcs(&col, &buf, why, n))
         goto fail;
     if (alloc_buffer(&rbuf, MAX_PCS, nreasons)) {
-        failf(why, n, "out of memory (PC buffer)");
+        gs_cupti_failf(why, n, "out of memory (PC buffer)");
         goto fail;
     }
     for (int round = 0;; round++) {
@@ -480,7 +470,7 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
         rbuf.totalSamples = rbuf.droppedSamples = rbuf.nonUsrKernelsTotalSamples = 0;
         CUptiResult r = cuptiPCSamplingGetData(&p);
         if (r == CUPTI_ERROR_OUT_OF_MEMORY) {
-            failf(why, n, "PC sampling hardware buffer full: raise the period (now 2^%d cycles)", period_log2);
+            gs_cupti_failf(why, n, "PC sampling hardware buffer full: raise the period (now 2^%d cycles)", period_log2);
             goto fail;
         }
         if (r != CUPTI_SUCCESS) {
@@ -497,12 +487,12 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
         if (rbuf.remainingNumPcs == 0)
             break;
         if (round > 100000) {
-            failf(why, n, "PC data did not drain");
+            gs_cupti_failf(why, n, "PC data did not drain");
             goto fail;
         }
     }
     if (out->pcs == 0) {
-        failf(why, n,
+        gs_cupti_failf(why, n,
               "no PC record for a kernel matching '%s' (CUPTI counted %llu samples, %llu of them in kernels it "
               "treats as non-user, %llu in other kernels' records)%s",
               kernel_substring ? kernel_substring : "", out->cupti_total, out->non_user_samples, out->other_samples,
@@ -552,7 +542,7 @@ int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *path, char *why, 
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f)
-        return failf(why, n, "cannot write %s", path);
+        return gs_cupti_failf(why, n, "cannot write %s", path);
     fprintf(f, "# gemmscope-pcsamp 1\n# function\t%s\n# samples\t%llu\n# unmapped_samples\t%llu\n"
                "# dropped\t%llu\n# period_log2\t%d\nfile\tline\treason\tsamples\n",
             r->function, r->samples, r->unmapped_samples, r->dropped, r->sampling_period_log2);
@@ -563,7 +553,7 @@ int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *path, char *why, 
                         r->reasons[k].name, r->lines[i].by_reason[k]);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         remove(tmp);
-        return failf(why, n, "error writing %s", path);
+        return gs_cupti_failf(why, n, "error writing %s", path);
     }
     return 0;
 }
