@@ -39,34 +39,38 @@ static const gs_subject *find_subject(const char *name)
     return NULL;
 }
 
+/* Device attributes written to meta.txt under these keys. */
+static const struct {
+    const char *key;
+    enum cudaDeviceAttr attr;
+} device_attrs[] = {
+    {"sm_count", cudaDevAttrMultiProcessorCount},
+    {"sm_clock_max_khz", cudaDevAttrClockRate},
+    {"mem_clock_max_khz", cudaDevAttrMemoryClockRate},
+    {"l2_bytes", cudaDevAttrL2CacheSize},
+    {"smem_per_block_optin", cudaDevAttrMaxSharedMemoryPerBlockOptin},
+    {"smem_per_sm", cudaDevAttrMaxSharedMemoryPerMultiprocessor},
+    {"regs_per_sm", cudaDevAttrMaxRegistersPerMultiprocessor},
+    {"threads_per_sm", cudaDevAttrMaxThreadsPerMultiProcessor},
+    {"blocks_per_sm", cudaDevAttrMaxBlocksPerMultiprocessor},
+    {"smem_reserved_per_block", cudaDevAttrReservedSharedMemoryPerBlock},
+};
+
 static int device_meta(gs_meta *m, int dev, int *sm_count)
 {
     struct cudaDeviceProp p;
-    int v = 0, drv = 0, rt = 0;
+    int drv = 0, rt = 0;
     GS_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
     gs_meta_set(m, "gpu", "%s", p.name);
     gs_meta_set(m, "compute_capability", "%d.%d", p.major, p.minor);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(sm_count, cudaDevAttrMultiProcessorCount, dev));
-    gs_meta_set(m, "sm_count", "%d", *sm_count);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, dev));
-    gs_meta_set(m, "sm_clock_max_khz", "%d", v);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, dev));
-    gs_meta_set(m, "mem_clock_max_khz", "%d", v);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, dev));
-    gs_meta_set(m, "l2_bytes", "%d", v);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    gs_meta_set(m, "smem_per_block_optin", "%d", v);
     gs_meta_set(m, "global_mem_bytes", "%zu", p.totalGlobalMem);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-    gs_meta_set(m, "smem_per_sm", "%d", v);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxRegistersPerMultiprocessor, dev));
-    gs_meta_set(m, "regs_per_sm", "%d", v);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-    gs_meta_set(m, "threads_per_sm", "%d", v);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-    gs_meta_set(m, "blocks_per_sm", "%d", v);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev));
-    gs_meta_set(m, "smem_reserved_per_block", "%d", v);
+    for (size_t i = 0; i < sizeof device_attrs / sizeof device_attrs[0]; i++) {
+        int v = 0;
+        GS_CUDA_TRY(cudaDeviceGetAttribute(&v, device_attrs[i].attr, dev));
+        gs_meta_set(m, device_attrs[i].key, "%d", v);
+        if (device_attrs[i].attr == cudaDevAttrMultiProcessorCount)
+            *sm_count = v;
+    }
     GS_CUDA_TRY(cudaDriverGetVersion(&drv));
     GS_CUDA_TRY(cudaRuntimeGetVersion(&rt));
     gs_meta_set(m, "driver_cuda_version", "%d.%d", drv / 1000, (drv % 1000) / 10);
