@@ -53,8 +53,9 @@ TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_ev
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
-.PHONY: all host test report check-gpu plots compare evidence bench-analyzer clean cuda-check deps-test
-all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/cupti-check $(BUILD)/ncu-compare
+.PHONY: all host test report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
+     $(BUILD)/ncu-compare
 host: $(BUILD)/gemmscope
 
 cuda-check:
@@ -107,9 +108,14 @@ $(BUILD)/cupti-check: $(CUPTI_CHECK_OBJS) | cuda-check
 $(BUILD)/nvfp4-selfcheck: $(NVFP4_CHECK_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
 
+NVFP4_BENCH_OBJS := $(BUILD)/cuda/kernels/nvfp4/bench.o $(BUILD)/cuda/instrument/gs_timing.o \
+            $(filter-out $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o),$(NVFP4_CHECK_OBJS))
+$(BUILD)/nvfp4-bench: $(NVFP4_BENCH_OBJS) | cuda-check
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
+
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)
-$(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(BUILD)/analysis/gemmscope.o: $(HEADERS)
+$(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(BUILD)/analysis/gemmscope.o: $(HEADERS)
 
 # ---- tests (host only; test_ptx compiles kernels to PTX) ----
 deps-test:
@@ -127,6 +133,12 @@ $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
 
 test: deps-test all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
+
+# every NVFP4 knob point on the benchmark shapes (GPU): time, TFLOP/s, ceiling, cuBLAS, twin
+bench-variants: $(BUILD)/nvfp4-bench
+	@mkdir -p reports
+	$(BUILD)/nvfp4-bench --shapes $(or $(SHAPES),g8k7168,g8k2048,g2k4096,g2k1536) --variants $(or $(VARIANTS),all) \
+	    --tsv reports/variants.tsv
 
 # records analysed per second on one core (a benchmark, not a test)
 bench-analyzer: $(GS_HOST_OBJS)

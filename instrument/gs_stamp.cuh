@@ -6,8 +6,9 @@
  *   GS_BEGIN(gs, GS_MAINLOOP); ...  GS_END(gs, GS_MAINLOOP);
  *   GS_FINISH(gs);                     // last thing every warp does
  *
- * Compiled with -DGS_TWIN=1 (the instrumented twin) every macro reads
- * %globaltimer and clock64 and lane 0 of the warp stores a record; without it
+ * Compiled with -DGS_TWIN=1 (the instrumented twin) GS_INIT and GS_FINISH take a
+ * (%globaltimer, clock64) pair at a timer edge, GS_BEGIN/GS_END read clock64 and lane 0
+ * of the warp stores a record; without it
  * every macro is empty and the kernel's PTX has no timer read and no stamp store.
  * Phase arguments must be compile-time constants: the begin clocks then live in
  * registers, never in local memory.  Call the macros warp-uniformly. */
@@ -33,7 +34,6 @@ struct gs_ctx {
     uint16_t tile, group, sm;
     uint8_t role;
     bool writer;
-    uint64_t gt0[GS_NUM_PHASES];
     uint64_t clk0[GS_NUM_PHASES];
 };
 
@@ -95,16 +95,19 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     }
 }
 
-__device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint64_t gt0, uint64_t clk0)
+/* Records read clock64 alone: %globaltimer costs tens of cycles per read, too much for
+ * per-stage stamps in a main loop, and the analyzers place every record from clk_begin
+ * through the per-SM cycles->ns fit of the warp headers' edge pairs.  gt_begin and gt_dur
+ * are written as 0 ("not sampled", docs/stamp-format.md). */
+__device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint64_t clk0)
 {
     uint64_t clk1 = gs_clock();
-    uint64_t gt1 = gs_globaltimer();
     if (c.writer && c.n < c.capacity) {
         gs_record r;
-        r.gt_begin = gt0;
+        r.gt_begin = 0;
         r.clk_begin = clk0;
         r.clk_dur = (uint32_t)(clk1 - clk0);
-        r.gt_dur = (uint32_t)(gt1 - gt0);
+        r.gt_dur = 0;
         r.tile = c.tile;
         r.group = c.group;
         r.phase = phase;
@@ -134,8 +137,8 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
 #define GS_SET_ROLE(c, r) ((c).role = (uint8_t)(r))
 #define GS_TILE(c, t, g) ((c).tile = (uint16_t)(t), (c).group = (uint16_t)(g))
-#define GS_BEGIN(c, ph) ((c).gt0[ph] = gs_globaltimer(), (c).clk0[ph] = gs_clock())
-#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).gt0[ph], (c).clk0[ph])
+#define GS_BEGIN(c, ph) ((c).clk0[ph] = gs_clock())
+#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #define GS_FINISH(c) gs_finish(c)
 
 #else /* production build: nothing at all */

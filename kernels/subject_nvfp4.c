@@ -3,6 +3,7 @@
  * outputs in both builds, and timed next to cuBLAS and the two ceilings. */
 #include "subject.h"
 #include "nvfp4/nvfp4.h"
+#include "nvfp4/schedule.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,6 @@ typedef struct nvfp4_ctx {
     nvfp4_shape shape;
 } nvfp4_ctx;
 
-/* The production variant per shape: only the baseline exists so far. */
-static const char *default_variant(const nvfp4_shape *s)
-{
-    (void)s;
-    return "base";
-}
 
 static int launch(void *ctx, int twin, gs_buffer b, cudaStream_t s)
 {
@@ -169,7 +164,8 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
         free(c);
         return -1;
     }
-    const char *vname = strcmp(a->variant, "default") == 0 ? default_variant(&c->shape) : a->variant;
+    const nvfp4_variant *dv = nvfp4_variant_default(&c->shape);
+    const char *vname = strcmp(a->variant, "default") == 0 ? (dv ? dv->name : "?") : a->variant;
     c->v = nvfp4_variant_find(vname);
     if (!c->v) {
         fprintf(stderr, "gemmscope-record: unknown variant '%s'; variants:", vname);
@@ -184,18 +180,19 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
         return -1;
     }
     unsigned ctas, wpc, epw;
-    if (nvfp4_stamp_geometry(c->v, c->p, &ctas, &wpc, &epw)) {
+    if (nvfp4_stamp_geometry(c->v, &c->shape, nvfp4_problem_sms(c->p), &ctas, &wpc, &epw)) {
         fprintf(stderr, "gemmscope-record: variant %s cannot run shape %s\n", c->v->name, a->shape);
         close_ctx(c);
         return -1;
     }
     const nvfp4_shape *sh = &c->shape;
     double flops = nvfp4_shape_flops(sh), computed = 0;
-    for (int g = 0; g < sh->groups; g++) {
-        double mt = (double)((sh->m[g] + c->v->tile_t - 1) / c->v->tile_t) * c->v->tile_t;
-        double nw = (double)((sh->n[g] + c->v->tile_w - 1) / c->v->tile_w) * c->v->tile_w;
-        computed += 2.0 * mt * nw * sh->k[g];
-    }
+    for (int g = 0; g < sh->groups; g++) /* each tile computes its valid tokens rounded up to the N step */
+        for (int t0 = 0; t0 < sh->m[g]; t0 += c->v->tile_t) {
+            int valid = sh->m[g] - t0 < c->v->tile_t ? sh->m[g] - t0 : c->v->tile_t;
+            double n_eff = (double)((valid + NVFP4_N_STEP - 1) / NVFP4_N_STEP * NVFP4_N_STEP);
+            computed += 2.0 * n_eff * sh->n[g] * sh->k[g];
+        }
     gs_meta_set(meta, "shape", "%s", a->shape);
     gs_meta_set(meta, "variant", "%s", c->v->name);
     gs_meta_set(meta, "variant_requested", "%s", a->variant);

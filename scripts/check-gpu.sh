@@ -54,7 +54,7 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
     echo "== compute-sanitizer (small shapes)"
     n=0
     for tool in memcheck racecheck; do
-        if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant base --shapes t0,t8 \
+        if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant default --shapes t0,t8 \
             >"$root/sanitizer-$tool.log" 2>&1; then
             printf '%-36s %s\n' "compute-sanitizer $tool" pass
             n=$((n + 1))

@@ -1,20 +1,36 @@
 #!/bin/bash
-# One call on the GPU machine: build, run the GPU checks, record the samples,
-# pack everything that must come back into $OUT/results.tar.gz.
-# usage (from the repository root on the GPU machine): scripts/gpu-session.sh [SHAPES...]
+# One call on the GPU machine: build, then the steps asked for, and pack everything
+# that must come back into $OUT/results.tar.gz.
+# usage (from the repository root on the GPU machine):
+#   [GS_STEPS="check bench report"] scripts/gpu-session.sh [SHAPES...]
+# steps: quick   selfcheck of every variant on a few small shapes (fast feedback)
+#        check   make check-gpu (everything, with its final 'N passed, N failed' line)
+#        bench   make bench-variants (every knob point on the benchmark shapes)
+#        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol}
 set -u -o pipefail
 export GS_NO_INSTALL=1
 # the copy on the GPU machine has no .git: the commit comes along in .gs-commit
 export GS_GIT_COMMIT=$(cat .gs-commit 2>/dev/null || echo unknown)
 out=${OUT:-/tmp/gs-out}
-mkdir -p "$out"
+steps=${GS_STEPS:-check report}
+mkdir -p "$out" reports
 log="$out/session.log"
 {
     echo "== device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
     echo "== build"; time make -j16 all
-    echo "== check-gpu"; time make check-gpu
-    for s in "$@"; do
-        echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol}
+    for step in $steps; do
+        case $step in
+        quick) echo "== quick selfcheck"
+            time timeout ${GS_QUICK_TIMEOUT:-150} build/nvfp4-selfcheck --variant all \
+                --shapes ${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536} ;;
+        check) echo "== check-gpu"; time make check-gpu ;;
+        bench) echo "== bench-variants"; time make bench-variants ;;
+        report)
+            for s in "$@"; do
+                echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol}
+            done ;;
+        *) echo "gpu-session: unknown step '$step'" ;;
+        esac
     done
 } 2>&1 | tee "$log"
 tar czf "$out/results.tar.gz" reports 2>/dev/null

@@ -5,99 +5,97 @@
  * Mapping (swap-AB): weights B_g (N rows) are the wgmma M side, tokens A_g (M_g rows)
  * the wgmma N side, so the accumulator is D[w][t] = C[t][w].
  *
- * Baseline point (stages=1, not persistent, no warp roles, SIMT stores): one CTA of one
- * warpgroup per TILE_W x TILE_T output tile; per K block of 256, strictly serial:
- *   thread 0 issues TMA (raw FP4 of both operands) + bulk copies (scale atoms) on one mbarrier
- *   -> all wait -> every thread dequantises whole rows into 128B-swizzled fp16 tiles
- *   -> fence.proxy.async + barrier -> 16 x (TILE_W/64) SS wgmmas -> commit -> wait.
- * Epilogue: fp32 -> fp16, scalar predicated stores (token rows >= M_g never written).
+ * Data path: the token pre-pass (tokens.cu) writes every A_g as exact fp16
+ * (value x scale) with K permuted inside each block of 128 (nvfp4_kperm); this kernel is
+ * launched as its programmatic dependent and waits for it before the first load.  Per stage of
+ * K = 128 the producer brings, on one mbarrier: the raw FP4 weight rows of the tile (TMA),
+ * the two scale atoms of their 128-row band (bulk copy) and two 64-wide slabs of fp16
+ * tokens (TMA, 128B swizzle).  Each consumer warpgroup owns 64 weight rows: every thread
+ * loads 16 bytes of each of its two rows, dequantises them straight into the register
+ * fragments of eight k16 steps (the permutation makes those bytes exactly what the
+ * fragments need) and issues eight register-sourced wgmmas against the token slabs.
+ *
+ * Knobs (template parameters, one instantiation per point listed at the bottom):
+ *   STAGES     shared-memory ring depth (1 = load, then compute, strictly in turn)
+ *   TILE_W     weight rows per CTA = 64 x consumer warpgroups (64 or 128)
+ *   TILE_T     token rows per tile (wgmma N up to 256); each tile computes only
+ *              n_eff = its valid rows rounded up to 32 (a switch picks the instruction)
+ *   WARP_SPEC  1: an extra producer warpgroup (one thread of it issues every load) hands
+ *              its registers to the consumers (setmaxnreg 40 / 232); 0: consumer thread 0
+ *              issues the loads between its own stages
+ *   PERSISTENT 1: one CTA per SM walks its share of the schedule (schedule.c)
+ *   TMA_STORE  1: accumulators -> swizzled shared staging (stmatrix) -> TMA store;
+ *              0: predicated 2-byte stores straight from registers
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
- * so each operand is dequantised to fp16 exactly and the fp16 wgmma with fp32 accumulation
- * differs from the reference only by fp32 summation order.  Token rows past M_g read zeros
- * (TMA out-of-bounds fill) times junk scales (maybe NaN): that only reaches accumulator
- * columns t >= M_g, which are never stored.  Weight tiles never pass N (N % TILE_W == 0). */
+ * so both operands are exact and the fp16 wgmma with fp32 accumulation differs from the
+ * reference only by summation order.  Token rows past M_g are zeros (TMA fill), their
+ * accumulator columns are never stored.  Weight tiles never pass N (N % TILE_W == 0). */
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 
 #include "../../instrument/gs_stamp.cuh"
 #include "nvfp4_internal.h"
+#include "points.h"
 #include "ptx.cuh"
 
 namespace {
 
-constexpr int BK = NVFP4_BK; /* K elements per block: 4 scale atoms of 64 */
-constexpr int THREADS = 128; /* one warpgroup */
+constexpr int BK = NVFP4_BK;
+constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 
-/* Shared memory of one stage.  fp16 tiles: BK/64 slabs, each ROWS x 128 B (64 fp16 per row),
- * 128B-swizzled; raw tiles: ROWS x BK/2 bytes, plain row-major as TMA writes them (no swizzle);
- * scale tiles: the 4 atoms (2 KB) of the 128-row band for this K block, as stored. */
-template <int TILE_W, int TILE_T> struct smem_layout {
-    static constexpr int W_H = TILE_W * BK * 2;
-    static constexpr int T_H = TILE_T * BK * 2;
-    static constexpr int W_Q = TILE_W * BK / 2;
-    static constexpr int T_Q = TILE_T * BK / 2;
-    static constexpr int SF = 128 * BK / 16;
-    static constexpr int o_wh = 0;
-    static constexpr int o_th = o_wh + W_H;
-    static constexpr int o_wq = o_th + T_H;
-    static constexpr int o_tq = o_wq + W_Q;
-    static constexpr int o_wsf = o_tq + T_Q;
-    static constexpr int o_tsf = o_wsf + SF;
-    static constexpr int o_bar = o_tsf + SF;
-    static constexpr int bytes = o_bar + 8;
-    static constexpr int dyn_bytes = bytes + 1024; /* slack to align the base to 1024 (swizzle atoms) */
-    static constexpr uint32_t tx_bytes = W_Q + T_Q + 2 * SF; /* what one K block's copies deliver */
-    static_assert(W_H % 1024 == 0 && T_H % 1024 == 0 && W_Q % 1024 == 0 && T_Q % 1024 == 0,
-                  "swizzled fp16 slabs and TMA destinations must stay 1024-byte aligned");
+/* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
+ * staging (one [TILE_T][64] fp16 swizzled slab per consumer warpgroup), then barriers. */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
+    static constexpr int T_SLAB = TILE_T * 128;     /* 64 fp16 of K per token row */
+    static constexpr int o_t = 0;
+    static constexpr int o_w = 2 * T_SLAB;          /* raw weights: TILE_W rows of 64 B */
+    static constexpr int W_BYTES = TILE_W * (BK / 2);
+    static constexpr int o_sf = o_w + W_BYTES;      /* 2 atoms x 512 B of the 128-row band */
+    static constexpr int SF_BYTES = 2 * 512;
+    static constexpr int STAGE = o_sf + SF_BYTES;
+    static constexpr int o_c = STAGES * STAGE;
+    static constexpr int C_BYTES = TMA_STORE ? (TILE_W / 64) * TILE_T * 128 : 0;
+    static constexpr int o_bar = o_c + C_BYTES;     /* full[STAGES], empty[STAGES] */
+    static constexpr int bytes = o_bar + 16 * STAGES;
+    static constexpr int dyn_bytes = bytes + 1024;  /* slack to align the base to 1024 */
+    static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
+    static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
+                                           "227 KB of shared memory");
 };
 
-/* Two FP4 codes (byte i of w: low nibble = even element) -> fp16x2 of value * scale, exact.
- * Placing sign at bit 15 and e1 e0 m at bits 11..9 gives an fp16 equal to v * 2^-14 (0.5
- * becomes a subnormal); the multiply by 2^14 restores v exactly, the multiply by the scale is
- * exact too.  mul.rn.f16x2 without .ftz keeps the subnormal input; wgmma only sees normals. */
-__device__ __forceinline__ uint32_t dequant_pair(uint32_t w, int i, uint32_t scale2)
+/* Two FP4 codes -> fp16x2 of value x scale, exact.  Nibbles p and p+4 of w (shifted to the
+ * top of each 16-bit lane) get their sign at bit 15 and e1 e0 m at bits 11..9: an fp16
+ * equal to v * 2^-14 (0.5 becomes a subnormal); x 2^14 restores v, x scale is exact too.
+ * mul.rn.f16x2 without .ftz keeps the subnormal input; wgmma only sees normals. */
+__device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, uint32_t scale2)
 {
-    const uint32_t b = w >> (8 * i);
-    const uint32_t y = ((b << 12) & 0x0000F000u) | ((b << 24) & 0xF0000000u);
-    const uint32_t bits = (y & 0x80008000u) | ((y & 0x70007000u) >> 3);
+    const uint32_t y = w << (4 * (3 - p));
+    const uint32_t bits = (y & 0x80008000u) | ((y >> 3) & 0x0E000E00u);
     return hmul2_rn(hmul2_rn(bits, 0x74007400u /* 2^14, 2^14 */), scale2);
 }
 
-/* Dequantise row r (BK FP4 values) of a raw tile into the swizzled fp16 tile of ROWS rows.
- * band_row: the row's index inside its 128-row scale band. */
-template <int ROWS>
-__device__ __forceinline__ void dequant_row(const uint8_t *raw, const uint8_t *sf, int band_row, uint8_t *dst,
-                                            int r)
+/* The register fragments of one stage (eight k16 steps) for this thread's two weight rows.
+ * Thread quad lane c reads bytes 16c..16c+15 of each row: scale blocks 2c (words 0, 1) and
+ * 2c + 1 (words 2, 3); word i, nibble pair p feeds step 2i + p/2 (nvfp4_kperm). */
+__device__ __forceinline__ void dequant_stage(uint32_t (&a)[8][4], uint32_t w_raw, uint32_t sf, int row,
+                                              int band_row, int c)
 {
-    const uint8_t *rp = raw + r * (BK / 2);
-    /* blocked layout: row i's 4 scales of an atom are bytes (i%32)*16 + ((i%128)/32)*4 + 0..3 */
-    const uint8_t *sp = sf + (band_row % 32) * 16 + (band_row / 32) * 4;
-    uint8_t *dp = dst + r * 128;
-    const int sw = r & 7; /* 128B swizzle: 16-byte chunk index ^= row % 8 */
 #pragma unroll
-    for (int c = 0; c < BK / 32; c++) {
-        /* chunk cc = 16 raw bytes = 32 FP4 = 2 scale blocks.  Rows start the chunk loop at
-         * different chunks so 8 neighbouring threads hit 8 different bank groups. */
-        const int cc = (c + r) & (BK / 32 - 1);
-        const uint4 q = *reinterpret_cast<const uint4 *>(rp + cc * 16);
-        const uint16_t s2 = *reinterpret_cast<const uint16_t *>(sp + (cc >> 1) * 512 + (cc & 1) * 2);
+    for (int h = 0; h < 2; h++) {
+        const int r = row + 8 * h, br = band_row + 8 * h;
+        const uint4 q = lds128(w_raw + (uint32_t)(r * (BK / 2) + 16 * c));
+        /* blocked layout: row i's 4 scales of an atom are bytes (i%32)*16 + ((i%128)/32)*4 + 0..3 */
+        const uint16_t s2 = lds16(sf + (uint32_t)((c >> 1) * 512 + (br & 31) * 16 + (br >> 5) * 4 + 2 * (c & 1)));
         const uint32_t sc = e4m3x2_to_f16x2(s2);
         const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
         const uint32_t words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
-        for (int wi = 0; wi < 4; wi++) {
-            const uint32_t s = wi < 2 ? s_lo : s_hi;
-            uint4 o;
-            o.x = dequant_pair(words[wi], 0, s);
-            o.y = dequant_pair(words[wi], 1, s);
-            o.z = dequant_pair(words[wi], 2, s);
-            o.w = dequant_pair(words[wi], 3, s);
-            /* fp16 elements 32cc + 8wi .. +7: slab cc/2, 16-byte chunk 4*(cc&1) + wi of the row */
-            const int chunk = 4 * (cc & 1) + wi;
-            *reinterpret_cast<uint4 *>(dp + (cc >> 1) * (ROWS * 128) + ((chunk ^ sw) << 4)) = o;
-        }
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int p = 0; p < 4; p++)
+                a[2 * i + (p >> 1)][2 * (p & 1) + h] = dequant_nibbles(words[i], p, i < 2 ? s_lo : s_hi);
     }
 }
 
@@ -107,157 +105,274 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
     return *reinterpret_cast<uint32_t *>(&h);
 }
 
+/* Where the next load goes: the flattened (tile, K block) stream of this CTA. */
+struct load_cursor {
+    int t, kb;  /* schedule index, K block within that tile */
+    uint32_t j; /* stages issued so far (ring position and parity) */
+};
+
+/* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
+ * was released) and advances the cursor.  One thread. */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor &cur, uint32_t sm_base)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const nvfp4_tile tl = kp.tiles[cur.t];
+    const int g = tl.group;
+    const uint32_t slot = cur.j % STAGES, use = cur.j / STAGES;
+    const uint32_t full = sm_base + L::o_bar + 8 * slot, empty = full + 8 * STAGES;
+    const uint32_t st = sm_base + slot * L::STAGE;
+    if (use > 0)
+        mbar_wait(empty, (use - 1) & 1);
+    const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T;
+    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + 2 * 128 * kp.t_box[g]));
+    tma_load_2d(st + L::o_w, &kp.tmW[g], full, cur.kb * (BK / 2), w0);
+    const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
+    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)cur.kb * L::SF_BYTES,
+              L::SF_BYTES, full);
+    tma_load_2d(st + L::o_t, &kp.tmT[g], full, cur.kb * BK, t0);
+    tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, cur.kb * BK + 64, t0);
+    cur.j++;
+    if (++cur.kb == kp.k[g] / BK) {
+        cur.kb = 0;
+        cur.t++;
+    }
+}
+
+/* What a consumer thread needs to know about itself and the CTA. */
+struct consumer_ctx {
+    uint32_t sm_base;
+    int cw, wq, lane, tid_wg; /* consumer warpgroup, warp in it, lane, thread in it */
+    uint32_t j;               /* stages consumed so far */
+};
+
+/* Waits for stage j's data and dequantises its weights into the fragments a. */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t j, int row,
+                                            int band_row, gs_ctx &gs)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const uint32_t slot = j % STAGES;
+    const uint32_t st = cc.sm_base + slot * L::STAGE;
+    GS_BEGIN(gs, GS_LOAD_WAIT);
+    mbar_wait(cc.sm_base + L::o_bar + 8 * slot, (j / STAGES) & 1);
+    GS_END(gs, GS_LOAD_WAIT);
+    GS_BEGIN(gs, GS_DEQUANT);
+    dequant_stage(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
+    GS_END(gs, GS_DEQUANT);
+}
+
+/* Stage cc.j: issue its eight wgmmas from the fragments a, then (with two or more stages)
+ * fetch the next stage into `next` while they run, wait, release the slot; with one stage
+ * the slot must be released before the next stage can even be loaded into it. */
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
+__device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
+                                          bool has_next, const nvfp4_kparams &kp, consumer_ctx &cc,
+                                          load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const uint32_t slot = cc.j % STAGES;
+    const uint32_t empty = cc.sm_base + L::o_bar + 8 * (STAGES + slot);
+    const uint32_t tok = cc.sm_base + slot * L::STAGE + L::o_t;
+
+    GS_BEGIN(gs, GS_MMA);
+    wgmma_fence();
+#pragma unroll
+    for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
+        wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
+    wgmma_commit();
+    if (STAGES > 1 && has_next)
+        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    wgmma_wait<0>();
+    fence_regs(acc);
+    if (cc.lane == 0) /* this warp is done with the slot: raw bytes read, wgmmas complete */
+        mbar_arrive(empty);
+    GS_END(gs, GS_MMA);
+
+    if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
+        load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
+    if (STAGES == 1 && has_next)
+        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    cc.j++;
+}
+
+/* One tile with wgmma width N: main loop, drain, epilogue, store. */
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
+__device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_tile &tl, consumer_ctx &cc,
+                                         load_cursor &cur, int last, gs_ctx &gs)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const int g = tl.group;
+    const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T;
+    const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
+    const int band_row = (w0 & 127) + row;
+    const int nkb = kp.k[g] / BK;
+
+    float acc[N / 2];
+#pragma unroll
+    for (int i = 0; i < N / 2; i++)
+        acc[i] = 0.0f;
+
+    /* two fragment sets: the wgmmas of one stage read one while the next is dequantised into
+     * the other (the loop is unrolled by two so both stay in registers) */
+    uint32_t a0[8][4], a1[8][4];
+    GS_BEGIN(gs, GS_MAINLOOP);
+    fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(a0, cc, cc.j, row, band_row, gs);
+    for (int kb = 0; kb < nkb; kb += 2) {
+        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, row,
+                                                                   band_row, gs);
+        if (kb + 1 < nkb)
+            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last,
+                                                                       row, band_row, gs);
+    }
+    GS_END(gs, GS_MAINLOOP);
+
+    /* Every stage already waited for its wgmmas: this is the (near-empty) hand-off; it
+     * becomes real once the loop leaves its last wgmma group in flight. */
+    GS_BEGIN(gs, GS_ACC_TO_REG);
+    wgmma_wait<0>();
+    fence_regs(acc);
+    GS_END(gs, GS_ACC_TO_REG);
+
+    /* accumulator i: weight row w0 + row + 8*((i>>1)&1), token t0 + 8*(i>>2) + 2c + (i&1) */
+    const int M = kp.m[g], Nw = kp.n[g];
+    if (TMA_STORE) {
+        GS_BEGIN(gs, GS_EPILOGUE);
+        const uint32_t slab = cc.sm_base + L::o_c + (uint32_t)cc.cw * (TILE_T * 128);
+        if (cc.tid_wg == 0)
+            bulk_wait_read0(); /* the previous tile's store has read the staging slab */
+        named_barrier(1 + cc.cw, 128);
+        const int mi = cc.lane >> 3, rr = cc.lane & 7;
+#pragma unroll
+        for (int jj = 0; jj < N / 16; jj++) {
+            /* matrices (token block 2jj + m/2, weight half m%2); lane l addresses row l%8 of matrix l/8 */
+            const int t = 8 * (2 * jj + (mi >> 1)) + rr, chunk = 2 * cc.wq + (mi & 1);
+            const uint32_t addr = slab + (uint32_t)(t * 128 + ((chunk ^ (t & 7)) << 4));
+            stmatrix_x4_trans(addr, pack_half2(acc[8 * jj + 0], acc[8 * jj + 1]),
+                              pack_half2(acc[8 * jj + 2], acc[8 * jj + 3]),
+                              pack_half2(acc[8 * jj + 4], acc[8 * jj + 5]),
+                              pack_half2(acc[8 * jj + 6], acc[8 * jj + 7]));
+        }
+        fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
+        named_barrier(1 + cc.cw, 128);
+        GS_END(gs, GS_EPILOGUE);
+
+        GS_BEGIN(gs, GS_STORE);
+        if (cc.tid_wg == 0) {
+            tma_store_2d(&kp.tmC[g], slab, w0 + 64 * cc.cw, t0);
+            bulk_commit();
+        }
+        GS_END(gs, GS_STORE);
+    } else {
+        GS_BEGIN(gs, GS_EPILOGUE);
+        uint32_t packed[N / 4];
+#pragma unroll
+        for (int i = 0; i < N / 4; i++)
+            packed[i] = pack_half2(acc[2 * i], acc[2 * i + 1]);
+        const int wl = w0 + row;
+        const int tvalid = M - (t0 + 2 * c); /* token offsets 8j+e below this are rows < M_g */
+        uint16_t *const cg = kp.C[g] + (size_t)(t0 + 2 * c) * (size_t)Nw + (size_t)wl;
+        GS_END(gs, GS_EPILOGUE);
+
+        GS_BEGIN(gs, GS_STORE);
+#pragma unroll
+        for (int j = 0; j < N / 8; j++)
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                if (8 * j + e < tvalid) {
+                    uint16_t *const p = cg + (size_t)(8 * j + e) * (size_t)Nw;
+                    p[0] = (uint16_t)(packed[2 * j] >> (16 * e));
+                    p[8] = (uint16_t)(packed[2 * j + 1] >> (16 * e));
+                }
+        GS_END(gs, GS_STORE);
+    }
+}
+
+/* Registers per thread after reallocation.  Each SM sub-partition holds 16384 registers
+ * and gets one warp of every warpgroup: 40 + 2 x 232 <= 512 per lane. */
+constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
+
+template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
+{
+    return (TILE_W / 64) * 128 + (WARP_SPEC ? 128 : 0);
+}
+
 } // namespace
 
 template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE>
-__global__ void __launch_bounds__(THREADS, 1)
+__global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ nvfp4_kparams kp, const gs_buffer stamps)
 {
-    static_assert(STAGES == 1, "nvfp4 gemm: only stages=1 (serial load -> dequant -> mma) is implemented");
-    static_assert(WARP_SPEC == 0, "nvfp4 gemm: warp specialisation (warp_spec=1) is not implemented yet");
-    static_assert(PERSISTENT == 0, "nvfp4 gemm: persistent CTAs (persistent=1) are not implemented yet");
-    static_assert(TMA_STORE == 0, "nvfp4 gemm: the TMA-store epilogue (tma_store=1) is not implemented yet");
-    static_assert(TILE_W == 64 || TILE_W == 128,
-                  "nvfp4 gemm: tile_w must be 64 or 128 (one warpgroup issues tile_w/64 m64 wgmmas)");
-    static_assert(TILE_T == 64 || TILE_T == 128,
-                  "nvfp4 gemm: tile_t must be 64 or 128 (wgmma n64/n128 wrappers; 2x n128 fp32 fills "
-                  "the register file)");
-    using L = smem_layout<TILE_W, TILE_T>;
-    constexpr int MW = TILE_W / 64; /* m64 wgmmas per k16 step */
-    constexpr int ACC = TILE_T / 2; /* fp32 accumulators per thread per m64 block */
-    constexpr int ROWS = TILE_W + TILE_T;
-    constexpr int ROW_ITERS = (ROWS + THREADS - 1) / THREADS;
-
-    gs_ctx gs;
-    GS_INIT(gs, stamps, GS_ROLE_ALL);
-
-    extern __shared__ uint8_t smem_dyn[];
-    uint8_t *sm = smem_dyn + ((1024u - (smem_u32(smem_dyn) & 1023u)) & 1023u);
-    const uint32_t bar = smem_u32(sm + L::o_bar);
-    const uint32_t wh_addr = smem_u32(sm + L::o_wh), th_addr = smem_u32(sm + L::o_th);
-
-    /* which tile: groups are laid out one after another, token tiles fastest */
-    const int bid = blockIdx.x;
-    int g = 0;
-    while (g + 1 < kp.groups && bid >= kp.tile_start[g + 1])
-        g++;
-    const int M = kp.m[g], N = kp.n[g], K = kp.k[g];
-    const int nt_t = (M + TILE_T - 1) / TILE_T;
-    const int local = bid - kp.tile_start[g];
-    const int w0 = (local / nt_t) * TILE_W;
-    const int t0 = (local % nt_t) * TILE_T;
-    GS_TILE(gs, bid, g);
+    static_assert(STAGES >= 1 && STAGES <= 4, "nvfp4 gemm: stages must be 1..4");
+    static_assert(TILE_W == 64 || TILE_W == 128, "nvfp4 gemm: tile_w must be 64 or 128 (64 rows per consumer "
+                                                 "warpgroup, at most two)");
+    static_assert(TILE_T % 64 == 0 && TILE_T >= 64 && TILE_T <= 256,
+                  "nvfp4 gemm: tile_t must be 64, 128, 192 or 256 (wgmma N <= 256)");
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    constexpr int CW = TILE_W / 64;
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const bool producer = WARP_SPEC && warp >= 4 * CW;
+    gs_ctx gs;
+    GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
+
+    extern __shared__ uint8_t smem_dyn[];
+    const uint32_t sm_base = (smem_u32(smem_dyn) + 1023u) & ~1023u;
     if (tid == 0) {
-        mbar_init(bar, 1);
+        for (int s = 0; s < STAGES; s++) {
+            mbar_init(sm_base + L::o_bar + 8 * s, 1);                  /* full: the producer's arrival + bytes */
+            mbar_init(sm_base + L::o_bar + 8 * (STAGES + s), 4 * CW); /* empty: one arrival per consumer warp */
+        }
         mbar_fence_init();
     }
     __syncthreads();
 
-    const size_t band_bytes = (size_t)(K / 64) * 512u; /* one 128-row band of a scale tensor */
-    const uint8_t *sfw = kp.sfW[g] + (size_t)(w0 / 128) * band_bytes;
-    const uint8_t *sft = kp.sfT[g] + (size_t)(t0 / 128) * band_bytes;
-    const CUtensorMap *tmw = &kp.tmW[g];
-    const CUtensorMap *tmt = &kp.tmT[g];
-
-    float acc[MW][ACC];
-#pragma unroll
-    for (int mw = 0; mw < MW; mw++)
-#pragma unroll
-        for (int i = 0; i < ACC; i++)
-            acc[mw][i] = 0.0f;
-
-    const int nkb = K / BK;
-    GS_BEGIN(gs, GS_MAINLOOP);
-    for (int kb = 0; kb < nkb; kb++) {
-        if (tid == 0) {
-            mbar_arrive_expect_tx(bar, L::tx_bytes);
-            tma_load_2d(smem_u32(sm + L::o_wq), tmw, bar, kb * (BK / 2), w0);
-            tma_load_2d(smem_u32(sm + L::o_tq), tmt, bar, kb * (BK / 2), t0);
-            bulk_load(smem_u32(sm + L::o_wsf), sfw + (size_t)kb * L::SF, L::SF, bar);
-            bulk_load(smem_u32(sm + L::o_tsf), sft + (size_t)kb * L::SF, L::SF, bar);
+    const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
+    load_cursor cur = {first, 0, 0};
+    if (producer) {
+        setmaxnreg_dec<PRODUCER_REGS>();
+        if (warp == 4 * CW && lane == 0) {
+            griddep_wait(); /* the token pre-pass has finished: T is complete */
+            while (cur.t < last)
+                load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
         }
-        GS_BEGIN(gs, GS_LOAD_WAIT);
-        mbar_wait(bar, (uint32_t)(kb & 1));
-        GS_END(gs, GS_LOAD_WAIT);
-
-        GS_BEGIN(gs, GS_DEQUANT);
-#pragma unroll
-        for (int it = 0; it < ROW_ITERS; it++) {
-            const int r = tid + it * THREADS; /* warp-uniform choice of operand */
-            if (r < TILE_W)
-                dequant_row<TILE_W>(sm + L::o_wq, sm + L::o_wsf, (w0 % 128) + r, sm + L::o_wh, r);
-            else if (r < ROWS)
-                dequant_row<TILE_T>(sm + L::o_tq, sm + L::o_tsf, (t0 % 128) + (r - TILE_W), sm + L::o_th,
-                                    r - TILE_W);
-        }
-        fence_proxy_async_smem(); /* my generic-proxy writes -> visible to wgmma (async proxy) */
-        __syncthreads();
-        GS_END(gs, GS_DEQUANT);
-
-        GS_BEGIN(gs, GS_MMA);
-        wgmma_fence();
-#pragma unroll
-        for (int kq = 0; kq < BK / 16; kq++) {
-            /* k16 step kq: slab kq/4, +32 bytes per step inside the 128-byte swizzle row */
-            const uint32_t koff = (uint32_t)(kq % 4) * 32u;
-            const uint64_t db = smem_desc_sw128(th_addr + (uint32_t)(kq / 4) * (TILE_T * 128) + koff);
-#pragma unroll
-            for (int mw = 0; mw < MW; mw++) {
-                const uint64_t da =
-                    smem_desc_sw128(wh_addr + (uint32_t)(kq / 4) * (TILE_W * 128) + (uint32_t)mw * (64 * 128) + koff);
-                wgmma_ss<TILE_T>::run(acc[mw], da, db);
-            }
-        }
-        wgmma_commit();
-        wgmma_wait<0>();
-#pragma unroll
-        for (int mw = 0; mw < MW; mw++)
-            fence_regs(acc[mw]);
-        __syncthreads(); /* fp16 and raw tiles free for the next K block */
-        GS_END(gs, GS_MMA);
+        GS_FINISH(gs);
+        return;
     }
-    GS_END(gs, GS_MAINLOOP);
+    if (WARP_SPEC)
+        setmaxnreg_inc<CONSUMER_REGS>();
+    if (!WARP_SPEC && tid == 0) { /* fill the ring; run_tile keeps it full */
+        griddep_wait();          /* the token pre-pass has finished: T is complete */
+        for (int s = 0; s < STAGES && cur.t < last; s++)
+            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
+    }
 
-    /* In this serial point every K block already waited: this phase is the (near-empty)
-     * hand-off; it becomes real once the loop leaves its last wgmma group in flight. */
-    GS_BEGIN(gs, GS_ACC_TO_REG);
-    wgmma_wait<0>();
-#pragma unroll
-    for (int mw = 0; mw < MW; mw++)
-        fence_regs(acc[mw]);
-    GS_END(gs, GS_ACC_TO_REG);
-
-    /* accumulator i of m64 block mw: weight row w0 + 64mw + 16warp + lane/4 + 8*((i>>1)&1),
-     * token t0 + 8*(i>>2) + 2*(lane&3) + (i&1).  packed[mw][2j+h] = tokens (+0, +1) of row +8h. */
-    GS_BEGIN(gs, GS_EPILOGUE);
-    uint32_t packed[MW][ACC / 2];
-#pragma unroll
-    for (int mw = 0; mw < MW; mw++)
-#pragma unroll
-        for (int i = 0; i < ACC / 2; i++)
-            packed[mw][i] = pack_half2(acc[mw][2 * i], acc[mw][2 * i + 1]);
-    const int wl = w0 + 16 * warp + (lane >> 2);
-    const int tl = t0 + 2 * (lane & 3);
-    const int tvalid = M - tl; /* token offsets 8j+e below this are rows < M_g */
-    uint16_t *const cg = kp.C[g];
-    GS_END(gs, GS_EPILOGUE);
-
-    GS_BEGIN(gs, GS_STORE);
-#pragma unroll
-    for (int j = 0; j < TILE_T / 8; j++)
-#pragma unroll
-        for (int e = 0; e < 2; e++)
-            if (8 * j + e < tvalid) {
-                const size_t row = (size_t)(tl + 8 * j + e) * (size_t)N + (size_t)wl;
-#pragma unroll
-                for (int mw = 0; mw < MW; mw++)
-#pragma unroll
-                    for (int h = 0; h < 2; h++)
-                        cg[row + (size_t)(64 * mw + 8 * h)] = (uint16_t)(packed[mw][2 * j + h] >> (16 * e));
-            }
-    GS_END(gs, GS_STORE);
+    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0};
+    for (int t = first; t < last; t++) {
+        const nvfp4_tile tl = kp.tiles[t];
+        GS_TILE(gs, t, tl.group);
+        switch (tl.n_eff) {
+#define NVFP4_N_CASE(N)                                                                                      \
+    case N:                                                                                                  \
+        if constexpr (N <= TILE_T)                                                                           \
+            run_tile<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, tl, cc, cur, \
+                                                                                           last, gs);       \
+        break;
+            NVFP4_N_CASE(32)
+            NVFP4_N_CASE(64)
+            NVFP4_N_CASE(96)
+            NVFP4_N_CASE(128)
+            NVFP4_N_CASE(160)
+            NVFP4_N_CASE(192)
+            NVFP4_N_CASE(224)
+            NVFP4_N_CASE(256)
+#undef NVFP4_N_CASE
+        default:
+            break; /* schedule.c never produces another width */
+        }
+    }
+    if (TMA_STORE && (tid & 127) == 0)
+        bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
     GS_FINISH(gs);
 }
 
@@ -267,7 +382,7 @@ namespace {
 template <int S, int TW, int TT, int WS, int P, int TS>
 int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
 {
-    using L = smem_layout<TW, TT>;
+    using L = smem_plan<S, TW, TT, TS>;
     void (*kern)(const nvfp4_kparams, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS>;
     static unsigned attr_done = 0; /* bit per device: the opt-in smem size is a per-device setting */
     int dev = 0;
@@ -281,32 +396,42 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
         if (dev < 32)
             attr_done |= 1u << dev;
     }
-    const int grid = kp->tile_start[kp->groups];
-    if (grid <= 0)
+    if (kp->grid <= 0 || kp->persistent != P)
         return (int)cudaErrorInvalidValue;
-    kern<<<grid, THREADS, L::dyn_bytes, s>>>(*kp, stamps);
-    return (int)cudaGetLastError();
+    /* programmatic dependent launch: CTAs start (barriers, register split) while the token
+     * pre-pass finishes; the loading thread waits for it (griddep_wait) */
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)kp->grid);
+    cfg.blockDim = dim3((unsigned)threads_of<TW, WS>());
+    cfg.dynamicSmemBytes = (size_t)L::dyn_bytes;
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    e = cudaLaunchKernelEx(&cfg, kern, *kp, stamps);
+    return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
 }
 
 } // namespace
 
-/* The knob points instantiated in this build; variants.c lists the same ones. */
+/* The knob points instantiated in this build; variants.c names the same ones. */
 extern "C" int GS_SYM(nvfp4_gemm_launch)(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                                           cudaStream_t s)
 {
     if (!v || !kp || v->tile_w != kp->tile_w || v->tile_t != kp->tile_t)
         return (int)cudaErrorInvalidValue;
 #if defined(GS_TWIN) && GS_TWIN
-    if (!stamps.warps || !stamps.records || stamps.capacity == 0 || stamps.warps_per_cta != NVFP4_WARPS_PER_CTA)
+    if (!stamps.warps || !stamps.records || stamps.capacity == 0 ||
+        stamps.warps_per_cta != (unsigned)nvfp4_variant_warps(v))
         return (int)cudaErrorInvalidValue;
 #endif
-#define NVFP4_POINT(S, TW, TT, WS, P, TS)                                                                    \
+#define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS)                                                        \
     if (v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS && v->persistent == P &&   \
         v->tma_store == TS)                                                                                  \
         return launch_point<S, TW, TT, WS, P, TS>(kp, stamps, s);
-    NVFP4_POINT(1, 128, 128, 0, 0, 0)
-    NVFP4_POINT(1, 128, 64, 0, 0, 0)
-    NVFP4_POINT(1, 64, 128, 0, 0, 0)
+    NVFP4_POINTS(NVFP4_POINT)
 #undef NVFP4_POINT
     return (int)cudaErrorNotSupported;
 }

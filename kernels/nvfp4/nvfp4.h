@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include "../../instrument/gs_format.h"
 #include "shapes.h"
+#include "variants.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +33,8 @@ int nvfp4_problem_create(const nvfp4_shape *s, nvfp4_dist d, uint64_t seed, nvfp
 void nvfp4_problem_destroy(nvfp4_problem *p);
 /* The shape the problem was created with. */
 const nvfp4_shape *nvfp4_problem_shape(const nvfp4_problem *p);
+/* Streaming multiprocessors of the device the problem lives on (persistent grids). */
+int nvfp4_problem_sms(const nvfp4_problem *p);
 /* Enqueue C := poison NaN (fp16 bits NVFP4_POISON_HALF) on stream s.  0 or a CUDA error. */
 int nvfp4_problem_poison(nvfp4_problem *p, cudaStream_t s);
 #define NVFP4_POISON_HALF 0x7D5Au /* a NaN no arithmetic produces: marks unwritten outputs */
@@ -51,33 +54,11 @@ int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out);
 /* 1 when the check found nothing wrong (bad == unwritten == cpu_bad == 0, something checked). */
 int nvfp4_check_ok(const nvfp4_check *c);
 
-/* ---- kernel variants: the knob space (variants.c, gemm.cu) ---- */
+/* ---- kernel variants: the knob space (variants.h, variants.c, gemm.cu) ---- */
 
-typedef struct nvfp4_variant {
-    const char *name;
-    const char *description;
-    int stages;    /* shared-memory pipeline stages (1 = serial load -> dequant -> mma) */
-    int tile_w;    /* weight rows (= output columns n) per CTA: the wgmma M side */
-    int tile_t;    /* token rows (= output rows m) per CTA: the wgmma N side */
-    int warp_spec; /* 1 = producer / consumer warp roles */
-    int persistent;/* 1 = persistent CTAs with a tile scheduler */
-    int tma_store; /* 1 = epilogue through shared memory and TMA store */
-} nvfp4_variant;
-
-/* Number of table entries; every entry is implemented (launchable). */
-int nvfp4_variant_count(void);
-/* Entry i (0 <= i < count) or NULL. */
-const nvfp4_variant *nvfp4_variant_at(int i);
-/* Entry by name, or NULL. */
-const nvfp4_variant *nvfp4_variant_find(const char *name);
-
-/* Stamp geometry of one launch of v on p: CTAs, recording warps per CTA, and the records
- * per warp (the exact count for the group with the largest K; others record fewer).
- * 0 ok, -1 if v cannot run p. */
-int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_problem *p, unsigned *ctas,
-                         unsigned *warps_per_cta, unsigned *events_per_warp);
-/* Enqueue one GEMM of p with v on s: production build (twin = 0, stamps ignored) or the
- * instrumented twin (twin = 1, stamps sized from nvfp4_stamp_geometry).  0 or a CUDA error. */
+/* Enqueue one GEMM of p with v on s: the token pre-pass, then the production build (twin = 0,
+ * stamps ignored) or the instrumented twin (twin = 1, stamps sized from nvfp4_stamp_geometry
+ * with nvfp4_problem_sms(p)).  0 or a CUDA error. */
 int nvfp4_launch(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer stamps,
                  cudaStream_t s);
 

@@ -6,12 +6,14 @@
 # NVFP4_HEADERS:  what all of the above include (for dependencies).
 # NVFP4_LIBS:     extra link libraries (cudart is assumed; libcuda is NOT needed:
 #                 cuTensorMapEncodeTiled is reached through cudaGetDriverEntryPointByVersion).
-NVFP4_HOST_C    := kernels/nvfp4/format.c kernels/nvfp4/shapes.c kernels/nvfp4/reference_cpu.c
-NVFP4_CUDA_C    := kernels/nvfp4/variants.c
-NVFP4_CU        := kernels/nvfp4/problem.cu kernels/nvfp4/cublas_anchor.cu
+NVFP4_HOST_C    := kernels/nvfp4/format.c kernels/nvfp4/shapes.c kernels/nvfp4/reference_cpu.c \
+                   kernels/nvfp4/variants.c kernels/nvfp4/schedule.c
+NVFP4_CUDA_C    :=
+NVFP4_CU        := kernels/nvfp4/problem.cu kernels/nvfp4/tokens.cu kernels/nvfp4/cublas_anchor.cu
 NVFP4_KERNEL_CU := kernels/nvfp4/gemm.cu
 NVFP4_HEADERS   := kernels/nvfp4/nvfp4.h kernels/nvfp4/shapes.h kernels/nvfp4/format.h \
                    kernels/nvfp4/reference_cpu.h kernels/nvfp4/nvfp4_internal.h kernels/nvfp4/ptx.cuh \
+                   kernels/nvfp4/variants.h kernels/nvfp4/schedule.h kernels/nvfp4/points.h \
                    instrument/gs_format.h instrument/gs_stamp.cuh
 NVFP4_SELFCHECK := kernels/nvfp4/selfcheck.c
 NVFP4_LIBS      := -lcublas -lm

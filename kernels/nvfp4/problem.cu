@@ -43,9 +43,14 @@ struct nvfp4_problem {
     uint8_t *SFA[NVFP4_MAX_GROUPS], *SFB[NVFP4_MAX_GROUPS];
     uint16_t *C[NVFP4_MAX_GROUPS];
     float *Cref[NVFP4_MAX_GROUPS]; /* allocated on first verify */
+    uint16_t *T[NVFP4_MAX_GROUPS]; /* the token pre-pass output: fp16 [M, K], K permuted */
+    nvfp4_tparams tp;
+    int sms;
     struct {
-        int tile_w, tile_t;
+        int tile_w, tile_t, persistent;
         nvfp4_kparams *kp;
+        nvfp4_tile *tiles; /* device copies of the schedule */
+        int *cta_first;
     } cache[KP_CACHE];
     int ncache;
 };
@@ -195,7 +200,10 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
 {
     const nvfp4_shape *s = &p->shape;
     const unsigned T = 256;
-    int gpumode = p->dist == NVFP4_DIST_GPUMODE;
+    int gpumode = p->dist == NVFP4_DIST_GPUMODE, dev = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev));
+    p->tp.groups = s->groups;
     for (int g = 0; g < s->groups; g++) {
         int M = s->m[g], N = s->n[g], K = s->k[g];
         size_t a_bytes = (size_t)M * (size_t)(K / 2), b_bytes = (size_t)N * (size_t)(K / 2);
@@ -208,6 +216,12 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
         CK(cudaMalloc((void **)&p->SFA[g], sfa_bytes));
         CK(cudaMalloc((void **)&p->SFB[g], sfb_bytes));
         CK(cudaMalloc((void **)&p->C[g], (size_t)M * (size_t)N * sizeof(uint16_t)));
+        CK(cudaMalloc((void **)&p->T[g], (size_t)M * (size_t)K * sizeof(uint16_t)));
+        p->tp.A[g] = p->A[g];
+        p->tp.SFA[g] = p->SFA[g];
+        p->tp.T[g] = p->T[g];
+        p->tp.k[g] = K;
+        p->tp.word_start[g + 1] = p->tp.word_start[g] + (long long)M * (K / 8);
         nvfp4_fill_fp4<<<blocks_for(a_bytes / 8, T), T>>>((uint64_t *)p->A[g], a_bytes / 8, p->seed,
                                                            stream_id(g, T_A), gpumode);
         CK(cudaGetLastError());
@@ -265,21 +279,33 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
         return;
     for (int g = 0; g < NVFP4_MAX_GROUPS; g++) {
         /* cudaFree(NULL) is a no-op; errors here are not actionable, but say so */
-        void *bufs[6] = {p->A[g], p->B[g], p->SFA[g], p->SFB[g], p->C[g], p->Cref[g]};
-        for (int i = 0; i < 6; i++) {
+        void *bufs[7] = {p->A[g], p->B[g], p->SFA[g], p->SFB[g], p->C[g], p->Cref[g], p->T[g]};
+        for (int i = 0; i < 7; i++) {
             cudaError_t e = cudaFree(bufs[i]);
             if (e != cudaSuccess)
                 report("cudaFree", e, __FILE__, __LINE__);
         }
     }
-    for (int i = 0; i < p->ncache; i++)
+    for (int i = 0; i < p->ncache; i++) {
         free(p->cache[i].kp);
+        void *bufs[2] = {p->cache[i].tiles, p->cache[i].cta_first};
+        for (int b = 0; b < 2; b++) {
+            cudaError_t e = cudaFree(bufs[b]);
+            if (e != cudaSuccess)
+                report("cudaFree", e, __FILE__, __LINE__);
+        }
+    }
     free(p);
 }
 
 const nvfp4_shape *nvfp4_problem_shape(const nvfp4_problem *p)
 {
     return &p->shape;
+}
+
+int nvfp4_problem_sms(const nvfp4_problem *p)
+{
+    return p->sms;
 }
 
 int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out)
@@ -315,14 +341,6 @@ int nvfp4_problem_poison(nvfp4_problem *p, cudaStream_t s)
 /* ------------------------------------------------------------------------------------------ */
 /* kernel parameters and tensor maps */
 
-int nvfp4_count_tiles(const nvfp4_shape *s, int tile_w, int tile_t)
-{
-    int t = 0;
-    for (int g = 0; g < s->groups; g++)
-        t += (s->n[g] / tile_w) * ((s->m[g] + tile_t - 1) / tile_t);
-    return t;
-}
-
 static PFN_cuTensorMapEncodeTiled_v12000 get_encode(void)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 fn = NULL;
@@ -341,82 +359,134 @@ static PFN_cuTensorMapEncodeTiled_v12000 get_encode(void)
     return fn;
 }
 
-/* 2-D byte tensor [rows, row_bytes], box {NVFP4_BK/2 bytes, box_rows}, no swizzle: the kernel
- * reads the raw FP4 bytes itself.  Rows past the end are zero-filled by TMA. */
-static int encode_bytes_2d(CUtensorMap *m, const void *base, int row_bytes, int rows, int box_rows)
+/* 2-D tensor [rows, cols] of elem_bytes-sized elements, box {box_cols, box_rows}.  Rows past
+ * the end read as zero (loads) and are dropped (stores). */
+static int encode_2d(CUtensorMap *m, const void *base, CUtensorMapDataType type, int elem_bytes, int cols,
+                     int rows, int box_cols, int box_rows, CUtensorMapSwizzle swizzle)
 {
     PFN_cuTensorMapEncodeTiled_v12000 enc = get_encode();
-    cuuint64_t dims[2] = {(cuuint64_t)row_bytes, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)row_bytes};
-    cuuint32_t box[2] = {(cuuint32_t)(NVFP4_BK / 2), (cuuint32_t)box_rows};
+    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)cols * (cuuint64_t)elem_bytes};
+    cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     cuuint32_t estr[2] = {1, 1};
     CUresult r;
     if (!enc)
         return -1;
-    r = enc(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dims, strides, box, estr,
-            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    r = enc(m, type, 2, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
-        fprintf(stderr, "nvfp4: cuTensorMapEncodeTiled failed (CUresult %d) for [%d x %d B], box %d rows\n",
-                (int)r, rows, row_bytes, box_rows);
+        fprintf(stderr, "nvfp4: cuTensorMapEncodeTiled failed (CUresult %d) for [%d x %d] x %d B, box %d x %d\n",
+                (int)r, rows, cols, elem_bytes, box_rows, box_cols);
         return -1;
     }
     return 0;
 }
 
-const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, int tile_w, int tile_t)
+/* Host parameters of one (tile, persistence) point: tensor maps and the uploaded schedule. */
+static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams *kp, nvfp4_tile **tiles_dev,
+                         int **first_dev)
 {
     const nvfp4_shape *s = &p->shape;
-    nvfp4_kparams *kp;
-    int t = 0;
+    nvfp4_schedule sc;
+    char err[200];
+    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, p->sms, &sc, err, sizeof err)) {
+        fprintf(stderr, "nvfp4: %s\n", err);
+        return -1;
+    }
+    memset(kp, 0, sizeof *kp);
+    kp->groups = s->groups;
+    kp->tile_w = v->tile_w;
+    kp->tile_t = v->tile_t;
+    kp->persistent = v->persistent;
+    kp->grid = sc.grid;
+    int rc = 0;
+    for (int g = 0; g < s->groups && rc == 0; g++) {
+        const int M = s->m[g], N = s->n[g], K = s->k[g];
+        int box = (M + NVFP4_N_STEP - 1) / NVFP4_N_STEP * NVFP4_N_STEP;
+        if (box > v->tile_t)
+            box = v->tile_t;
+        kp->t_box[g] = box;
+        rc = encode_2d(&kp->tmW[g], p->B[g], CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K / 2, N, NVFP4_BK / 2,
+                       v->tile_w, CU_TENSOR_MAP_SWIZZLE_NONE) ||
+             encode_2d(&kp->tmT[g], p->T[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, M, 64, box,
+                       CU_TENSOR_MAP_SWIZZLE_128B) ||
+             encode_2d(&kp->tmC[g], p->C[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, N, M, 64, box,
+                       CU_TENSOR_MAP_SWIZZLE_128B);
+        kp->sfW[g] = p->SFB[g];
+        kp->C[g] = p->C[g];
+        kp->m[g] = M;
+        kp->n[g] = N;
+        kp->k[g] = K;
+    }
+    *tiles_dev = NULL;
+    *first_dev = NULL;
+    if (rc == 0) {
+        const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
+        cudaError_t e = cudaMalloc((void **)tiles_dev, tb);
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)first_dev, fb);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(*tiles_dev, sc.tiles, tb, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(*first_dev, sc.cta_first, fb, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) {
+            report("upload the tile schedule", e, __FILE__, __LINE__);
+            cudaFree(*tiles_dev);
+            cudaFree(*first_dev);
+            *tiles_dev = NULL;
+            *first_dev = NULL;
+            rc = -1;
+        }
+    }
+    kp->tiles = *tiles_dev;
+    kp->cta_first = *first_dev;
+    nvfp4_schedule_free(&sc);
+    return rc ? -1 : 0;
+}
+
+const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant *v)
+{
     for (int i = 0; i < p->ncache; i++)
-        if (p->cache[i].tile_w == tile_w && p->cache[i].tile_t == tile_t)
+        if (p->cache[i].tile_w == v->tile_w && p->cache[i].tile_t == v->tile_t &&
+            p->cache[i].persistent == v->persistent)
             return p->cache[i].kp;
     if (p->ncache == KP_CACHE) {
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
         return NULL;
     }
-    if (tile_w < 64 || tile_w > 256 || tile_t < 8 || tile_t > 256) {
-        fprintf(stderr, "nvfp4: tile %dx%d out of range\n", tile_w, tile_t);
-        return NULL;
-    }
     /* CUtensorMap needs 128-byte alignment */
-    kp = (nvfp4_kparams *)aligned_alloc(128, (sizeof(nvfp4_kparams) + 127) / 128 * 128);
+    nvfp4_kparams *kp = (nvfp4_kparams *)aligned_alloc(128, (sizeof(nvfp4_kparams) + 127) / 128 * 128);
+    nvfp4_tile *tiles = NULL;
+    int *first = NULL;
     if (!kp) {
         fprintf(stderr, "nvfp4: out of host memory\n");
         return NULL;
     }
-    memset(kp, 0, sizeof *kp);
-    kp->groups = s->groups;
-    kp->tile_w = tile_w;
-    kp->tile_t = tile_t;
-    for (int g = 0; g < s->groups; g++) {
-        int M = s->m[g], N = s->n[g], K = s->k[g];
-        if (N % tile_w) {
-            fprintf(stderr, "nvfp4: N=%d is not a multiple of tile_w=%d\n", N, tile_w);
-            free(kp);
-            return NULL;
-        }
-        if (encode_bytes_2d(&kp->tmW[g], p->B[g], K / 2, N, tile_w) ||
-            encode_bytes_2d(&kp->tmT[g], p->A[g], K / 2, M, tile_t)) {
-            free(kp);
-            return NULL;
-        }
-        kp->sfW[g] = p->SFB[g];
-        kp->sfT[g] = p->SFA[g];
-        kp->C[g] = p->C[g];
-        kp->m[g] = M;
-        kp->n[g] = N;
-        kp->k[g] = K;
-        kp->tile_start[g] = t;
-        t += (N / tile_w) * ((M + tile_t - 1) / tile_t);
+    if (build_kparams(p, v, kp, &tiles, &first)) {
+        free(kp);
+        return NULL;
     }
-    kp->tile_start[s->groups] = t;
-    p->cache[p->ncache].tile_w = tile_w;
-    p->cache[p->ncache].tile_t = tile_t;
+    p->cache[p->ncache].tile_w = v->tile_w;
+    p->cache[p->ncache].tile_t = v->tile_t;
+    p->cache[p->ncache].persistent = v->persistent;
     p->cache[p->ncache].kp = kp;
+    p->cache[p->ncache].tiles = tiles;
+    p->cache[p->ncache].cta_first = first;
     p->ncache++;
     return kp;
+}
+
+int nvfp4_launch(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer stamps, cudaStream_t s)
+{
+    if (!v || !p)
+        return (int)cudaErrorInvalidValue;
+    const nvfp4_kparams *kp = nvfp4_problem_kparams(p, v); /* cached after the first call */
+    if (!kp)
+        return (int)cudaErrorInvalidValue;
+    int e = nvfp4_tokens_launch(&p->tp, s);
+    if (e)
+        return e;
+    return twin ? nvfp4_gemm_launch_twin(v, kp, stamps, s) : nvfp4_gemm_launch_prod(v, kp, stamps, s);
 }
 
 /* ------------------------------------------------------------------------------------------ */

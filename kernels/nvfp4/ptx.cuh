@@ -140,75 +140,206 @@ template <int R> static __device__ __forceinline__ void fence_regs(float (&d)[R]
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
-/* D[64 x 64] (fp32, 32 regs/thread) += A[64 x 16] * B[16 x 64], fp16 inputs, both
- * operands in shared memory (descriptors), both K-major (no transpose). */
-static __device__ __forceinline__ void wgmma_m64n64k16_f32_f16_ss(float (&d)[32], uint64_t desc_a,
-                                                                   uint64_t desc_b)
-{
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %34, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16\n"
-        "{"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-        "},\n"
-        " %32, %33, p, 1, 1, 0, 0;\n"
-        "}\n"
-        :
-          "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "l"(desc_a), "l"(desc_b), "r"(1)
-        : "memory");
-}
 
-/* D[64 x 128] (fp32, 64 regs/thread) += A[64 x 16] * B[16 x 128], fp16 inputs, both
- * operands in shared memory (descriptors), both K-major (no transpose). */
-static __device__ __forceinline__ void wgmma_m64n128k16_f32_f16_ss(float (&d)[64], uint64_t desc_a,
-                                                                   uint64_t desc_b)
-{
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16\n"
-        "{"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-        "},\n"
-        " %64, %65, p, 1, 1, 0, 0;\n"
-        "}\n"
-        :
-          "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(desc_a), "l"(desc_b), "r"(1)
-        : "memory");
-}
+/* ---- register-sourced wgmma: D[64 x N] (fp32) += A[64 x 16] (fp16, registers) * B[16 x N] ----
+ * A fragment of thread (warp w of the warpgroup, lane l): a[0] = row 16w + l/4, k 2(l%4)..+1;
+ * a[1] = row +8, same k; a[2] = row 16w + l/4, k 2(l%4)+8..+9; a[3] = row +8, k +8..+9.
+ * B from shared memory through a descriptor, K-major.  D: N/2 fp32 per thread.
+ * The operand lists below are spelled out because inline PTX needs literal operand numbers. */
 
-/* wgmma_ss<N>: the m64nNk16 instruction for the tile width in use. */
-template <int N> struct wgmma_ss;
-template <> struct wgmma_ss<64> {
-    static __device__ __forceinline__ void run(float (&d)[32], uint64_t a, uint64_t b)
+#define WG_R16_0 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+#define WG_R16_1 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define WG_R16_2 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+#define WG_R16_3 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define WG_R16_4 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79"
+#define WG_R16_5 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define WG_R16_6 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111"
+#define WG_R16_7 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+
+#define WG_F4(b) "+f"(d[(b)]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3])
+#define WG_F16(b) WG_F4(b), WG_F4((b) + 4), WG_F4((b) + 8), WG_F4((b) + 12)
+
+template <int N> struct wgmma_rs;
+
+template <> struct wgmma_rs<32> {
+    static __device__ __forceinline__ void run(float (&d)[16], const uint32_t (&a)[4], uint64_t desc_b)
     {
-        wgmma_m64n64k16_f32_f16_ss(d, a, b);
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {" WG_R16_0 "}, "
+                     "{%16, %17, %18, %19}, %20, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
     }
 };
-template <> struct wgmma_ss<128> {
-    static __device__ __forceinline__ void run(float (&d)[64], uint64_t a, uint64_t b)
+
+template <> struct wgmma_rs<64> {
+    static __device__ __forceinline__ void run(float (&d)[32], const uint32_t (&a)[4], uint64_t desc_b)
     {
-        wgmma_m64n128k16_f32_f16_ss(d, a, b);
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {" WG_R16_0 ", " WG_R16_1 "}, "
+                     "{%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0), WG_F16(16)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
     }
 };
+
+template <> struct wgmma_rs<96> {
+    static __device__ __forceinline__ void run(float (&d)[48], const uint32_t (&a)[4], uint64_t desc_b)
+    {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 {" WG_R16_0 ", " WG_R16_1 ", " WG_R16_2 "}, "
+                     "{%48, %49, %50, %51}, %52, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0), WG_F16(16), WG_F16(32)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
+    }
+};
+
+template <> struct wgmma_rs<128> {
+    static __device__ __forceinline__ void run(float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b)
+    {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {" WG_R16_0 ", " WG_R16_1 ", " WG_R16_2 ", " WG_R16_3 "}, "
+                     "{%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0), WG_F16(16), WG_F16(32), WG_F16(48)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
+    }
+};
+
+template <> struct wgmma_rs<160> {
+    static __device__ __forceinline__ void run(float (&d)[80], const uint32_t (&a)[4], uint64_t desc_b)
+    {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %85, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n160k16.f32.f16.f16 {" WG_R16_0 ", " WG_R16_1 ", " WG_R16_2 ", " WG_R16_3 ", " WG_R16_4 "}, "
+                     "{%80, %81, %82, %83}, %84, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0), WG_F16(16), WG_F16(32), WG_F16(48), WG_F16(64)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
+    }
+};
+
+template <> struct wgmma_rs<192> {
+    static __device__ __forceinline__ void run(float (&d)[96], const uint32_t (&a)[4], uint64_t desc_b)
+    {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {" WG_R16_0 ", " WG_R16_1 ", " WG_R16_2 ", " WG_R16_3 ", " WG_R16_4 ", " WG_R16_5 "}, "
+                     "{%96, %97, %98, %99}, %100, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0), WG_F16(16), WG_F16(32), WG_F16(48), WG_F16(64), WG_F16(80)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
+    }
+};
+
+template <> struct wgmma_rs<224> {
+    static __device__ __forceinline__ void run(float (&d)[112], const uint32_t (&a)[4], uint64_t desc_b)
+    {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %117, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n224k16.f32.f16.f16 {" WG_R16_0 ", " WG_R16_1 ", " WG_R16_2 ", " WG_R16_3 ", " WG_R16_4 ", " WG_R16_5 ", " WG_R16_6 "}, "
+                     "{%112, %113, %114, %115}, %116, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0), WG_F16(16), WG_F16(32), WG_F16(48), WG_F16(64), WG_F16(80), WG_F16(96)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
+    }
+};
+
+template <> struct wgmma_rs<256> {
+    static __device__ __forceinline__ void run(float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b)
+    {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {" WG_R16_0 ", " WG_R16_1 ", " WG_R16_2 ", " WG_R16_3 ", " WG_R16_4 ", " WG_R16_5 ", " WG_R16_6 ", " WG_R16_7 "}, "
+                     "{%128, %129, %130, %131}, %132, p, 1, 1, 0;\n}\n"
+                     : WG_F16(0), WG_F16(16), WG_F16(32), WG_F16(48), WG_F16(64), WG_F16(80), WG_F16(96), WG_F16(112)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)
+                     : "memory");
+    }
+};
+
+#undef WG_F16
+#undef WG_F4
+
+/* ---- epilogue helpers ---- */
+
+/* Four 8x8 fp16 matrices (fragment layout: lane l holds row l/4, columns 2(l%4)..+1) stored
+ * transposed: lane l gives the shared address of row l%8 of matrix l/8. */
+static __device__ __forceinline__ void stmatrix_x4_trans(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2,
+                                                         uint32_t r3)
+{
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(r0),
+                 "r"(r1), "r"(r2), "r"(r3)
+                 : "memory");
+}
+
+/* 2-D tile store shared -> global through a tensor map (rows past the tensor are dropped). */
+static __device__ __forceinline__ void tma_store_2d(const void *tmap, uint32_t src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+                     reinterpret_cast<uint64_t>(tmap)),
+                 "r"(src), "r"(x), "r"(y)
+                 : "memory");
+}
+
+static __device__ __forceinline__ void bulk_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+/* Waits until the committed bulk stores of this thread have read their shared-memory source. */
+static __device__ __forceinline__ void bulk_wait_read0(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+
+/* Barrier over `threads` threads (a multiple of 32) on hardware barrier `id` (1..15). */
+static __device__ __forceinline__ void named_barrier(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* Programmatic dependent launch: the dependent grid may start early; griddep_wait blocks
+ * until every prerequisite grid has finished and its writes are visible. */
+static __device__ __forceinline__ void griddep_wait(void)
+{
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+
+static __device__ __forceinline__ void griddep_launch_dependents(void)
+{
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+/* Warpgroup-wide register reallocation (every thread of the warpgroup executes it). */
+template <int R> static __device__ __forceinline__ void setmaxnreg_dec(void)
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(R));
+}
+
+template <int R> static __device__ __forceinline__ void setmaxnreg_inc(void)
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(R));
+}
+
+/* One plain arrival on an mbarrier (the empty-slot barriers of the pipeline). */
+static __device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(bar) : "memory");
+}
+
+/* Shared-memory loads the compiler cannot reorder across the pipeline's barrier waits. */
+static __device__ __forceinline__ uint4 lds128(uint32_t addr)
+{
+    uint4 v;
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+    return v;
+}
+
+static __device__ __forceinline__ uint16_t lds16(uint32_t addr)
+{
+    uint16_t v;
+    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
+    return v;
+}
 
 #endif

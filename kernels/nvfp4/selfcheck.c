@@ -9,20 +9,7 @@
  * Usage: nvfp4_selfcheck [--variant NAME|all] [--shapes a,b,..] [--seed N] [--cublas]
  *   --cublas also checks the cuBLAS anchor once per shape (gpumode) and the ceiling GEMM.
  *
- * Build (from the repository root; B=build/nvfp4):
- *   mkdir -p $B
- *   NVCC="/usr/local/cuda/bin/nvcc -std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a \
- *         -Xcompiler -Wall,-Wextra,-Werror -I."
- *   $NVCC -c kernels/nvfp4/gemm.cu -o $B/gemm_prod.o
- *   $NVCC -DGS_TWIN=1 -c kernels/nvfp4/gemm.cu -o $B/gemm_twin.o
- *   $NVCC -c kernels/nvfp4/problem.cu -o $B/problem.o
- *   $NVCC -c kernels/nvfp4/cublas_anchor.cu -o $B/cublas_anchor.o
- *   for f in format shapes reference_cpu variants selfcheck; do
- *     gcc -std=c11 -O2 -Wall -Wextra -Werror -I. -I/usr/local/cuda/include \
- *         -c kernels/nvfp4/$f.c -o $B/$f.o; done
- *   (cd $B && /usr/local/cuda/bin/nvcc -gencode=arch=compute_90a,code=sm_90a *.o -lcudart -lcublas \
- *         -lm -o nvfp4_selfcheck)
- *   $B/nvfp4_selfcheck */
+ * Build: make build/nvfp4-selfcheck (or make check-gpu, which runs it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "kernels/nvfp4/nvfp4.h"
+#include "kernels/nvfp4/schedule.h"
 
 #define BENCH_AND_TESTS "t0,t1,t2,t3,t4,t5,t6,t7,t8,t9,g8k7168,g8k2048,g2k4096,g2k1536"
 
@@ -61,17 +49,56 @@ static int cuda_ok(cudaError_t e, const char *what)
     return 1;
 }
 
+/* Checks one consumer warp's records against its CTA's tiles in schedule order: per tile
+ * MAINLOOP + LOAD_WAIT/DEQUANT/MMA per stage + ACC_TO_REG + EPILOGUE + STORE, tagged with
+ * the tile's schedule index and group, role as the variant's warps have. */
+static int check_consumer(const nvfp4_shape *s, const nvfp4_schedule *sc, int b, const gs_record *rec,
+                          unsigned n, unsigned role, char *why, size_t whylen)
+{
+    unsigned i = 0;
+    for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
+        const int g = sc->tiles[t].group;
+        const unsigned nk = (unsigned)(s->k[g] / NVFP4_BK), want = NVFP4_TILE_EVENTS(s->k[g]);
+        unsigned count[GS_NUM_PHASES] = {0};
+        for (unsigned e = 0; e < want; e++, i++) {
+            if (i >= n) {
+                snprintf(why, whylen, "tile %d: only %u records", t, n);
+                return 0;
+            }
+            if (rec[i].phase >= GS_NUM_PHASES || rec[i].group != (unsigned)g || rec[i].tile != (uint16_t)t ||
+                rec[i].role != role) {
+                snprintf(why, whylen, "record %u: phase %u group %u tile %u role %u, expected tile %d group %d", i,
+                         rec[i].phase, rec[i].group, rec[i].tile, rec[i].role, t, g);
+                return 0;
+            }
+            count[rec[i].phase]++;
+        }
+        if (count[GS_MAINLOOP] != 1 || count[GS_LOAD_WAIT] != nk || count[GS_DEQUANT] != nk ||
+            count[GS_MMA] != nk || count[GS_ACC_TO_REG] != 1 || count[GS_EPILOGUE] != 1 || count[GS_STORE] != 1) {
+            snprintf(why, whylen, "tile %d: wrong phase mix", t);
+            return 0;
+        }
+    }
+    if (i != n) {
+        snprintf(why, whylen, "%u records, the schedule gives %u", n, i);
+        return 0;
+    }
+    return 1;
+}
+
 /* Checks every warp header and record of a twin run.  Returns 1 when all is as designed. */
-static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, gs_buffer b, unsigned ctas, char *why,
-                        size_t whylen)
+static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, gs_buffer b, unsigned ctas,
+                        char *why, size_t whylen)
 {
     size_t nw = (size_t)ctas * b.warps_per_cta, nr = nw * b.capacity;
     gs_warp_header *h = malloc(nw * sizeof *h);
     gs_record *r = malloc(nr * sizeof *r);
+    nvfp4_schedule sc = {0, 0, NULL, NULL};
     int ok = 1;
-    unsigned cta = 0;
-    if (!h || !r) {
-        snprintf(why, whylen, "out of host memory");
+    const unsigned consumers = (unsigned)(v->tile_w / 64) * 4u;
+    if (!h || !r || nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, sms, &sc, why, whylen)) {
+        if (!h || !r)
+            snprintf(why, whylen, "out of host memory");
         free(h);
         free(r);
         return 0;
@@ -79,57 +106,39 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, gs_buffer 
     if (!cuda_ok(cudaMemcpy(h, b.warps, nw * sizeof *h, cudaMemcpyDeviceToHost), "copy stamp headers") ||
         !cuda_ok(cudaMemcpy(r, b.records, nr * sizeof *r, cudaMemcpyDeviceToHost), "copy stamp records")) {
         snprintf(why, whylen, "copy failed");
-        free(h);
-        free(r);
-        return 0;
+        ok = 0;
     }
-    for (int g = 0; g < s->groups && ok; g++) {
-        unsigned tiles = (unsigned)((s->n[g] / v->tile_w) * ((s->m[g] + v->tile_t - 1) / v->tile_t));
-        unsigned nk = (unsigned)(s->k[g] / 256), expect = 4u + 3u * nk;
-        for (unsigned t = 0; t < tiles && ok; t++, cta++) {
-            for (unsigned w = 0; w < b.warps_per_cta && ok; w++) {
-                const gs_warp_header *wh = &h[(size_t)cta * b.warps_per_cta + w];
-                const gs_record *rec = &r[((size_t)cta * b.warps_per_cta + w) * b.capacity];
-                unsigned count[GS_NUM_PHASES] = {0};
-                if (wh->flags != (GS_WARP_STARTED | GS_WARP_FINISHED) || wh->cta != cta || wh->warp != w) {
-                    snprintf(why, whylen, "cta %u warp %u: flags %u cta %u warp %u", cta, w, wh->flags, wh->cta,
-                             (unsigned)wh->warp);
-                    ok = 0;
-                    break;
-                }
-                if (wh->events != expect) {
-                    snprintf(why, whylen, "cta %u warp %u: %u events, expected %u", cta, w, wh->events, expect);
-                    ok = 0;
-                    break;
-                }
-                if (wh->gt_end < wh->gt_start) {
-                    snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
-                    ok = 0;
-                    break;
-                }
-                for (unsigned i = 0; i < wh->events && i < b.capacity; i++) {
-                    if (rec[i].phase >= GS_NUM_PHASES || rec[i].group != (unsigned)g || rec[i].tile != (uint16_t)cta ||
-                        rec[i].role != GS_ROLE_ALL) {
-                        snprintf(why, whylen, "cta %u warp %u record %u: phase %u group %u tile %u role %u", cta, w,
-                                 i, rec[i].phase, rec[i].group, rec[i].tile, rec[i].role);
-                        ok = 0;
-                        break;
-                    }
-                    count[rec[i].phase]++;
-                }
-                if (ok && (count[GS_MAINLOOP] != 1 || count[GS_LOAD_WAIT] != nk || count[GS_DEQUANT] != nk ||
-                           count[GS_MMA] != nk || count[GS_ACC_TO_REG] != 1 || count[GS_EPILOGUE] != 1 ||
-                           count[GS_STORE] != 1)) {
-                    snprintf(why, whylen, "cta %u warp %u: wrong phase mix", cta, w);
+    if (ok && (unsigned)sc.grid != ctas) {
+        snprintf(why, whylen, "schedule has %d CTAs, geometry says %u", sc.grid, ctas);
+        ok = 0;
+    }
+    for (unsigned cta = 0; ok && cta < ctas; cta++) {
+        for (unsigned w = 0; ok && w < b.warps_per_cta; w++) {
+            const gs_warp_header *wh = &h[(size_t)cta * b.warps_per_cta + w];
+            const gs_record *rec = &r[((size_t)cta * b.warps_per_cta + w) * b.capacity];
+            char sub[200] = "";
+            if (wh->flags != (GS_WARP_STARTED | GS_WARP_FINISHED) || wh->cta != cta || wh->warp != w) {
+                snprintf(why, whylen, "cta %u warp %u: flags %u cta %u warp %u", cta, w, wh->flags, wh->cta,
+                         (unsigned)wh->warp);
+                ok = 0;
+            } else if (wh->gt_end < wh->gt_start) {
+                snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
+                ok = 0;
+            } else if (w >= consumers) { /* the producer warp records no phases */
+                if (wh->events != 0) {
+                    snprintf(why, whylen, "cta %u producer warp: %u records, expected none", cta, wh->events);
                     ok = 0;
                 }
+            } else if (wh->events > b.capacity ||
+                       !check_consumer(s, &sc, (int)cta, rec, wh->events,
+                                       v->warp_spec ? GS_ROLE_CONSUMER : GS_ROLE_ALL, sub, sizeof sub)) {
+                snprintf(why, whylen, "cta %u warp %u: %s", cta, w,
+                         wh->events > b.capacity ? "more records than capacity" : sub);
+                ok = 0;
             }
         }
     }
-    if (ok && cta != ctas) {
-        snprintf(why, whylen, "walked %u CTAs, geometry says %u", cta, ctas);
-        ok = 0;
-    }
+    nvfp4_schedule_free(&sc);
     free(h);
     free(r);
     return ok;
@@ -138,7 +147,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, gs_buffer 
 static void print_row(const char *shape, const char *dist, const char *variant, const char *build,
                       const nvfp4_check *c, double us, const char *stamps, int pass)
 {
-    printf("%-8s %-7s %-9s %-4s %10lld %6lld %6lld %7lld %6lld %10.3g %10.3g %9.1f  %-6s %s\n", shape, dist, variant,
+    printf("%-8s %-7s %-21s %-4s %10lld %6lld %6lld %7lld %6lld %10.3g %10.3g %9.1f  %-6s %s\n", shape, dist, variant,
            build, c->elements, c->bad, c->unwritten, c->cpu_checked, c->cpu_bad, c->max_abs_err, c->max_rel_err, us,
            stamps, pass ? "PASS" : "FAIL");
     fflush(stdout);
@@ -199,7 +208,7 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
 
     /* instrumented twin */
     memset(&c, 0, sizeof c);
-    if (nvfp4_stamp_geometry(v, p, &ctas, &wpc, &ev) != 0) {
+    if (nvfp4_stamp_geometry(v, s, nvfp4_problem_sms(p), &ctas, &wpc, &ev) != 0) {
         fprintf(stderr, "selfcheck: no stamp geometry for %s on %s\n", v->name, s->name);
         print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
         nvfp4_problem_destroy(p);
@@ -223,7 +232,7 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
         } else if (nvfp4_problem_verify(p, &c) != 0) {
             print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
         } else {
-            int sok = check_stamps(v, s, st, ctas, why, sizeof why);
+            int sok = check_stamps(v, s, nvfp4_problem_sms(p), st, ctas, why, sizeof why);
             if (!sok)
                 fprintf(stderr, "selfcheck: %s %s %s stamps: %s\n", s->name, dn, v->name, why);
             us = one_shot_us(v, 1, p, st);
@@ -305,7 +314,7 @@ static void run_ceiling(void)
 
 int main(int argc, char **argv)
 {
-    const char *vname = "base", *shapes = BENCH_AND_TESTS;
+    const char *vname = "default", *shapes = BENCH_AND_TESTS;
     unsigned long long seed = 20250101ull;
     int with_cublas = 0;
     char list[1024], err[512];
@@ -320,23 +329,26 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--cublas"))
             with_cublas = 1;
         else {
-            fprintf(stderr, "usage: %s [--variant NAME|all] [--shapes a,b,..] [--seed N] [--cublas]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--variant NAME|all|default] [--shapes a,b,..] [--seed N] [--cublas]\n",
+                    argv[0]);
             return 2;
         }
     }
-    if (strcmp(vname, "all") && !nvfp4_variant_find(vname)) {
+    const int all = !strcmp(vname, "all"), dflt = !strcmp(vname, "default");
+    if (!all && !dflt && !nvfp4_variant_find(vname)) {
         fprintf(stderr, "selfcheck: unknown variant '%s'; known:", vname);
         for (int i = 0; i < nvfp4_variant_count(); i++)
             fprintf(stderr, " %s", nvfp4_variant_at(i)->name);
         fprintf(stderr, "\n");
         return 2;
     }
-    printf("%-8s %-7s %-9s %-4s %10s %6s %6s %7s %6s %10s %10s %9s  %-6s %s\n", "shape", "dist", "variant", "build",
+    printf("%-8s %-7s %-21s %-4s %10s %6s %6s %7s %6s %10s %10s %9s  %-6s %s\n", "shape", "dist", "variant", "build",
            "elements", "bad", "unwrit", "cpu_chk", "cpubad", "max_abs", "max_rel", "1shot_us", "stamps", "result");
-    for (int vi = 0; vi < nvfp4_variant_count(); vi++) {
-        const nvfp4_variant *v = nvfp4_variant_at(vi);
+    /* every named point in turn, or one pass with each shape's production default */
+    for (int vi = 0; vi < (dflt ? 1 : nvfp4_variant_count()); vi++) {
+        const nvfp4_variant *v = dflt ? NULL : nvfp4_variant_at(vi);
         char *tok, *cur = list;
-        if (strcmp(vname, "all") && strcmp(vname, v->name))
+        if (v && !all && strcmp(vname, v->name))
             continue;
         snprintf(list, sizeof list, "%s", shapes);
         while ((tok = next_token(&cur)) != NULL) {
@@ -346,6 +358,8 @@ int main(int argc, char **argv)
                 g_fail++;
                 continue;
             }
+            if (dflt)
+                v = nvfp4_variant_default(&s);
             run_one(v, &s, NVFP4_DIST_GPUMODE, seed);
             run_one(v, &s, NVFP4_DIST_FULL, seed + 1);
         }

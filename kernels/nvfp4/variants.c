@@ -1,20 +1,14 @@
-/* The knob space of the NVFP4 kernel: named points, lookup, stamp geometry and the
- * dispatch to the production (_prod) or instrumented (_twin) build of gemm.cu.
- * Every entry here is instantiated in gemm.cu (NVFP4_POINT list); a later task adds
- * points by implementing the knob values that gemm.cu's static_asserts still reject. */
+/* The knob space of the NVFP4 kernel (see variants.h). */
+#include "variants.h"
+
 #include <string.h>
 
-#include "nvfp4_internal.h"
+#include "points.h"
+#include "schedule.h"
 
-static const nvfp4_variant k_variants[] = {
-    {"base",
-     "baseline: 1 CTA per 128x128 tile, 1 stage, serial TMA->dequant->wgmma, SIMT stores (Hopper analogue "
-     "of the reference submission)",
-     1, 128, 128, 0, 0, 0},
-    {"base_t64", "baseline with 64-token tiles (less token padding for small M_g, 2x CTAs)", 1, 128, 64, 0, 0,
-     0},
-    {"base_w64", "baseline with 64-weight-row tiles (2x CTAs for the 2-group shapes)", 1, 64, 128, 0, 0, 0},
-};
+#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS) {NAME, DESC, S, TW, TT, WS, P, TS},
+static const nvfp4_variant k_variants[] = {NVFP4_POINTS(NVFP4_ENTRY)};
+#undef NVFP4_ENTRY
 #define N_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
 
 int nvfp4_variant_count(void)
@@ -37,36 +31,55 @@ const nvfp4_variant *nvfp4_variant_find(const char *name)
     return NULL;
 }
 
-int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_problem *p, unsigned *ctas,
-                         unsigned *warps_per_cta, unsigned *events_per_warp)
+/* Production point per benchmark shape, chosen from `scripts/gpu-session.sh` sweeps on the
+ * H100 (docs/variants.md has the table the choice came from). */
+static const struct {
+    const char *shape, *variant;
+} k_defaults[] = {
+    {"g8k7168", "s4_w128_t128_ws_p_tma"},
+    {"g8k2048", "s4_w128_t128_ws_p_tma"},
+    {"g2k4096", "s4_w128_t128_ws_p_tma"},
+    {"g2k1536", "s4_w128_t128_ws_p_tma"},
+};
+
+const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s)
 {
-    const nvfp4_shape *s;
-    unsigned ev = 0;
-    if (!v || !p)
-        return -1;
-    s = nvfp4_problem_shape(p);
-    for (int g = 0; g < s->groups; g++) {
-        if (s->n[g] % v->tile_w)
-            return -1;
-        if (NVFP4_EVENTS_PER_WARP(s->k[g]) > ev)
-            ev = NVFP4_EVENTS_PER_WARP(s->k[g]);
-    }
-    if (ctas)
-        *ctas = (unsigned)nvfp4_count_tiles(s, v->tile_w, v->tile_t);
-    if (warps_per_cta)
-        *warps_per_cta = NVFP4_WARPS_PER_CTA;
-    if (events_per_warp)
-        *events_per_warp = ev;
-    return 0;
+    for (size_t i = 0; s && i < sizeof k_defaults / sizeof k_defaults[0]; i++)
+        if (strcmp(s->name, k_defaults[i].shape) == 0)
+            return nvfp4_variant_find(k_defaults[i].variant);
+    /* any other shape: the point that won most benchmark shapes, if N allows 128-row tiles */
+    for (int g = 0; s && g < s->groups; g++)
+        if (s->n[g] % 128)
+            return nvfp4_variant_find("s4_w64_t128_ws_p_tma");
+    return nvfp4_variant_find("s4_w128_t128_ws_p_tma");
 }
 
-int nvfp4_launch(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer stamps, cudaStream_t s)
+int nvfp4_variant_warps(const nvfp4_variant *v)
 {
-    const nvfp4_kparams *kp;
-    if (!v || !p)
-        return (int)cudaErrorInvalidValue;
-    kp = nvfp4_problem_kparams(p, v->tile_w, v->tile_t); /* cached after the first call */
-    if (!kp)
-        return (int)cudaErrorInvalidValue;
-    return twin ? nvfp4_gemm_launch_twin(v, kp, stamps, s) : nvfp4_gemm_launch_prod(v, kp, stamps, s);
+    return v ? (v->tile_w / 64) * 4 + (v->warp_spec ? 4 : 0) : 0;
+}
+
+int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, unsigned *ctas,
+                         unsigned *warps_per_cta, unsigned *events_per_warp)
+{
+    nvfp4_schedule sc;
+    char err[160];
+    unsigned most = 0;
+    if (!v || !s || nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, sms, &sc, err, sizeof err))
+        return -1;
+    for (int b = 0; b < sc.grid; b++) {
+        unsigned ev = 0;
+        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
+            ev += NVFP4_TILE_EVENTS(s->k[sc.tiles[t].group]);
+        if (ev > most)
+            most = ev;
+    }
+    if (ctas)
+        *ctas = (unsigned)sc.grid;
+    if (warps_per_cta)
+        *warps_per_cta = (unsigned)nvfp4_variant_warps(v);
+    if (events_per_warp)
+        *events_per_warp = most;
+    nvfp4_schedule_free(&sc);
+    return 0;
 }

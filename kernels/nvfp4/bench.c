@@ -1,0 +1,185 @@
+#define _POSIX_C_SOURCE 200809L
+/* nvfp4-bench: every knob point on the benchmark shapes, one process, one table.
+ * Per shape: the cuBLAS anchor and the tensor ceiling (cuBLAS bf16 8192^3) once; per
+ * variant: a correctness check of the production build, then the production build and
+ * the twin timed back to back (gs_time_launches: warm-up, L2 flushed before each
+ * repetition, median).  Ratios in a row come from the same run.  A benchmark, not a
+ * test: it prints figures and fails only when something could not run or was wrong.
+ *
+ * Usage: nvfp4-bench [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]
+ * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod correct */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "instrument/gs_timing.h"
+#include "kernels/nvfp4/nvfp4.h"
+
+#define BENCH_SHAPES "g8k7168,g8k2048,g2k4096,g2k1536"
+#define CEILING_N 8192
+#define WARMUP 5
+
+typedef struct launch_arg {
+    const nvfp4_variant *v;
+    nvfp4_problem *p;
+    int twin;
+    gs_buffer stamps;
+} launch_arg;
+
+static int launch_variant(void *arg, cudaStream_t s)
+{
+    launch_arg *a = arg;
+    return nvfp4_launch(a->v, a->twin, a->p, a->stamps, s);
+}
+
+/* Median time of fn in ms, or NAN (message on stderr). */
+static double median_ms(gs_launch_fn fn, void *arg, const gs_l2_flusher *f, int reps)
+{
+    gs_timing t;
+    if (gs_time_launches(fn, arg, 0, f, WARMUP, reps, &t))
+        return NAN;
+    double m = t.median_ms;
+    gs_timing_free(&t);
+    return m;
+}
+
+static int alloc_stamps(const nvfp4_variant *v, nvfp4_problem *p, gs_buffer *b)
+{
+    unsigned ctas, wpc, ev;
+    memset(b, 0, sizeof *b);
+    if (nvfp4_stamp_geometry(v, nvfp4_problem_shape(p), nvfp4_problem_sms(p), &ctas, &wpc, &ev))
+        return -1;
+    b->capacity = ev;
+    b->warps_per_cta = wpc;
+    if (cudaMalloc((void **)&b->warps, (size_t)ctas * wpc * sizeof(gs_warp_header)) != cudaSuccess ||
+        cudaMalloc((void **)&b->records, (size_t)ctas * wpc * ev * sizeof(gs_record)) != cudaSuccess) {
+        fprintf(stderr, "nvfp4-bench: cannot allocate the stamp buffer\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int wanted(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    if (!strcmp(list, "all"))
+        return 1;
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *shapes = BENCH_SHAPES, *variants = "all", *tsv = NULL;
+    int reps = 50, failures = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
+            shapes = argv[++i];
+        else if (!strcmp(argv[i], "--variants") && i + 1 < argc)
+            variants = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
+            tsv = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 1) {
+        fprintf(stderr, "nvfp4-bench: --reps must be >= 1\n");
+        return 2;
+    }
+    gs_l2_flusher fl;
+    if (gs_l2_flusher_init(&fl, 0))
+        return 1;
+    FILE *out = NULL;
+    char tmp[1024];
+    if (tsv) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", tsv);
+        out = fopen(tmp, "w");
+        if (!out) {
+            fprintf(stderr, "nvfp4-bench: cannot write %s\n", tmp);
+            return 1;
+        }
+        fprintf(out, "# gemmscope nvfp4-bench v1\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
+                     "twin_over_prod\tcorrect\n");
+    }
+
+    /* the ceiling once for the whole table */
+    nvfp4_ceiling_gemm *cg = NULL;
+    double ceil_tf = NAN;
+    if (nvfp4_ceiling_gemm_create(CEILING_N, &cg) == 0)
+        ceil_tf = nvfp4_ceiling_gemm_flops(cg) / (median_ms(nvfp4_ceiling_gemm_launch, cg, &fl, reps) * 1e-3) / 1e12;
+    nvfp4_ceiling_gemm_destroy(cg);
+    printf("tensor ceiling (cuBLAS bf16 %d^3): %.1f TFLOP/s\n", CEILING_N, ceil_tf);
+    printf("%-8s %-22s %9s %8s %7s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil", "cuBLAS/x",
+           "twin/x", "correct");
+
+    char list[512], *cur = list, *tok;
+    snprintf(list, sizeof list, "%s", shapes);
+    while ((tok = strtok_r(cur, ",", &cur)) != NULL) {
+        nvfp4_shape s;
+        char err[512];
+        nvfp4_problem *p = NULL;
+        nvfp4_cublas *cb = NULL;
+        if (nvfp4_shape_parse(tok, &s, err, sizeof err)) {
+            fprintf(stderr, "nvfp4-bench: %s\n", err);
+            failures++;
+            continue;
+        }
+        if (nvfp4_problem_create(&s, NVFP4_DIST_GPUMODE, 20250101ull, &p)) {
+            failures++;
+            continue;
+        }
+        double cublas_ms = NAN;
+        if (nvfp4_cublas_create(p, &cb) == 0)
+            cublas_ms = median_ms(nvfp4_cublas_launch, cb, &fl, reps);
+        nvfp4_cublas_destroy(cb);
+        const double flops = nvfp4_shape_flops(&s);
+        const nvfp4_variant *dv = nvfp4_variant_default(&s);
+        for (int vi = 0; vi < nvfp4_variant_count(); vi++) {
+            const nvfp4_variant *v = nvfp4_variant_at(vi);
+            if (!wanted(variants, v->name))
+                continue;
+            launch_arg prod = {v, p, 0, {0}}, twin = {v, p, 1, {0}};
+            nvfp4_check chk;
+            memset(&chk, 0, sizeof chk);
+            int ok = nvfp4_problem_poison(p, 0) == 0 && nvfp4_launch(v, 0, p, prod.stamps, 0) == 0 &&
+                     nvfp4_problem_verify(p, &chk) == 0 && nvfp4_check_ok(&chk);
+            double pm = NAN, tm = NAN;
+            if (ok && alloc_stamps(v, p, &twin.stamps) == 0) {
+                pm = median_ms(launch_variant, &prod, &fl, reps);
+                tm = median_ms(launch_variant, &twin, &fl, reps);
+            }
+            cudaFree(twin.stamps.warps);
+            cudaFree(twin.stamps.records);
+            const double tf = flops / (pm * 1e-3) / 1e12;
+            printf("%-8s %-22s %9.2f %8.1f %6.1f%% %8.3f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
+                   100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, ok ? "yes" : "NO", v == dv ? "  (default)" : "");
+            if (out)
+                fprintf(out, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%d\n", s.name, v->name, 1e3 * pm, tf,
+                        100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, ok);
+            if (!ok || isnan(pm) || isnan(tm))
+                failures++;
+        }
+        printf("%-8s %-22s %9.2f %8.1f %6.1f%%\n", s.name, "cuBLAS bf16 (anchor)", 1e3 * cublas_ms,
+               flops / (cublas_ms * 1e-3) / 1e12, 100.0 * flops / (cublas_ms * 1e-3) / 1e12 / ceil_tf);
+        nvfp4_problem_destroy(p);
+    }
+    gs_l2_flusher_free(&fl);
+    if (out) {
+        if (fclose(out) != 0 || rename(tmp, tsv) != 0) {
+            fprintf(stderr, "nvfp4-bench: cannot finish %s\n", tsv);
+            remove(tmp);
+            return 1;
+        }
+    }
+    printf("%s\n", failures ? "nvfp4-bench: some points failed (see above)" : "nvfp4-bench: all points ran and were correct");
+    return failures ? 1 : 0;
+}

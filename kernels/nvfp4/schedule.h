@@ -1,0 +1,63 @@
+/* Tile schedule of the NVFP4 kernel: which output tiles exist for a shape and tile size,
+ * how many token columns each one really computes, and which CTA runs which tiles.
+ * Pure C (no CUDA): the host builds it once per (shape, tile, persistence), uploads it,
+ * and the checks walk the same schedule to know what every stamp buffer must contain. */
+#ifndef NVFP4_SCHEDULE_H
+#define NVFP4_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shapes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* K elements one pipeline stage of the kernel covers (two 64-wide scale atoms). */
+#define NVFP4_BK 128
+/* The token (wgmma N) width of a tile is rounded up to this many columns. */
+#define NVFP4_N_STEP 32
+
+/* One output tile: weight rows [wtile*tile_w, +tile_w) x token rows [ttile*tile_t, +n_eff)
+ * of group `group`; n_eff = the valid token rows rounded up to NVFP4_N_STEP (<= tile_t). */
+typedef struct nvfp4_tile {
+    uint16_t group, ttile, wtile, n_eff;
+} nvfp4_tile;
+
+typedef struct nvfp4_schedule {
+    int ntiles, grid;
+    nvfp4_tile *tiles; /* ntiles entries, grouped by CTA, in the order each CTA runs them */
+    int *cta_first;    /* grid + 1 entries: CTA b runs tiles [cta_first[b], cta_first[b+1]) */
+} nvfp4_schedule;
+
+/* Builds the schedule.  Tiles are ordered by decreasing cost (K * n_eff); one CTA per tile,
+ * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
+ * (longest-processing-time first).  0, or -1 with a one-line reason in err. */
+int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int sms,
+                         nvfp4_schedule *out, char *err, size_t errlen);
+void nvfp4_schedule_free(nvfp4_schedule *sc);
+
+/* Stamp records one consumer warp writes for one tile of a group with this K:
+ * MAINLOOP + (LOAD_WAIT, DEQUANT, MMA) per stage + ACC_TO_REG + EPILOGUE + STORE. */
+#define NVFP4_TILE_EVENTS(K) (4u + 3u * (unsigned)((K) / NVFP4_BK))
+
+/* The K permutation inside every block of NVFP4_BK: physical element P (as stored) is
+ * used at logical position nvfp4_kperm(P) by both operands.  With P = 32c + 8i + 4h + p
+ * (c, i, p < 4, h < 2), thread lane c of a quad reads the 16 bytes 16c..16c+15 of a
+ * weight row and finds, in word i, the pair of nibbles (p, p + 4) that the register
+ * fragment of k16 step 2i + p/2 needs at columns 2c + 8(p%2) + h. */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline int nvfp4_kperm(int P)
+{
+    const int blk = P & ~(NVFP4_BK - 1), q = P & (NVFP4_BK - 1);
+    const int c = q >> 5, i = (q >> 3) & 3, h = (q >> 2) & 1, p = q & 3;
+    return blk + 32 * i + 16 * (p >> 1) + 8 * (p & 1) + 2 * c + h;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

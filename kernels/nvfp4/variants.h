@@ -1,0 +1,45 @@
+/* The knob space of the NVFP4 kernel: named points (points.h), lookup, the production
+ * default per shape, and the stamp geometry of a point.  Pure C, no CUDA headers: the
+ * host-only gemmscope lists the points with it. */
+#ifndef NVFP4_VARIANTS_H
+#define NVFP4_VARIANTS_H
+
+#include "shapes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nvfp4_variant {
+    const char *name;
+    const char *description;
+    int stages;     /* shared-memory pipeline stages (1 = load, then compute, in turn) */
+    int tile_w;     /* weight rows (= output columns n) per CTA: 64 per consumer warpgroup */
+    int tile_t;     /* token rows (= output rows m) per tile: the largest wgmma N */
+    int warp_spec;  /* 1 = a producer warpgroup issues the loads */
+    int persistent; /* 1 = one CTA per SM walks a precomputed share of the tiles */
+    int tma_store;  /* 1 = epilogue through shared memory and TMA store */
+} nvfp4_variant;
+
+/* Number of points; every one is instantiated in gemm.cu. */
+int nvfp4_variant_count(void);
+/* Point i (0 <= i < count) or NULL. */
+const nvfp4_variant *nvfp4_variant_at(int i);
+/* Point by name, or NULL. */
+const nvfp4_variant *nvfp4_variant_find(const char *name);
+/* The production point for a shape: the measured table in variants.c for the benchmark
+ * shapes, a documented rule for every other shape. */
+const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s);
+/* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
+int nvfp4_variant_warps(const nvfp4_variant *v);
+
+/* Stamp geometry of one launch of v on shape s with `sms` SMs: CTAs, warps per CTA, and the
+ * records per warp (the most any consumer warp writes; producer warps write none).
+ * 0 ok, -1 if v cannot run s. */
+int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, unsigned *ctas,
+                         unsigned *warps_per_cta, unsigned *events_per_warp);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
