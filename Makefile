@@ -23,6 +23,7 @@ BUILD := build
 SHAPE ?= g8k7168
 VARIANT ?= default
 METRICS ?= default
+DETAIL ?= 1
 RUN ?=
 
 include kernels/nvfp4/nvfp4.mk
@@ -35,19 +36,21 @@ GS_HOST_SRCS := analysis/edges.c analysis/json.c analysis/names.c analysis/timel
                 $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 
-# recorder: C host code with the CUDA runtime, kernels built twice (production + twin)
+# recorder: C host code with the CUDA runtime, kernels built as production + twin (+ detail twin for NVFP4)
 REC_C_SRCS := instrument/record_main.c instrument/gs_timing.c kernels/subjects.c kernels/subject_calib.c \
               kernels/subject_nvfp4.c $(NVFP4_CUDA_C)
 REC_CU_SRCS := instrument/gs_stamps.cu $(NVFP4_CU)
 KERNEL_SRCS := kernels/calib.cu $(NVFP4_KERNEL_CU)
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
+            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
             $(BUILD)/instrument/gs_file.o $(BUILD)/instrument/gs_run.o $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 CUPTI_OBJS := $(CUPTI_C:%.c=$(BUILD)/cupti/%.o) $(CUPTI_CPP:%.cpp=$(BUILD)/cupti/%.o)
 REC_OBJS += $(CUPTI_OBJS)
 NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) \
             $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
-            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
+            $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 
 TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
@@ -81,6 +84,10 @@ $(BUILD)/%_twin.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-ch
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -DGS_TWIN=1 -c $< -o $@
 
+$(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -DGS_TWIN=2 -c $< -o $@
+
 $(BUILD)/gemmscope: $(BUILD)/analysis/gemmscope.o $(GS_HOST_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@
 
@@ -101,7 +108,8 @@ $(BUILD)/cupti/%.o: %.cpp $(CUPTI_HEADERS) | cuda-check
 
 CUPTI_CHECK_OBJS := $(BUILD)/cupti/instrument/cupti_check.o $(CUPTI_OBJS) $(BUILD)/cuda/instrument/gs_timing.o \
     $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
-    $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+    $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
+    $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 $(BUILD)/cupti-check: $(CUPTI_CHECK_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
 
@@ -135,10 +143,11 @@ test: deps-test all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
 
 # every NVFP4 knob point on the benchmark shapes (GPU): time, TFLOP/s, ceiling, cuBLAS, twin
+SHAPES ?= g8k7168,g8k2048,g2k4096,g2k1536
+VARIANTS ?= all
 bench-variants: $(BUILD)/nvfp4-bench
 	@mkdir -p reports
-	$(BUILD)/nvfp4-bench --shapes $(or $(SHAPES),g8k7168,g8k2048,g2k4096,g2k1536) --variants $(or $(VARIANTS),all) \
-	    --tsv reports/variants.tsv
+	$(BUILD)/nvfp4-bench --shapes $(SHAPES) --variants $(VARIANTS) --tsv reports/variants.tsv
 
 # records analysed per second on one core (a benchmark, not a test)
 bench-analyzer: $(GS_HOST_OBJS)
@@ -150,7 +159,7 @@ bench-analyzer: $(GS_HOST_OBJS)
 report:
 	@scripts/ensure-packages.sh --optional gnuplot-nox
 	@if scripts/has-gpu.sh; then \
-	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT) METRICS=$(METRICS); \
+	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT) METRICS=$(METRICS) DETAIL=$(DETAIL); \
 	else \
 	    $(MAKE) --no-print-directory host >/dev/null && scripts/render-sample.sh $(SHAPE); \
 	fi

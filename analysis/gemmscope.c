@@ -26,7 +26,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gemmscope <command> [args]\n"
-               "  record [SHAPE=]NAME [VARIANT=V] [DIST=D] [METRICS=default|sol|none] [--reps N]\n"
+               "  record [SHAPE=]NAME [VARIANT=V] [DIST=D] [METRICS=default|sol|none] [DETAIL=0|1] [--reps N]\n"
                "         [--capacity-scale F] [--root DIR]\n"
                "                       profile NAME on the GPU into DIR/<shape>/<variant>/<run-id> (DIR: reports)\n"
                "  report RUN [-o OUT]  analyse a run directory; write summary.json, report.md, plots/ into OUT\n"
@@ -400,12 +400,14 @@ static void remove_tree(const char *dir)
 static int cmd_record(int argc, char **argv, const char *self)
 {
     const char *shape = NULL, *variant = "default", *root = "reports", *reps = "50", *cap = "1", *dist = "gpumode";
-    const char *metrics = "default";
+    const char *metrics = "default", *detail = "0";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strncmp(a, "SHAPE=", 6))
             shape = a + 6;
+        else if (!strncmp(a, "DETAIL=", 7))
+            detail = a + 7;
         else if (!strncmp(a, "VARIANT=", 8))
             variant = a + 8;
         else if (!strncmp(a, "DIST=", 5))
@@ -492,7 +494,8 @@ static int cmd_record(int argc, char **argv, const char *self)
     pid_t pid = fork();
     if (pid == 0) {
         execl(helper, helper, "--subject", subject, "--shape", shape, "--variant", variant, "--dist", dist, "--reps",
-              reps, "--capacity-scale", cap, "--metrics", metrics, "--out", tmp, "--command", cmdline, (char *)NULL);
+              reps, "--capacity-scale", cap, "--metrics", metrics, "--detail", detail, "--out", tmp, "--command",
+              cmdline, (char *)NULL);
         perror("gemmscope: exec gemmscope-record");
         _exit(127);
     }

@@ -17,8 +17,12 @@
 
 #include "gs_format.h"
 
-/* Kernel and launcher names get a suffix per build, so both builds link into one program. */
-#if defined(GS_TWIN) && GS_TWIN
+/* Kernel and launcher names get a suffix per build, so every build links into one program:
+ * GS_TWIN=1 is the twin (GS_BEGIN/GS_END stamps), GS_TWIN=2 the detail twin, which also
+ * records the GS_SUB_BEGIN/GS_SUB_END stamps that hot loops use for their sub-phases. */
+#if defined(GS_TWIN) && GS_TWIN >= 2
+#define GS_SYM(name) name##_detail
+#elif defined(GS_TWIN) && GS_TWIN
 #define GS_SYM(name) name##_twin
 #else
 #define GS_SYM(name) name##_prod
@@ -34,6 +38,7 @@ struct gs_ctx {
     uint16_t tile, group, sm;
     uint8_t role;
     bool writer;
+    bool sub; /* this warp records GS_SUB_* stamps (detail twin); GS_SUB_ENABLE changes it */
     uint64_t clk0[GS_NUM_PHASES];
 };
 
@@ -83,6 +88,7 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.sm = (uint16_t)gs_smid();
     c.role = role;
     c.writer = (threadIdx.x & 31) == 0;
+    c.sub = true;
     if (c.writer) {
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
@@ -140,6 +146,15 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
 #define GS_BEGIN(c, ph) ((c).clk0[ph] = gs_clock())
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #define GS_FINISH(c) gs_finish(c)
+#if GS_TWIN >= 2
+#define GS_SUB_ENABLE(c, on) ((c).sub = (on))
+#define GS_SUB_BEGIN(c, ph) ((c).sub ? (void)GS_BEGIN(c, ph) : (void)0)
+#define GS_SUB_END(c, ph) ((c).sub ? GS_END(c, ph) : (void)0)
+#else
+#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
+#define GS_SUB_BEGIN(c, ph) ((void)(c))
+#define GS_SUB_END(c, ph) ((void)(c))
+#endif
 
 #else /* production build: nothing at all */
 
@@ -151,6 +166,9 @@ struct gs_ctx {
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #define GS_FINISH(c) ((void)(c))
+#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
+#define GS_SUB_BEGIN(c, ph) ((void)(c))
+#define GS_SUB_END(c, ph) ((void)(c))
 
 #endif
 #endif

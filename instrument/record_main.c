@@ -24,7 +24,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gemmscope-record --subject NAME --out DIR [--shape S] [--variant V] [--dist D]\n"
                "                        [--seed N] [--reps N] [--warmup N] [--capacity-scale F] [--command TEXT]\n"
-               "                        [--metrics default|sol|none] [--no-cupti]\n"
+               "                        [--metrics default|sol|none] [--detail 0|1] [--no-cupti]\n"
                "subjects:");
     for (int i = 0; gs_subjects[i]; i++)
         fprintf(f, " %s", gs_subjects[i]->name);
@@ -81,13 +81,13 @@ static int device_meta(gs_meta *m, int dev, int *sm_count)
 typedef struct twin_arg {
     gs_subject_run *run;
     gs_buffer buf;
-    int twin;
+    int build; /* GS_BUILD_* */
 } twin_arg;
 
 static int launch_build(void *arg, cudaStream_t s)
 {
     twin_arg *t = arg;
-    return t->run->launch(t->run->ctx, t->twin, t->buf, s);
+    return t->run->launch(t->run->ctx, t->build, t->buf, s);
 }
 
 /* One line per collector in meta: "ok" or "skipped: <reason>". */
@@ -248,6 +248,8 @@ int main(int argc, char **argv)
             command = v;
         else if (!strcmp(o, "--metrics"))
             metrics = v;
+        else if (!strcmp(o, "--detail") && (!strcmp(v, "0") || !strcmp(v, "1")))
+            a.detail = v[0] == '1';
         else {
             fprintf(stderr, "gemmscope-record: unknown option %s\n", o);
             usage(stderr);
@@ -331,7 +333,9 @@ int main(int argc, char **argv)
     gs_meta_set(&meta, "timing.l2_flush_bytes", "%zu", fl.bytes);
 
     /* Production build, then twin, each with the same method. */
-    twin_arg prod = {&run, {0}, 0}, twin = {&run, st.dev, 1};
+    twin_arg prod = {&run, {0}, GS_BUILD_PROD}, twin = {&run, st.dev, GS_BUILD_TWIN},
+             detail = {&run, st.dev, GS_BUILD_DETAIL};
+    twin_arg *stamped = run.stamp_build == GS_BUILD_DETAIL ? &detail : &twin;
     mkdir(out, 0755);
     if (!cupti)
         collector(&meta, "stalls", 0, "--no-cupti");
@@ -344,6 +348,13 @@ int main(int argc, char **argv)
         goto done;
     gs_timings_add(&tim, "production", tp.samples_ms, tp.reps);
     gs_timings_add(&tim, "twin", tt.samples_ms, tt.reps);
+    if (stamped == &detail) { /* the detail twin's own cost, same method */
+        gs_timing td;
+        if (gs_time_launches(launch_build, &detail, s, &fl, a.warmup, a.reps, &td))
+            goto done;
+        gs_timings_add(&tim, "detail", td.samples_ms, td.reps);
+        gs_timing_free(&td);
+    }
 
     if (cupti)
         collect_durations(&meta, &prod, s, &fl, a.warmup, a.reps);
@@ -353,7 +364,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: reference timings failed\n");
         goto done;
     }
-    if (run.verify && run.verify(run.ctx, &meta, st.dev, s)) {
+    if (run.verify && run.verify(run.ctx, &meta, stamped->buf, s)) {
         fprintf(stderr, "gemmscope-record: verification could not run\n");
         goto done;
     }
@@ -366,7 +377,7 @@ int main(int argc, char **argv)
     gs_meta_set(&meta, "metrics.requested", "%s", cupti ? metrics : "none");
     /* The stamps analysed come from one more twin launch after a fresh reset and flush. */
     if (gs_stamps_reset(&st, s) ||
-        cudaMemsetAsync(fl.buf, 0x5a, fl.bytes, s) != cudaSuccess || launch_build(&twin, s) ||
+        cudaMemsetAsync(fl.buf, 0x5a, fl.bytes, s) != cudaSuccess || launch_build(stamped, s) ||
         cudaStreamSynchronize(s) != cudaSuccess || gs_stamps_download(&st)) {
         fprintf(stderr, "gemmscope-record: stamp capture failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         goto done;

@@ -8,17 +8,25 @@
 #include "../instrument/gs_run.h"
 #include "../instrument/gs_timing.h"
 
+#define GS_BUILD_PROD 0
+#define GS_BUILD_TWIN 1
+#define GS_BUILD_DETAIL 2
+
 typedef struct gs_record_args {
     const char *subject, *shape, *variant, *dist;
     unsigned long long seed;
     int reps, warmup;
     double capacity_scale; /* < 1 shrinks stamp buffers: exercises overflow reporting */
+    int detail;            /* 1: stamps come from the detail twin (per-stage sub-phases), if any */
     int sm_count;
 } gs_record_args;
 
 typedef struct gs_subject_run {
-    unsigned ctas, warps_per_cta, events_per_warp; /* stamp geometry of one twin launch */
-    int (*launch)(void *ctx, int twin, gs_buffer b, cudaStream_t s);
+    unsigned ctas, warps_per_cta, events_per_warp; /* stamp geometry of the stamp build's launch */
+    /* build: GS_BUILD_PROD, GS_BUILD_TWIN or GS_BUILD_DETAIL (a subject without a detail twin
+     * runs its twin for it) */
+    int (*launch)(void *ctx, int build, gs_buffer b, cudaStream_t s);
+    int stamp_build; /* the build whose stamps are recorded: GS_BUILD_TWIN or GS_BUILD_DETAIL */
     /* optional: runs each build once on poisoned outputs and checks them (the twin into
      * `stamps`); adds keys to meta; 0 = the check ran (its verdict is in meta) */
     int (*verify)(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s);

@@ -59,6 +59,7 @@ static int calib_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *ru
     run->warps_per_cta = c->threads / 32;
     run->events_per_warp = calib_events_per_warp(c);
     run->launch = calib_launch;
+    run->stamp_build = GS_BUILD_TWIN;
     run->verify = NULL;
     run->close = free_ctx;
     run->ctx = c;
@@ -112,6 +113,7 @@ static int release_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *
     run->warps_per_cta = r->c.threads / 32;
     run->events_per_warp = release_events_per_warp(&r->c);
     run->launch = release_launch;
+    run->stamp_build = GS_BUILD_TWIN;
     run->verify = NULL;
     run->close = release_close;
     run->ctx = r;

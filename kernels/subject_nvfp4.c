@@ -18,13 +18,14 @@ typedef struct nvfp4_ctx {
     nvfp4_problem *p;
     const nvfp4_variant *v;
     nvfp4_shape shape;
+    int stamp_build; /* NVFP4_TWIN or NVFP4_DETAIL */
 } nvfp4_ctx;
 
 
-static int launch(void *ctx, int twin, gs_buffer b, cudaStream_t s)
+static int launch(void *ctx, int build, gs_buffer b, cudaStream_t s)
 {
     nvfp4_ctx *c = ctx;
-    return nvfp4_launch(c->v, twin, c->p, b, s);
+    return nvfp4_launch(c->v, build == GS_BUILD_DETAIL ? NVFP4_DETAIL : build ? NVFP4_TWIN : NVFP4_PROD, c->p, b, s);
 }
 
 static void close_ctx(void *ctx)
@@ -34,13 +35,13 @@ static void close_ctx(void *ctx)
     free(c);
 }
 
-static int check_build(nvfp4_ctx *c, int twin, gs_buffer b, cudaStream_t s, gs_meta *meta)
+static int check_build(nvfp4_ctx *c, int which, gs_buffer b, cudaStream_t s, gs_meta *meta)
 {
     nvfp4_check k;
-    const char *build = twin ? "twin" : "production";
+    const char *build = which == NVFP4_DETAIL ? "detail" : which ? "twin" : "production";
     char key[64];
     cudaError_t e;
-    if (nvfp4_problem_poison(c->p, s) || nvfp4_launch(c->v, twin, c->p, b, s) ||
+    if (nvfp4_problem_poison(c->p, s) || nvfp4_launch(c->v, which, c->p, b, s) ||
         (e = cudaStreamSynchronize(s)) != cudaSuccess) {
         fprintf(stderr, "gemmscope-record: %s launch for verification failed: %s\n", build,
                 cudaGetErrorString(cudaGetLastError()));
@@ -65,13 +66,13 @@ static int verify(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s)
 {
     nvfp4_ctx *c = ctx;
     int prod = check_build(c, 0, (gs_buffer){0}, s, meta);
-    int twin = prod < 0 ? -1 : check_build(c, 1, stamps, s, meta);
+    int twin = prod < 0 ? -1 : check_build(c, c->stamp_build, stamps, s, meta);
     if (prod < 0 || twin < 0)
         return -1;
     gs_meta_set(meta, "correct", "%d", prod && twin);
     if (!(prod && twin))
         fprintf(stderr, "gemmscope-record: WARNING: %s output out of tolerance or unwritten\n",
-                !prod ? "production" : "twin");
+                !prod ? "production" : c->stamp_build == NVFP4_DETAIL ? "detail twin" : "twin");
     return 0;
 }
 
@@ -180,7 +181,8 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
         return -1;
     }
     unsigned ctas, wpc, epw;
-    if (nvfp4_stamp_geometry(c->v, &c->shape, nvfp4_problem_sms(c->p), &ctas, &wpc, &epw)) {
+    c->stamp_build = a->detail ? NVFP4_DETAIL : NVFP4_TWIN;
+    if (nvfp4_stamp_geometry(c->v, &c->shape, nvfp4_problem_sms(c->p), a->detail, &ctas, &wpc, &epw)) {
         fprintf(stderr, "gemmscope-record: variant %s cannot run shape %s\n", c->v->name, a->shape);
         close_ctx(c);
         return -1;
@@ -212,6 +214,8 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     run->warps_per_cta = wpc;
     run->events_per_warp = epw;
     run->launch = launch;
+    run->stamp_build = a->detail ? GS_BUILD_DETAIL : GS_BUILD_TWIN;
+    gs_meta_set(meta, "stamps.build", "%s", a->detail ? "detail" : "twin");
     run->verify = verify;
     run->anchors = anchors;
     run->close = close_ctx;

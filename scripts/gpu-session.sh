@@ -6,7 +6,10 @@
 # steps: quick   selfcheck of every variant on a few small shapes (fast feedback)
 #        check   make check-gpu (everything, with its final 'N passed, N failed' line)
 #        bench   make bench-variants (every knob point on the benchmark shapes)
-#        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol}
+#        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
+#        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
+# Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
+# shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
 set -u -o pipefail
 export GS_NO_INSTALL=1
 # the copy on the GPU machine has no .git: the commit comes along in .gs-commit
@@ -27,11 +30,22 @@ log="$out/session.log"
         bench) echo "== bench-variants"; time make bench-variants ;;
         report)
             for s in "$@"; do
-                echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol}
+                echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
             done ;;
+        evidence) echo "== evidence"; time scripts/evidence.sh ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac
     done
 } 2>&1 | tee "$log"
-tar czf "$out/results.tar.gz" reports 2>/dev/null
-echo "packed: $(du -h "$out/results.tar.gz" | cut -f1)"
+tar czf "$out/results.tar.gz" --exclude='*.gss' --exclude='*.gss.gz' reports 2>/dev/null
+pack=$(mktemp -d)
+for s in "$@"; do
+    run=reports/$s/default/latest
+    [ -f "$run/stamps.gss" ] || continue
+    mkdir -p "$pack/$s"
+    cp "$run/meta.txt" "$run/timings.tsv" "$pack/$s/"
+    [ -f "$run/pcsamp.tsv" ] && cp "$run/pcsamp.tsv" "$pack/$s/"
+    gzip -9 -c "$run/stamps.gss" >"$pack/$s/stamps.gss.gz"
+done
+tar cf "$out/samples.tar" -C "$pack" . && rm -rf "$pack"
+echo "packed: $(du -h "$out/results.tar.gz" "$out/samples.tar" | tr '\n' ' ')"

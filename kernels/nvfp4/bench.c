@@ -7,7 +7,8 @@
  * test: it prints figures and fails only when something could not run or was wrong.
  *
  * Usage: nvfp4-bench [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]
- * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod correct */
+ * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod
+ * detail_over_prod correct */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +26,14 @@
 typedef struct launch_arg {
     const nvfp4_variant *v;
     nvfp4_problem *p;
-    int twin;
+    int build;
     gs_buffer stamps;
 } launch_arg;
 
 static int launch_variant(void *arg, cudaStream_t s)
 {
     launch_arg *a = arg;
-    return nvfp4_launch(a->v, a->twin, a->p, a->stamps, s);
+    return nvfp4_launch(a->v, a->build, a->p, a->stamps, s);
 }
 
 /* Median time of fn in ms, or NAN (message on stderr). */
@@ -46,11 +47,11 @@ static double median_ms(gs_launch_fn fn, void *arg, const gs_l2_flusher *f, int 
     return m;
 }
 
-static int alloc_stamps(const nvfp4_variant *v, nvfp4_problem *p, gs_buffer *b)
+static int alloc_stamps(const nvfp4_variant *v, nvfp4_problem *p, int detail, gs_buffer *b)
 {
     unsigned ctas, wpc, ev;
     memset(b, 0, sizeof *b);
-    if (nvfp4_stamp_geometry(v, nvfp4_problem_shape(p), nvfp4_problem_sms(p), &ctas, &wpc, &ev))
+    if (nvfp4_stamp_geometry(v, nvfp4_problem_shape(p), nvfp4_problem_sms(p), detail, &ctas, &wpc, &ev))
         return -1;
     b->capacity = ev;
     b->warps_per_cta = wpc;
@@ -108,7 +109,7 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(out, "# gemmscope nvfp4-bench v1\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
-                     "twin_over_prod\tcorrect\n");
+                     "twin_over_prod\tdetail_over_prod\tcorrect\n");
     }
 
     /* the ceiling once for the whole table */
@@ -118,8 +119,8 @@ int main(int argc, char **argv)
         ceil_tf = nvfp4_ceiling_gemm_flops(cg) / (median_ms(nvfp4_ceiling_gemm_launch, cg, &fl, reps) * 1e-3) / 1e12;
     nvfp4_ceiling_gemm_destroy(cg);
     printf("tensor ceiling (cuBLAS bf16 %d^3): %.1f TFLOP/s\n", CEILING_N, ceil_tf);
-    printf("%-8s %-22s %9s %8s %7s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil", "cuBLAS/x",
-           "twin/x", "correct");
+    printf("%-8s %-22s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
+           "cuBLAS/x", "twin/x", "detail/x", "correct");
 
     char list[512], *cur = list, *tok;
     snprintf(list, sizeof list, "%s", shapes);
@@ -147,25 +148,30 @@ int main(int argc, char **argv)
             const nvfp4_variant *v = nvfp4_variant_at(vi);
             if (!wanted(variants, v->name))
                 continue;
-            launch_arg prod = {v, p, 0, {0}}, twin = {v, p, 1, {0}};
+            launch_arg prod = {v, p, NVFP4_PROD, {0}}, twin = {v, p, NVFP4_TWIN, {0}},
+                       detl = {v, p, NVFP4_DETAIL, {0}};
             nvfp4_check chk;
             memset(&chk, 0, sizeof chk);
             int ok = nvfp4_problem_poison(p, 0) == 0 && nvfp4_launch(v, 0, p, prod.stamps, 0) == 0 &&
                      nvfp4_problem_verify(p, &chk) == 0 && nvfp4_check_ok(&chk);
-            double pm = NAN, tm = NAN;
-            if (ok && alloc_stamps(v, p, &twin.stamps) == 0) {
+            double pm = NAN, tm = NAN, dm = NAN;
+            if (ok && alloc_stamps(v, p, 0, &twin.stamps) == 0 && alloc_stamps(v, p, 1, &detl.stamps) == 0) {
                 pm = median_ms(launch_variant, &prod, &fl, reps);
                 tm = median_ms(launch_variant, &twin, &fl, reps);
+                dm = median_ms(launch_variant, &detl, &fl, reps);
             }
             cudaFree(twin.stamps.warps);
             cudaFree(twin.stamps.records);
+            cudaFree(detl.stamps.warps);
+            cudaFree(detl.stamps.records);
             const double tf = flops / (pm * 1e-3) / 1e12;
-            printf("%-8s %-22s %9.2f %8.1f %6.1f%% %8.3f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
-                   100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, ok ? "yes" : "NO", v == dv ? "  (default)" : "");
+            printf("%-8s %-22s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
+                   100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, dm / pm, ok ? "yes" : "NO",
+                   v == dv ? "  (default)" : "");
             if (out)
-                fprintf(out, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%d\n", s.name, v->name, 1e3 * pm, tf,
-                        100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, ok);
-            if (!ok || isnan(pm) || isnan(tm))
+                fprintf(out, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\n", s.name, v->name, 1e3 * pm, tf,
+                        100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, dm / pm, ok);
+            if (!ok || isnan(pm) || isnan(tm) || isnan(dm))
                 failures++;
         }
         printf("%-8s %-22s %9.2f %8.1f %6.1f%%\n", s.name, "cuBLAS bf16 (anchor)", 1e3 * cublas_ms,

@@ -27,6 +27,11 @@
  *   TMA_STORE  1: accumulators -> swizzled shared staging (stmatrix) -> TMA store;
  *              0: predicated 2-byte stores straight from registers
  *
+ * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile; the detail
+ * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
+ * warpgroup), which costs it 10-25% here:
+ * the main loop is issue-bound on the dequantisation, and every stamp is instructions.
+ *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
  * so both operands are exact and the fp16 wgmma with fp32 accumulation differs from the
  * reference only by summation order.  Token rows past M_g are zeros (TMA fill), their
@@ -154,12 +159,12 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const uint32_t slot = j % STAGES;
     const uint32_t st = cc.sm_base + slot * L::STAGE;
-    GS_BEGIN(gs, GS_LOAD_WAIT);
+    GS_SUB_BEGIN(gs, GS_LOAD_WAIT);
     mbar_wait(cc.sm_base + L::o_bar + 8 * slot, (j / STAGES) & 1);
-    GS_END(gs, GS_LOAD_WAIT);
-    GS_BEGIN(gs, GS_DEQUANT);
+    GS_SUB_END(gs, GS_LOAD_WAIT);
+    GS_SUB_BEGIN(gs, GS_DEQUANT);
     dequant_stage(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
-    GS_END(gs, GS_DEQUANT);
+    GS_SUB_END(gs, GS_DEQUANT);
 }
 
 /* Stage cc.j: issue its eight wgmmas from the fragments a, then (with two or more stages)
@@ -175,7 +180,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     const uint32_t empty = cc.sm_base + L::o_bar + 8 * (STAGES + slot);
     const uint32_t tok = cc.sm_base + slot * L::STAGE + L::o_t;
 
-    GS_BEGIN(gs, GS_MMA);
+    GS_SUB_BEGIN(gs, GS_MMA);
     wgmma_fence();
 #pragma unroll
     for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
@@ -187,7 +192,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     fence_regs(acc);
     if (cc.lane == 0) /* this warp is done with the slot: raw bytes read, wgmmas complete */
         mbar_arrive(empty);
-    GS_END(gs, GS_MMA);
+    GS_SUB_END(gs, GS_MMA);
 
     if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
         load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
@@ -348,6 +353,9 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     }
 
     consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0};
+    /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
+     * records the per-stage sub-phases for all four */
+    GS_SUB_ENABLE(gs, cc.wq == 0);
     for (int t = first; t < last; t++) {
         const nvfp4_tile tl = kp.tiles[t];
         GS_TILE(gs, t, tl.group);

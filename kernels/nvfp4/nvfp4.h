@@ -56,10 +56,15 @@ int nvfp4_check_ok(const nvfp4_check *c);
 
 /* ---- kernel variants: the knob space (variants.h, variants.c, gemm.cu) ---- */
 
-/* Enqueue one GEMM of p with v on s: the token pre-pass, then the production build (twin = 0,
- * stamps ignored) or the instrumented twin (twin = 1, stamps sized from nvfp4_stamp_geometry
- * with nvfp4_problem_sms(p)).  0 or a CUDA error. */
-int nvfp4_launch(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer stamps,
+/* The three builds of the kernel source. */
+#define NVFP4_PROD 0   /* no stamps */
+#define NVFP4_TWIN 1   /* per-tile phases */
+#define NVFP4_DETAIL 2 /* per-tile phases + per-stage sub-phases */
+
+/* Enqueue one GEMM of p with v on s: the token pre-pass, then build `build` (NVFP4_PROD:
+ * stamps ignored; NVFP4_TWIN / NVFP4_DETAIL: stamps sized from nvfp4_stamp_geometry with
+ * nvfp4_problem_sms(p) and detail = (build == NVFP4_DETAIL)).  0 or a CUDA error. */
+int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer stamps,
                  cudaStream_t s);
 
 /* ---- cuBLAS anchor and tensor-rate ceiling (cublas_anchor.cu) ---- */

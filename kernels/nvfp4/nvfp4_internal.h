@@ -58,12 +58,14 @@ int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out);
  * [M_g, N_g] (owned by p) in refs[0..groups).  0 or a CUDA error. */
 int nvfp4_problem_reference(nvfp4_problem *p, cudaStream_t s, const float **refs);
 
-/* Launchers of gemm.cu, one per build (GS_SYM: _prod / _twin).  0 or a CUDA error;
+/* Launchers of gemm.cu, one per build (GS_SYM: _prod / _twin / _detail).  0 or a CUDA error;
  * cudaErrorNotSupported for a knob point that is not instantiated. */
 int nvfp4_gemm_launch_prod(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                            cudaStream_t s);
 int nvfp4_gemm_launch_twin(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                            cudaStream_t s);
+int nvfp4_gemm_launch_detail(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
+                             cudaStream_t s);
 
 #ifdef __cplusplus
 }

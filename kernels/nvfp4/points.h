@@ -9,6 +9,9 @@
 #define NVFP4_POINTS(X)                                                                                      \
     X("s1_w128_t128", "baseline: 1 stage (load, then compute), one CTA per tile, SIMT stores", 1, 128, 128,   \
       0, 0, 0)                                                                                               \
+    X("s1_w64_t128", "baseline with 64 weight rows per CTA (smaller tiles)", 1, 64, 128, 0, 0, 0)           \
+    X("s1_w128_t128_tma", "baseline with the TMA-store epilogue", 1, 128, 128, 0, 0, 1)                     \
+    X("s1_w128_t128_ws", "baseline with a producer warpgroup", 1, 128, 128, 1, 0, 0)                        \
     X("s2_w128_t128", "2-stage ring, loads issued by a consumer thread", 2, 128, 128, 0, 0, 0)              \
     X("s4_w128_t128", "4-stage ring, loads issued by a consumer thread", 4, 128, 128, 0, 0, 0)              \
     X("s4_w128_t128_ws", "4 stages, producer warpgroup", 4, 128, 128, 1, 0, 0)                                   \

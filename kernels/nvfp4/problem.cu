@@ -476,7 +476,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     return kp;
 }
 
-int nvfp4_launch(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer stamps, cudaStream_t s)
+int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer stamps, cudaStream_t s)
 {
     if (!v || !p)
         return (int)cudaErrorInvalidValue;
@@ -486,7 +486,16 @@ int nvfp4_launch(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer s
     int e = nvfp4_tokens_launch(&p->tp, s);
     if (e)
         return e;
-    return twin ? nvfp4_gemm_launch_twin(v, kp, stamps, s) : nvfp4_gemm_launch_prod(v, kp, stamps, s);
+    switch (build) {
+    case NVFP4_PROD:
+        return nvfp4_gemm_launch_prod(v, kp, stamps, s);
+    case NVFP4_TWIN:
+        return nvfp4_gemm_launch_twin(v, kp, stamps, s);
+    case NVFP4_DETAIL:
+        return nvfp4_gemm_launch_detail(v, kp, stamps, s);
+    default:
+        return (int)cudaErrorInvalidValue;
+    }
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -1,6 +1,7 @@
 /* nvfp4 selfcheck: for every test and benchmark shape and both input distributions,
  * create the problem, poison C, run the production build of a variant, verify; then poison
- * again, run the instrumented twin into a stamp buffer sized from nvfp4_stamp_geometry,
+ * again, run each instrumented build (twin, detail twin) into a stamp buffer sized from
+ * nvfp4_stamp_geometry,
  * verify again and check the stamps (every warp started and finished, the exact record
  * count and phase mix, group tags).  One table row per run, plus a negative control (a
  * poisoned, never-launched C must be flagged everywhere), then "N passed, N failed";
@@ -50,15 +51,16 @@ static int cuda_ok(cudaError_t e, const char *what)
 }
 
 /* Checks one consumer warp's records against its CTA's tiles in schedule order: per tile
- * MAINLOOP + LOAD_WAIT/DEQUANT/MMA per stage + ACC_TO_REG + EPILOGUE + STORE, tagged with
+ * MAINLOOP + ACC_TO_REG + EPILOGUE + STORE (+ LOAD_WAIT/DEQUANT/MMA per stage in the detail
+ * twin), tagged with
  * the tile's schedule index and group, role as the variant's warps have. */
-static int check_consumer(const nvfp4_shape *s, const nvfp4_schedule *sc, int b, const gs_record *rec,
+static int check_consumer(const nvfp4_shape *s, const nvfp4_schedule *sc, int b, int detail, const gs_record *rec,
                           unsigned n, unsigned role, char *why, size_t whylen)
 {
     unsigned i = 0;
     for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
         const int g = sc->tiles[t].group;
-        const unsigned nk = (unsigned)(s->k[g] / NVFP4_BK), want = NVFP4_TILE_EVENTS(s->k[g]);
+        const unsigned nk = detail ? (unsigned)(s->k[g] / NVFP4_BK) : 0u, want = NVFP4_TILE_EVENTS(s->k[g], detail);
         unsigned count[GS_NUM_PHASES] = {0};
         for (unsigned e = 0; e < want; e++, i++) {
             if (i >= n) {
@@ -87,8 +89,8 @@ static int check_consumer(const nvfp4_shape *s, const nvfp4_schedule *sc, int b,
 }
 
 /* Checks every warp header and record of a twin run.  Returns 1 when all is as designed. */
-static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, gs_buffer b, unsigned ctas,
-                        char *why, size_t whylen)
+static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, gs_buffer b,
+                        unsigned ctas, char *why, size_t whylen)
 {
     size_t nw = (size_t)ctas * b.warps_per_cta, nr = nw * b.capacity;
     gs_warp_header *h = malloc(nw * sizeof *h);
@@ -130,7 +132,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, g
                     ok = 0;
                 }
             } else if (wh->events > b.capacity ||
-                       !check_consumer(s, &sc, (int)cta, rec, wh->events,
+                       !check_consumer(s, &sc, (int)cta, detail && w % 4 == 0, rec, wh->events,
                                        v->warp_spec ? GS_ROLE_CONSUMER : GS_ROLE_ALL, sub, sizeof sub)) {
                 snprintf(why, whylen, "cta %u warp %u: %s", cta, w,
                          wh->events > b.capacity ? "more records than capacity" : sub);
@@ -158,14 +160,14 @@ static void print_row(const char *shape, const char *dist, const char *variant, 
 }
 
 /* One launch timed with events after one warm-up launch (information only, not a benchmark). */
-static double one_shot_us(const nvfp4_variant *v, int twin, nvfp4_problem *p, gs_buffer st)
+static double one_shot_us(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer st)
 {
     cudaEvent_t a, b;
     float ms = 0.0f;
     if (!cuda_ok(cudaEventCreate(&a), "event") || !cuda_ok(cudaEventCreate(&b), "event"))
         return NAN;
-    if (nvfp4_launch(v, twin, p, st, 0) != 0 || !cuda_ok(cudaEventRecord(a, 0), "record") ||
-        nvfp4_launch(v, twin, p, st, 0) != 0 || !cuda_ok(cudaEventRecord(b, 0), "record") ||
+    if (nvfp4_launch(v, build, p, st, 0) != 0 || !cuda_ok(cudaEventRecord(a, 0), "record") ||
+        nvfp4_launch(v, build, p, st, 0) != 0 || !cuda_ok(cudaEventRecord(b, 0), "record") ||
         !cuda_ok(cudaEventSynchronize(b), "sync") || !cuda_ok(cudaEventElapsedTime(&ms, a, b), "elapsed"))
         ms = NAN;
     cudaEventDestroy(a);
@@ -206,41 +208,46 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
         print_row(s->name, dn, v->name, "prod", &c, us, "-", nvfp4_check_ok(&c));
     }
 
-    /* instrumented twin */
-    memset(&c, 0, sizeof c);
-    if (nvfp4_stamp_geometry(v, s, nvfp4_problem_sms(p), &ctas, &wpc, &ev) != 0) {
-        fprintf(stderr, "selfcheck: no stamp geometry for %s on %s\n", v->name, s->name);
-        print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
-        nvfp4_problem_destroy(p);
-        return;
-    }
-    st.capacity = ev;
-    st.warps_per_cta = wpc;
-    if (!cuda_ok(cudaMalloc((void **)&st.warps, (size_t)ctas * wpc * sizeof(gs_warp_header)), "stamp headers") ||
-        !cuda_ok(cudaMalloc((void **)&st.records, (size_t)ctas * wpc * ev * sizeof(gs_record)), "stamp records") ||
-        !cuda_ok(cudaMemset(st.warps, 0, (size_t)ctas * wpc * sizeof(gs_warp_header)), "memset") ||
-        !cuda_ok(cudaMemset(st.records, 0xFF, (size_t)ctas * wpc * ev * sizeof(gs_record)), "memset")) {
-        print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
-    } else {
-        rc = nvfp4_problem_poison(p, 0);
-        if (rc == 0)
-            rc = nvfp4_launch(v, 1, p, st, 0);
-        if (rc != 0) {
-            fprintf(stderr, "selfcheck: %s %s %s twin launch: %s\n", s->name, dn, v->name,
-                    cudaGetErrorString((cudaError_t)rc));
-            print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
-        } else if (nvfp4_problem_verify(p, &c) != 0) {
-            print_row(s->name, dn, v->name, "twin", &c, NAN, "-", 0);
-        } else {
-            int sok = check_stamps(v, s, nvfp4_problem_sms(p), st, ctas, why, sizeof why);
-            if (!sok)
-                fprintf(stderr, "selfcheck: %s %s %s stamps: %s\n", s->name, dn, v->name, why);
-            us = one_shot_us(v, 1, p, st);
-            print_row(s->name, dn, v->name, "twin", &c, us, sok ? "ok" : "BAD", nvfp4_check_ok(&c) && sok);
+    /* the two instrumented builds */
+    for (int build = NVFP4_TWIN; build <= NVFP4_DETAIL; build++) {
+        const char *bn = build == NVFP4_TWIN ? "twin" : "detl";
+        const int detail = build == NVFP4_DETAIL;
+        memset(&c, 0, sizeof c);
+        memset(&st, 0, sizeof st);
+        if (nvfp4_stamp_geometry(v, s, nvfp4_problem_sms(p), detail, &ctas, &wpc, &ev) != 0) {
+            fprintf(stderr, "selfcheck: no stamp geometry for %s on %s\n", v->name, s->name);
+            print_row(s->name, dn, v->name, bn, &c, NAN, "-", 0);
+            continue;
         }
+        st.capacity = ev;
+        st.warps_per_cta = wpc;
+        if (!cuda_ok(cudaMalloc((void **)&st.warps, (size_t)ctas * wpc * sizeof(gs_warp_header)), "stamp headers") ||
+            !cuda_ok(cudaMalloc((void **)&st.records, (size_t)ctas * wpc * ev * sizeof(gs_record)),
+                     "stamp records") ||
+            !cuda_ok(cudaMemset(st.warps, 0, (size_t)ctas * wpc * sizeof(gs_warp_header)), "memset") ||
+            !cuda_ok(cudaMemset(st.records, 0xFF, (size_t)ctas * wpc * ev * sizeof(gs_record)), "memset")) {
+            print_row(s->name, dn, v->name, bn, &c, NAN, "-", 0);
+        } else {
+            rc = nvfp4_problem_poison(p, 0);
+            if (rc == 0)
+                rc = nvfp4_launch(v, build, p, st, 0);
+            if (rc != 0) {
+                fprintf(stderr, "selfcheck: %s %s %s %s launch: %s\n", s->name, dn, v->name, bn,
+                        cudaGetErrorString((cudaError_t)rc));
+                print_row(s->name, dn, v->name, bn, &c, NAN, "-", 0);
+            } else if (nvfp4_problem_verify(p, &c) != 0) {
+                print_row(s->name, dn, v->name, bn, &c, NAN, "-", 0);
+            } else {
+                int sok = check_stamps(v, s, nvfp4_problem_sms(p), detail, st, ctas, why, sizeof why);
+                if (!sok)
+                    fprintf(stderr, "selfcheck: %s %s %s %s stamps: %s\n", s->name, dn, v->name, bn, why);
+                us = one_shot_us(v, build, p, st);
+                print_row(s->name, dn, v->name, bn, &c, us, sok ? "ok" : "BAD", nvfp4_check_ok(&c) && sok);
+            }
+        }
+        cudaFree(st.warps);
+        cudaFree(st.records);
     }
-    cudaFree(st.warps);
-    cudaFree(st.records);
     nvfp4_problem_destroy(p);
 }
 

@@ -31,13 +31,13 @@ const nvfp4_variant *nvfp4_variant_find(const char *name)
     return NULL;
 }
 
-/* Production point per benchmark shape, chosen from `scripts/gpu-session.sh` sweeps on the
- * H100 (docs/variants.md has the table the choice came from). */
+/* Production point per benchmark shape: the fastest point of `make bench-variants` on the
+ * H100 (docs/variants.md has the measured table the choice came from). */
 static const struct {
     const char *shape, *variant;
 } k_defaults[] = {
     {"g8k7168", "s4_w128_t128_ws_p_tma"},
-    {"g8k2048", "s4_w128_t128_ws_p_tma"},
+    {"g8k2048", "s3_w128_t256_ws_p"},
     {"g2k4096", "s4_w128_t128_ws_p_tma"},
     {"g2k1536", "s4_w128_t128_ws_p_tma"},
 };
@@ -59,7 +59,7 @@ int nvfp4_variant_warps(const nvfp4_variant *v)
     return v ? (v->tile_w / 64) * 4 + (v->warp_spec ? 4 : 0) : 0;
 }
 
-int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, unsigned *ctas,
+int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
                          unsigned *warps_per_cta, unsigned *events_per_warp)
 {
     nvfp4_schedule sc;
@@ -70,7 +70,7 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     for (int b = 0; b < sc.grid; b++) {
         unsigned ev = 0;
         for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
-            ev += NVFP4_TILE_EVENTS(s->k[sc.tiles[t].group]);
+            ev += NVFP4_TILE_EVENTS(s->k[sc.tiles[t].group], detail);
         if (ev > most)
             most = ev;
     }

@@ -1,0 +1,33 @@
+#!/bin/bash
+# Proposal evidence on the GPU machine: for each shape, record the knob points that switch
+# one seed proposal on or off (at the baseline point and at the production point), then
+# write one evidence page per proposal with both measured A/B pairs.
+# usage: scripts/evidence.sh [SHAPES...]      pages: reports/evidence/<shape>-<proposal>.md
+set -u -o pipefail
+gs=build/gemmscope
+root=reports/ev
+shapes=${*:-g8k7168 g2k1536}
+# proposal  baseline-off  baseline-on  production-off  production-on
+pairs="pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
+tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma
+tma-store s1_w128_t128 s1_w128_t128_tma s4_w128_t128_ws_p s4_w128_t128_ws_p_tma
+warp-specialisation s1_w128_t128 s1_w128_t128_ws s4_w128_t128_p_tma s4_w128_t128_ws_p_tma"
+mkdir -p reports/evidence
+for shape in $shapes; do
+    # every point once; the production point with the detail twin (its profile gives the bounds)
+    for v in $(echo "$pairs" | awk '{print $2; print $3; print $4; print $5}' | sort -u); do
+        [ -e "$root/$shape/$v/latest" ] && continue
+        $gs record SHAPE="$shape" VARIANT="$v" METRICS=none DETAIL=0 --root "$root" >/dev/null ||
+            echo "evidence: recording $shape $v failed" >&2
+    done
+    prof=reports/ev-profile
+    $gs record SHAPE="$shape" VARIANT=s4_w128_t128_ws_p_tma METRICS=none DETAIL=1 --root "$prof" >/dev/null ||
+        echo "evidence: recording the $shape profile failed" >&2
+    echo "$pairs" | while read -r prop b0 b1 p0 p1; do
+        r() { echo "$root/$shape/$1/latest"; }
+        $gs evidence "$prop" "$prof/$shape/s4_w128_t128_ws_p_tma/latest" \
+            --ab "$(r $b0)" "$(r $b1)" --label "baseline point: $b0 -> $b1" \
+            --ab "$(r $p0)" "$(r $p1)" --label "production point: $p0 -> $p1" \
+            -o "reports/evidence/$shape-$prop.md"
+    done
+done
