@@ -113,18 +113,7 @@ static int unions_reserve(gs_unions *u, size_t n)
     return 0;
 }
 
-/* How a CTA's instances of each phase are laid out before sorting.  Warps of
- * a CTA mostly run in step, so when every warp that has phase p has the same
- * number of instances, placing the m-th instance of all those warps together
- * (m major, warp minor) leaves p's spans nearly sorted by start. */
-typedef struct span_layout {
-    size_t count[GS_NUM_PHASES];
-    uint32_t warps[GS_NUM_PHASES];    /* warps (runs of one warp id) with phase p */
-    uint32_t per_warp[GS_NUM_PHASES]; /* instances per warp, if the same for all */
-    unsigned ragged;                  /* bit p: warps differ in their count of p */
-} span_layout;
-
-static void close_warp(span_layout *l, uint32_t *cur, unsigned *seen)
+static void close_warp(gs_span_layout *l, uint32_t *cur, unsigned *seen)
 {
     for (unsigned b = *seen; b; b &= b - 1) {
         int p = __builtin_ctz(b);
@@ -132,52 +121,62 @@ static void close_warp(span_layout *l, uint32_t *cur, unsigned *seen)
             l->per_warp[p] = cur[p];
         else if (cur[p] != l->per_warp[p])
             l->ragged |= 1u << p;
+        l->count[p] += cur[p];
         l->warps[p]++;
         cur[p] = 0;
     }
     *seen = 0;
 }
 
-static void plan_layout(const gs_event *ev, size_t n, span_layout *l)
+static int same_layout(const gs_span_layout *a, const gs_span_layout *b)
 {
-    uint32_t cur[GS_NUM_PHASES] = {0};
-    unsigned seen = 0;
-    memset(l, 0, sizeof *l);
-    for (size_t i = 0; i < n; i++) {
-        if (i && ev[i].warp != ev[i - 1].warp)
-            close_warp(l, cur, &seen);
-        int p = ev[i].phase;
-        cur[p]++;
-        l->count[p]++;
-        seen |= 1u << p;
-    }
-    close_warp(l, cur, &seen);
+    return a->ragged == b->ragged && !memcmp(a->count, b->count, sizeof a->count) &&
+           !memcmp(a->warps, b->warps, sizeof a->warps) && !memcmp(a->per_warp, b->per_warp, sizeof a->per_warp);
 }
 
-/* Keys every instance and puts it where plan_layout says; 1 if one ends before it starts. */
-static int place_spans(const gs_event *ev, size_t n, double origin, const span_layout *l, gs_unions *u)
+static void set_offsets(const gs_span_layout *l, gs_unions *u)
 {
-    uint32_t m[GS_NUM_PHASES] = {0}, rank[GS_NUM_PHASES] = {0};
+    size_t at = 0;
+    u->present = 0;
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        u->at[p] = at;
+        u->n[p] = 0;
+        at += l->count[p];
+        if (l->count[p])
+            u->present |= 1u << p;
+    }
+}
+
+/* Keys every instance and puts it where the layout `plan` says, while
+ * measuring the actual layout into `got`; a slot outside the plan is not
+ * written (the caller places again with the actual layout).  Returns 1 if
+ * an instance ends before it starts. */
+static int place_spans(const gs_event *ev, size_t n, double origin, const gs_span_layout *plan,
+                       gs_span_layout *got, gs_unions *u, int *misfit)
+{
+    uint32_t cur[GS_NUM_PHASES] = {0};
     size_t fill[GS_NUM_PHASES] = {0};
     unsigned seen = 0;
     uint64_t bad = 0;
+    int out = 0;
+    memset(got, 0, sizeof *got);
     for (size_t i = 0; i < n; i++) {
-        if (i && ev[i].warp != ev[i - 1].warp) {
-            for (unsigned b = seen; b; b &= b - 1) {
-                int p = __builtin_ctz(b);
-                rank[p]++;
-                m[p] = 0;
-            }
-            seen = 0;
-        }
+        if (i && ev[i].warp != ev[i - 1].warp)
+            close_warp(got, cur, &seen);
         int p = ev[i].phase;
         uint64_t s = gs_edge_key(ev[i].t0, origin, 0) >> 1, e = gs_edge_key(ev[i].t1, origin, 0) >> 1;
         bad |= e < s;
-        size_t slot = l->ragged >> p & 1 ? fill[p]++ : (size_t)m[p] * l->warps[p] + rank[p];
-        u->span[u->at[p] + slot] = (gs_span){s, e};
-        m[p]++;
+        /* got->warps[p]: this warp's rank among the warps with phase p */
+        size_t slot = plan->ragged >> p & 1 ? fill[p]++ : (size_t)cur[p] * plan->warps[p] + got->warps[p];
+        if (slot < plan->count[p])
+            u->span[u->at[p] + slot] = (gs_span){s, e};
+        else
+            out = 1;
+        cur[p]++;
         seen |= 1u << p;
     }
+    close_warp(got, cur, &seen);
+    *misfit = out || !same_layout(plan, got);
     return bad != 0;
 }
 
@@ -227,44 +226,68 @@ static void sort_spans(gs_span *a, gs_span *tmp, size_t n)
     }
 }
 
-/* Spans sorted by start to their union, in place; empty spans cover nothing. */
-static size_t union_sorted(gs_span *a, size_t n)
+/* The union of a[0..n), sorted by start, in a[0..k); returns k.  Stops
+ * early at a span that starts before the one before it: *stop = its index,
+ * and a[0..k) is the union of what came before. */
+static size_t union_run(gs_span *a, size_t n, size_t *stop)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (a[i].e <= a[i].s)
+    uint64_t prev = 0;
+    size_t k = 0, i;
+    for (i = 0; i < n; i++) {
+        gs_span x = a[i];
+        if (x.s < prev)
+            break;
+        prev = x.s;
+        if (x.e <= x.s) /* empty: covers nothing */
             continue;
-        if (k && a[i].s <= a[k - 1].e) {
-            if (a[i].e > a[k - 1].e)
-                a[k - 1].e = a[i].e;
+        if (k && x.s <= a[k - 1].e) {
+            if (x.e > a[k - 1].e)
+                a[k - 1].e = x.e;
         } else {
-            a[k++] = a[i];
+            a[k++] = x;
         }
     }
+    *stop = i;
     return k;
+}
+
+/* The union of a[0..n) in a[0..k), sorted and disjoint; returns k.  Usually
+ * the spans arrive sorted and one pass does; otherwise what is left is sorted
+ * after the union so far and merged in. */
+static size_t union_spans(gs_span *a, gs_span *tmp, size_t n)
+{
+    size_t stop, k = union_run(a, n, &stop);
+    if (stop == n)
+        return k;
+    memmove(a + k, a + stop, (n - stop) * sizeof *a);
+    n = k + n - stop;
+    sort_spans(a, tmp, n);
+    return union_run(a, n, &stop);
 }
 
 int gs_cta_unions(const gs_event *ev, size_t n, double origin, gs_unions *u)
 {
-    if (unions_reserve(u, n ? n : 1))
+    size_t planned = 0;
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        planned += u->layout.count[p];
+    if (unions_reserve(u, (n > planned ? n : planned) + 1))
         return -1;
-    span_layout l;
-    plan_layout(ev, n, &l);
-    size_t at = 0;
-    u->present = 0;
-    for (int p = 0; p < GS_NUM_PHASES; p++) {
-        u->at[p] = at;
-        u->n[p] = 0;
-        at += l.count[p];
-        if (l.count[p])
-            u->present |= 1u << p;
+    /* CTAs of one kernel mostly share a layout: place by the last one's,
+     * and again by the actual one when it differs */
+    gs_span_layout got;
+    int misfit, bad;
+    set_offsets(&u->layout, u);
+    bad = place_spans(ev, n, origin, &u->layout, &got, u, &misfit);
+    if (misfit) {
+        u->layout = got;
+        set_offsets(&u->layout, u);
+        bad = place_spans(ev, n, origin, &u->layout, &got, u, &misfit);
     }
-    if (place_spans(ev, n, origin, &l, u))
+    if (bad)
         return 1;
     for (unsigned b = u->present; b; b &= b - 1) {
         int p = __builtin_ctz(b);
-        sort_spans(u->span + u->at[p], u->tmp, l.count[p]);
-        u->n[p] = union_sorted(u->span + u->at[p], l.count[p]);
+        u->n[p] = union_spans(u->span + u->at[p], u->tmp, u->layout.count[p]);
     }
     return 0;
 }

@@ -36,6 +36,17 @@ typedef struct gs_span {
     uint64_t s, e;
 } gs_span;
 
+/* How a CTA's instances of each phase are laid out before sorting.  Warps of
+ * a CTA mostly run in step, so when every warp that has phase p has the same
+ * number of instances, placing the m-th instance of all those warps together
+ * (m major, warp minor) leaves p's spans nearly sorted by start. */
+typedef struct gs_span_layout {
+    size_t count[GS_NUM_PHASES];
+    uint32_t warps[GS_NUM_PHASES];    /* warps (runs of one warp id) with phase p */
+    uint32_t per_warp[GS_NUM_PHASES]; /* the first such warp's instances of p */
+    unsigned ragged;                  /* bit p: warps differ in their count of p */
+} gs_span_layout;
+
 /* Per-phase unions of one CTA's instances, and the scratch that makes them;
  * reused from CTA to CTA.  Zero-initialise; release with gs_unions_free. */
 typedef struct gs_unions {
@@ -44,6 +55,7 @@ typedef struct gs_unions {
     unsigned present;                 /* bit p: the CTA has an instance of p (empty ones too) */
     gs_span *tmp;                     /* scratch */
     size_t cap;                       /* spans that span and tmp hold */
+    gs_span_layout layout;            /* the last CTA's */
 } gs_unions;
 
 /* For the events ev[0..n) of one CTA (grouped by warp, as the timeline keeps
