@@ -93,6 +93,8 @@ void gs_unions_free(gs_unions *u)
 {
     free(u->span);
     free(u->tmp);
+    free(u->seq_phase);
+    free(u->seq_at);
     memset(u, 0, sizeof *u);
 }
 
@@ -265,6 +267,96 @@ static size_t union_spans(gs_span *a, gs_span *tmp, size_t n)
     return union_run(a, n, &stop);
 }
 
+/* Whether every warp (run of one warp id) of ev[0..n) has the same phase
+ * sequence; returns how many warps, 0 if not. */
+static size_t uniform_warps(const gs_event *ev, size_t n)
+{
+    size_t warps = 1;
+    for (size_t i = 1; i < n; i++)
+        warps += ev[i].warp != ev[i - 1].warp;
+    size_t len = n / warps;
+    if (!n || len * warps != n)
+        return 0;
+    for (size_t r = 0; r < warps; r++) {
+        const gs_event *w = ev + r * len;
+        for (size_t j = 0; j < len; j++)
+            if (w[j].phase != ev[j].phase || w[j].warp != w[0].warp)
+                return 0;
+    }
+    return warps;
+}
+
+/* Records the CTA's phase sequence and where each of its events goes, if
+ * all its warps share it; the layout in u must be this CTA's. */
+static int plan_sequence(const gs_event *ev, size_t n, gs_unions *u)
+{
+    u->seq_len = 0;
+    u->seq_tried = 1;
+    size_t warps = uniform_warps(ev, n);
+    if (!warps)
+        return 0;
+    size_t len = n / warps;
+    if (len > u->seq_cap) {
+        uint8_t *ph = realloc(u->seq_phase, len);
+        if (ph)
+            u->seq_phase = ph;
+        size_t *at = realloc(u->seq_at, len * sizeof *at);
+        if (at)
+            u->seq_at = at;
+        if (!ph || !at)
+            return -1;
+        u->seq_cap = len;
+    }
+    uint32_t m[GS_NUM_PHASES] = {0};
+    for (size_t j = 0; j < len; j++) {
+        int p = ev[j].phase;
+        u->seq_phase[j] = (uint8_t)p;
+        u->seq_at[j] = u->at[p] + m[p]++ * warps;
+    }
+    u->seq_len = len;
+    u->seq_warps = warps;
+    return 0;
+}
+
+/* place_spans for a CTA with the recorded sequence: no counting, a check
+ * per event.  *misfit when the CTA does not follow it. */
+static int place_sequence(const gs_event *ev, double origin, gs_unions *u, int *misfit)
+{
+    uint64_t bad = 0;
+    size_t len = u->seq_len;
+    *misfit = 1;
+    for (size_t r = 0; r < u->seq_warps; r++) {
+        const gs_event *w = ev + r * len;
+        if (r && w[0].warp == w[-1].warp)
+            return 0;
+        for (size_t j = 0; j < len; j++) {
+            if (w[j].phase != u->seq_phase[j] || w[j].warp != w[0].warp)
+                return 0;
+            uint64_t s = gs_edge_key(w[j].t0, origin, 0) >> 1, e = gs_edge_key(w[j].t1, origin, 0) >> 1;
+            bad |= e < s;
+            u->span[u->seq_at[j] + r] = (gs_span){s, e};
+        }
+    }
+    *misfit = 0;
+    return bad != 0;
+}
+
+/* Places by the last CTA's layout, and again by this one's when it differs. */
+static int place_by_layout(const gs_event *ev, size_t n, double origin, gs_unions *u)
+{
+    gs_span_layout got;
+    int misfit, bad;
+    set_offsets(&u->layout, u);
+    bad = place_spans(ev, n, origin, &u->layout, &got, u, &misfit);
+    if (misfit) {
+        u->layout = got;
+        u->seq_tried = 0;
+        set_offsets(&u->layout, u);
+        bad = place_spans(ev, n, origin, &u->layout, &got, u, &misfit);
+    }
+    return bad;
+}
+
 int gs_cta_unions(const gs_event *ev, size_t n, double origin, gs_unions *u)
 {
     size_t planned = 0;
@@ -272,16 +364,17 @@ int gs_cta_unions(const gs_event *ev, size_t n, double origin, gs_unions *u)
         planned += u->layout.count[p];
     if (unions_reserve(u, (n > planned ? n : planned) + 1))
         return -1;
-    /* CTAs of one kernel mostly share a layout: place by the last one's,
-     * and again by the actual one when it differs */
-    gs_span_layout got;
-    int misfit, bad;
-    set_offsets(&u->layout, u);
-    bad = place_spans(ev, n, origin, &u->layout, &got, u, &misfit);
-    if (misfit) {
-        u->layout = got;
+    /* CTAs of one kernel mostly share their layout, and their warps one
+     * phase sequence: place by what the last CTA had */
+    int misfit = 1, bad = 0;
+    if (u->seq_len && n == u->seq_len * u->seq_warps) {
         set_offsets(&u->layout, u);
-        bad = place_spans(ev, n, origin, &u->layout, &got, u, &misfit);
+        bad = place_sequence(ev, origin, u, &misfit);
+    }
+    if (misfit) {
+        bad = place_by_layout(ev, n, origin, u);
+        if (!u->seq_tried && plan_sequence(ev, n, u))
+            return -1;
     }
     if (bad)
         return 1;

@@ -56,6 +56,12 @@ typedef struct gs_unions {
     gs_span *tmp;                     /* scratch */
     size_t cap;                       /* spans that span and tmp hold */
     gs_span_layout layout;            /* the last CTA's */
+    /* When every warp of the last CTA recorded the same phase sequence (the
+     * usual case): the j-th event of its r-th warp went to span[seq_at[j] + r]. */
+    size_t seq_len, seq_warps, seq_cap;
+    uint8_t *seq_phase;
+    size_t *seq_at;
+    int seq_tried;                    /* the sequence was sought for this layout */
 } gs_unions;
 
 /* For the events ev[0..n) of one CTA (grouped by warp, as the timeline keeps
