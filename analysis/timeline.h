@@ -38,7 +38,8 @@ typedef struct gs_timeline {
     uint32_t ctas;
     double *cta_t0, *cta_t1;   /* [ctas] span of the CTA's warps; NaN if none finished */
     uint16_t *cta_sm;
-    size_t *cta_first;         /* [ctas + 1]: CTA c's events are ev[cta_first[c] .. cta_first[c + 1]) */
+    size_t *cta_first;         /* [ctas + 1]: CTA c's events are ev[cta_first[c] .. cta_first[c + 1]);
+                                * NULL in a timeline made by hand: analyses then find the runs */
     double span_ns;           /* last warp end - first warp start */
     size_t n_events;
     gs_event *ev;             /* grouped by warp, in recording order */
@@ -49,10 +50,6 @@ typedef struct gs_timeline {
 /* Builds the timeline; -1 with one line in err if the trace has no usable warp. */
 int gs_timeline_build(const gs_trace *t, gs_timeline *tl, char *err, size_t errlen);
 void gs_timeline_free(gs_timeline *tl);
-/* malloc for an array the caller is about to fill completely; large blocks
- * get their pages mapped up front, which is cheaper than faulting them in.
- * Free with free(). */
-void *gs_alloc_filled(size_t bytes);
 /* Cycles on SM `sm` to ns on the timeline. */
 double gs_timeline_ns(const gs_timeline *tl, int sm, uint64_t clk);
 
