@@ -202,21 +202,32 @@ static int dmap_quantiles(const dmap *m, gs_phase_stats *s)
     return 0;
 }
 
-/* A phase the table gave up on: every duration in event order, as before. */
-static int list_quantiles(const gs_timeline *tl, int p, size_t count, gs_phase_stats *s)
+/* Phases the tables gave up on: every duration, in event order as before,
+ * gathered in one pass for all of them. */
+static int list_quantiles(const gs_timeline *tl, const dmap *inst, gs_phases *out)
 {
-    double *v = malloc((count ? count : 1) * sizeof *v);
-    if (!v)
-        return -1;
-    size_t n = 0;
-    for (size_t i = 0; i < tl->n_events; i++)
-        if (tl->ev[i].phase == p)
-            v[n++] = tl->ev[i].t1 - tl->ev[i].t0;
-    s->inst_p50 = gs_quantile(v, n, 0.5);
-    s->inst_p90 = gs_quantile(v, n, 0.9);
-    s->inst_max = gs_quantile(v, n, 1.0);
-    free(v);
-    return 0;
+    dlist v[GS_NUM_PHASES] = {{0}};
+    int rc = -1;
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        if (inst[p].listed && dlist_reserve(&v[p], inst[p].total))
+            goto out;
+    for (size_t i = 0; i < tl->n_events; i++) {
+        const gs_event *e = &tl->ev[i];
+        if (inst[e->phase].listed)
+            v[e->phase].v[v[e->phase].n++] = e->t1 - e->t0;
+    }
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        if (inst[p].listed) {
+            gs_phase_stats *s = &out->ph[p];
+            s->inst_p50 = gs_quantile(v[p].v, v[p].n, 0.5);
+            s->inst_p90 = gs_quantile(v[p].v, v[p].n, 0.9);
+            s->inst_max = gs_quantile(v[p].v, v[p].n, 1.0);
+        }
+    rc = 0;
+out:
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        free(v[p].v);
+    return rc;
 }
 
 /* Scratch reused from CTA to CTA. */
@@ -323,6 +334,7 @@ static int add_cta(const gs_event *ev, size_t n, cta_scratch *cs, dmap *inst, dl
 
 static int finish_stats(const gs_timeline *tl, gs_phases *out, const dmap *inst, dlist *per_cta)
 {
+    int listed = 0;
     for (int p = 0; p < GS_NUM_PHASES; p++) {
         gs_phase_stats *s = &out->ph[p];
         s->instances = inst[p].total;
@@ -331,10 +343,11 @@ static int finish_stats(const gs_timeline *tl, gs_phases *out, const dmap *inst,
         s->cta_p50 = gs_quantile(per_cta[p].v, s->ctas, 0.5);
         s->cta_p90 = gs_quantile(per_cta[p].v, s->ctas, 0.9);
         s->cta_max = gs_quantile(per_cta[p].v, s->ctas, 1.0);
-        if (inst[p].listed ? list_quantiles(tl, p, inst[p].total, s) : dmap_quantiles(&inst[p], s))
+        listed |= inst[p].listed;
+        if (!inst[p].listed && dmap_quantiles(&inst[p], s))
             return -1;
     }
-    return 0;
+    return listed ? list_quantiles(tl, inst, out) : 0;
 }
 
 /* One pass, CTA by CTA: instance durations, then each phase's union of the
