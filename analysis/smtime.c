@@ -154,7 +154,7 @@ typedef struct smt_sums {
 } smt_sums;
 
 /* Which category a stretch with these phases active goes to. */
-static int category(unsigned mask, int resident)
+static inline int category(unsigned mask, int resident)
 {
     if (!resident && !(mask & 1u << GS_MAINLOOP)) /* a phase outside any CTA span counts as exposed */
         return mask ? __builtin_ctz(mask) : GS_SMT_IDLE;
@@ -166,8 +166,120 @@ static int category(unsigned mask, int resident)
     return GS_SMT_RESIDENT;
 }
 
-/* Sweeps one SM's sorted boundaries up to the span; returns the most CTAs resident at once. */
-static int sweep_sm(const gs_edge *E, size_t n, double span, smt_sums *sum, double *exp_sm)
+/* Whether x + d is what adding the pieces of d one at a time gives, as a
+ * sweep over every instance's boundaries would: the pieces lie on the 1/8 ns
+ * grid (a piece ending at the span last), so no sum rounds before the last
+ * one while x is on that grid too, or while the sums stay in x's binade. */
+static int adds_exactly(double x, double d)
+{
+    double y = x + d;
+    uint64_t bx, by;
+    memcpy(&bx, &x, sizeof bx);
+    memcpy(&by, &y, sizeof by);
+    if (!(y < 0x1p50)) /* 1/8 ns no longer representable */
+        return 0;
+    if (bx >> 52 == by >> 52) /* same binade (the sums are never negative) */
+        return 1;
+    double g = x * 8.0;
+    return g == (double)(int64_t)g;
+}
+
+/* Books a stretch of d ns with these phases active. */
+static inline void book(smt_sums *sum, double *exp_sm, unsigned mask, int resident, double d)
+{
+    sum->cat[category(mask, resident)] += d;
+    if (!(mask & 1u << GS_MAINLOOP))
+        for (unsigned b = mask; b; b &= b - 1) {
+            int p = __builtin_ctz(b);
+            sum->exposed[p] += d;
+            exp_sm[p] += d;
+        }
+    sum->seen_sm_time += d;
+}
+
+/* Whether booking d at once gives every sum what booking it piece by piece does. */
+static int books_exactly(const smt_sums *sum, const double *exp_sm, unsigned mask, int resident, double d)
+{
+    if (!adds_exactly(sum->cat[category(mask, resident)], d) || !adds_exactly(sum->seen_sm_time, d))
+        return 0;
+    if (!(mask & 1u << GS_MAINLOOP))
+        for (unsigned b = mask; b; b &= b - 1)
+            if (!adds_exactly(sum->exposed[__builtin_ctz(b)], d) || !adds_exactly(exp_sm[__builtin_ctz(b)], d))
+                return 0;
+    return 1;
+}
+
+/* Whether a whole SM, which adds at most `span` to any sum, books exactly
+ * what its instances' pieces would: then no stretch needs checking. */
+static int sm_books_exactly(const smt_sums *sum, const double *exp_sm, double span)
+{
+    for (int c = 0; c < GS_SMT_CATEGORIES; c++)
+        if (!adds_exactly(sum->cat[c], span))
+            return 0;
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        if (!adds_exactly(sum->exposed[p], span) || !adds_exactly(exp_sm[p], span))
+            return 0;
+    return adds_exactly(sum->seen_sm_time, span);
+}
+
+/* Where the instances of one SM are, for stretches the unions merged. */
+typedef struct sm_instances {
+    const gs_timeline *tl;
+    const cta_index *x;
+    int s;
+    double *t;   /* scratch: instance boundaries inside a stretch */
+    size_t cap;
+} sm_instances;
+
+/* The instance boundaries strictly inside (lo, hi), sorted; -1 out of memory. */
+static long boundaries_inside(sm_instances *in, double lo, double hi)
+{
+    size_t n = 0;
+    for (size_t q = in->x->sm_at[in->s]; q < in->x->sm_at[in->s + 1]; q++) {
+        uint32_t c = in->x->by_sm[q];
+        for (size_t i = in->x->first[c]; i < in->x->first[c] + in->x->count[c]; i++) {
+            double b[2] = {gs_edge_time(gs_edge_key(in->tl->ev[i].t0, 0, 1), 0),
+                           gs_edge_time(gs_edge_key(in->tl->ev[i].t1, 0, 0), 0)};
+            for (int k = 0; k < 2; k++) {
+                if (!(b[k] > lo && b[k] < hi))
+                    continue;
+                if (n == in->cap) {
+                    size_t cap = in->cap ? 2 * in->cap : 64;
+                    double *t = realloc(in->t, cap * sizeof *t);
+                    if (!t)
+                        return -1;
+                    in->t = t, in->cap = cap;
+                }
+                in->t[n++] = b[k];
+            }
+        }
+    }
+    if (n > 1)
+        qsort(in->t, n, sizeof *in->t, cmp_double);
+    return (long)n;
+}
+
+/* Books the stretch (prev, t) in the pieces a sweep over the instances would. */
+static int book_pieces(sm_instances *in, double prev, double t, smt_sums *sum, double *exp_sm, unsigned mask,
+                       int resident)
+{
+    long n = boundaries_inside(in, prev, t);
+    if (n < 0)
+        return -1;
+    for (long i = 0; i <= n; i++) {
+        double u = i < n ? in->t[i] : t;
+        if (u > prev)
+            book(sum, exp_sm, mask, resident, u - prev);
+        prev = u;
+    }
+    return 0;
+}
+
+/* Sweeps one SM's sorted boundaries up to the span; returns the most CTAs
+ * resident at once, or -1 out of memory.  With `in`, the boundaries are the
+ * CTAs' unions: a stretch whose sums could round differently from the
+ * instances' pieces is booked in those pieces. */
+static int sweep_sm(const gs_edge *E, size_t n, double span, smt_sums *sum, double *exp_sm, sm_instances *in)
 {
     int active[GS_NUM_PHASES + 1] = {0};
     unsigned mask = 0; /* phases active now */
@@ -179,14 +291,11 @@ static int sweep_sm(const gs_edge *E, size_t n, double span, smt_sums *sum, doub
             t = span;
         double d = t - prev;
         if (d > 0) {
-            sum->cat[category(mask, active[RES_KIND] > 0)] += d;
-            if (!(mask & 1u << GS_MAINLOOP))
-                for (unsigned b = mask; b; b &= b - 1) {
-                    int p = __builtin_ctz(b);
-                    sum->exposed[p] += d;
-                    exp_sm[p] += d;
-                }
-            sum->seen_sm_time += d;
+            int resident = active[RES_KIND] > 0;
+            if (!in || books_exactly(sum, exp_sm, mask, resident, d))
+                book(sum, exp_sm, mask, resident, d);
+            else if (book_pieces(in, prev, t, sum, exp_sm, mask, resident))
+                return -1;
         }
         if (i < n) {
             int k = E[i].kind;
@@ -203,6 +312,23 @@ static int sweep_sm(const gs_edge *E, size_t n, double span, smt_sums *sum, doub
     return resident_now;
 }
 
+/* One SM swept over its CTAs' unions, or over its instances where a CTA needs them. */
+static int sweep_one_sm(const gs_timeline *tl, const cta_index *x, int s, sm_edges *b, smt_sums *sum,
+                        double *exp_sm, double span)
+{
+    sm_instances in = {tl, x, s, NULL, 0};
+    int rc = gather_unions(tl, x, s, b), unions = rc == 0;
+    if (rc == 1)
+        rc = gather_instances(tl, x, s, b);
+    if (rc)
+        return -1;
+    gs_edges_sort(b->e, b->tmp, b->n);
+    int check = unions && !sm_books_exactly(sum, exp_sm, span);
+    rc = sweep_sm(b->e, b->n, span, sum, exp_sm, check ? &in : NULL);
+    free(in.t);
+    return rc;
+}
+
 /* The decomposition, one SM at a time through one set of buffers. */
 static int decompose(const gs_timeline *tl, const cta_index *x, gs_smtime *out)
 {
@@ -215,14 +341,10 @@ static int decompose(const gs_timeline *tl, const cta_index *x, gs_smtime *out)
     for (int s = 0; s < tl->n_sm && !rc; s++) {
         if (x->sm_at[s] == x->sm_at[s + 1])
             continue;
-        rc = gather_unions(tl, x, s, &b);
-        if (rc == 1)
-            rc = gather_instances(tl, x, s, &b);
-        if (rc)
-            break;
-        gs_edges_sort(b.e, b.tmp, b.n);
-        int res = sweep_sm(b.e, b.n, out->span_ns, &sum, exp_sm + (size_t)s * GS_NUM_PHASES);
-        if (res > out->resident_per_sm)
+        int res = sweep_one_sm(tl, x, s, &b, &sum, exp_sm + (size_t)s * GS_NUM_PHASES, out->span_ns);
+        if (res < 0)
+            rc = -1;
+        else if (res > out->resident_per_sm)
             out->resident_per_sm = res;
     }
     if (!rc) {
