@@ -1,6 +1,8 @@
 /* Interval boundaries sorted by time, for the sweeps of the phase and SM-time
  * analyses: an LSD radix sort on integer keys (1/8 ns resolution), ends
- * before starts at the same instant, so touching intervals do not overlap. */
+ * before starts at the same instant, so touching intervals do not overlap.
+ * Also each CTA's per-phase unions on those keys, which stand in for the
+ * CTA's instances in both sweeps. */
 #ifndef GS_EDGES_H
 #define GS_EDGES_H
 
