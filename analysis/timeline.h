@@ -38,6 +38,8 @@ typedef struct gs_timeline {
     uint32_t ctas;
     double *cta_t0, *cta_t1;   /* [ctas] span of the CTA's warps; NaN if none finished */
     uint16_t *cta_sm;
+    size_t *cta_first;         /* [ctas + 1]: CTA c's events are ev[cta_first[c] .. cta_first[c + 1]);
+                                * NULL in a timeline made by hand: analyses then find the runs */
     double span_ns;           /* last warp end - first warp start */
     size_t n_events;
     gs_event *ev;             /* grouped by warp, in recording order */

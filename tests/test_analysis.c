@@ -163,6 +163,48 @@ static void quantiles_interpolate(void **state)
     assert_true(isnan(gs_quantile(v, 0, 0.5)));
 }
 
+/* Instance quantiles equal gs_quantile over every instance's duration, both
+ * when durations repeat and when there are too many distinct ones to count. */
+static void instance_quantiles_match(int distinct)
+{
+    synth s;
+    built b;
+    uint32_t n = distinct ? 200000 : 3000;
+    synth_init(&s, 1, 2, n);
+    synth_warp(&s, 0, 0, 0, 0, 1e9);
+    synth_warp(&s, 0, 1, 0, 0, 1e9);
+    for (uint32_t i = 0; i < n; i++) {
+        double t = 10000.0 * i, len = distinct ? 100 + 0.37 * i : 100 + 50 * (i % 7);
+        synth_event(&s, 0, (uint16_t)(i % 2), i % 3 ? GS_MMA : GS_LOAD_WAIT, t, t + len, 0);
+    }
+    build(&s, &b);
+    double *v = malloc(n * sizeof *v);
+    for (int p = GS_LOAD_WAIT; p <= GS_MMA; p += GS_MMA - GS_LOAD_WAIT) {
+        size_t m = 0;
+        for (size_t i = 0; i < b.tl.n_events; i++)
+            if (b.tl.ev[i].phase == p)
+                v[m++] = b.tl.ev[i].t1 - b.tl.ev[i].t0;
+        assert_int_equal(b.ph.ph[p].instances, m);
+        assert_true(b.ph.ph[p].inst_p50 == gs_quantile(v, m, 0.5));
+        assert_true(b.ph.ph[p].inst_p90 == gs_quantile(v, m, 0.9));
+        assert_true(b.ph.ph[p].inst_max == gs_quantile(v, m, 1.0));
+    }
+    free(v);
+    drop(&b);
+}
+
+static void instance_quantiles_repeated(void **state)
+{
+    (void)state;
+    instance_quantiles_match(0);
+}
+
+static void instance_quantiles_distinct(void **state)
+{
+    (void)state;
+    instance_quantiles_match(1);
+}
+
 /* A trace with no started warp cannot be placed on a timeline: clear error. */
 static void no_started_warp_is_an_error(void **state)
 {
@@ -297,6 +339,7 @@ int main(void)
         cmocka_unit_test(overflow_is_counted),        cmocka_unit_test(skewed_sm_clocks_are_aligned),
         cmocka_unit_test(unfinished_warp_is_reported), cmocka_unit_test(quantiles_interpolate),
         cmocka_unit_test(no_started_warp_is_an_error),
+        cmocka_unit_test(instance_quantiles_repeated), cmocka_unit_test(instance_quantiles_distinct),
         cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),
         cmocka_unit_test(epilogue_fully_exposed),     cmocka_unit_test(waves_and_idle_tail),
         cmocka_unit_test(overlapping_exposed_phases),
