@@ -1,4 +1,4 @@
-/* cupti_check: runs the CUPTI collectors on the NVFP4 subject (variant "base",
+/* cupti_check: runs the CUPTI collectors on the NVFP4 subject (the shape's production variant,
  * production build) and prints durations (CUPTI activity vs CUDA events),
  * resources, the default and sol metric sets with their pass counts, and the
  * stall-reason summary.  GPU required.
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cupti_check: cudaGetDeviceProperties failed\n");
         return 3;
     }
-    subject a = {nvfp4_variant_find("base"), NULL};
+    subject a = {nvfp4_variant_default(&shape), NULL}; /* the production point of the shape */
     if (!a.v || nvfp4_problem_create(&shape, NVFP4_DIST_GPUMODE, 1, &a.p)) {
         fprintf(stderr, "cupti_check: cannot set up the NVFP4 problem\n");
         return 1;

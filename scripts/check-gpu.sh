@@ -6,7 +6,8 @@
 #      twin builds, every kernel variant, the cuBLAS anchor
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
 #   4. CUPTI collectors against ncu --clock-control none (when ncu is on PATH)
-# GS_CHECK_ROOT chooses where the calibration runs go.
+# GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
+# only the named parts (calib nvfp4 sanitizer ncu), for a quick re-check of one of them.
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
@@ -17,6 +18,7 @@ fi
 mkdir -p "$root"
 passed=0
 failed=0
+want() { [ -z "${GS_CHECK_PARTS:-}" ] || [[ " $GS_CHECK_PARTS " == *" $1 "* ]]; }
 
 # Adds a part's 'N passed, N failed' line to the totals; a part that crashed
 # before printing one counts as one failure.
@@ -32,25 +34,31 @@ tally() {
     failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
 }
 
-echo "== calibration"
-runs=""
-for s in calib release; do
-    if $gs record SHAPE=$s --root "$root" >"$root/$s.log" 2>&1; then
-        runs="$runs $root/$s/default/latest"
-    else
-        echo "gemmscope: recording $s failed:" >&2
-        cat "$root/$s.log" >&2
-        runs="$runs $root/$s/default/missing"
-    fi
-done
-$gs check $runs | tee "$root/calib.out"
-tally "$root/calib.out" calibration
+if want calib; then
+    echo "== calibration"
+    runs=""
+    for s in calib release; do
+        if $gs record SHAPE=$s --root "$root" >"$root/$s.log" 2>&1; then
+            runs="$runs $root/$s/default/latest"
+        else
+            echo "gemmscope: recording $s failed:" >&2
+            cat "$root/$s.log" >&2
+            runs="$runs $root/$s/default/missing"
+        fi
+    done
+    $gs check $runs | tee "$root/calib.out"
+    tally "$root/calib.out" calibration
+fi
 
-echo "== nvfp4: tests and benchmarks, both distributions, production and twin"
-build/nvfp4-selfcheck --variant all --cublas 2>"$root/selfcheck.err" | tee "$root/selfcheck.out"
-tally "$root/selfcheck.out" nvfp4-selfcheck
+if want nvfp4; then
+    echo "== nvfp4: tests and benchmarks, both distributions, production, twin and detail twin"
+    build/nvfp4-selfcheck --variant all --cublas 2>"$root/selfcheck.err" | tee "$root/selfcheck.out"
+    tally "$root/selfcheck.out" nvfp4-selfcheck
+fi
 
-if command -v compute-sanitizer >/dev/null 2>&1; then
+if ! want sanitizer; then
+    :
+elif command -v compute-sanitizer >/dev/null 2>&1; then
     echo "== compute-sanitizer (small shapes)"
     n=0
     for tool in memcheck racecheck; do
@@ -70,7 +78,9 @@ else
 fi
 
 # 4. our CUPTI collectors against Nsight Compute on the same launch
-if command -v ncu >/dev/null 2>&1; then
+if ! want ncu; then
+    :
+elif command -v ncu >/dev/null 2>&1; then
     metrics=$(build/cupti-check --list-metrics)
     for shape in g8k7168 g2k1536; do
         echo "== CUPTI vs ncu --clock-control none --cache-control none: $shape"

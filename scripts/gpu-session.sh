@@ -5,6 +5,7 @@
 #   [GS_STEPS="check bench report"] scripts/gpu-session.sh [SHAPES...]
 # steps: quick   selfcheck of every variant on a few small shapes (fast feedback)
 #        check   make check-gpu (everything, with its final 'N passed, N failed' line)
+#        ncu     only check-gpu's comparison of the CUPTI collectors with Nsight Compute
 #        bench   make bench-variants (every knob point on the benchmark shapes)
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
@@ -27,6 +28,7 @@ log="$out/session.log"
             time timeout ${GS_QUICK_TIMEOUT:-150} build/nvfp4-selfcheck --variant all \
                 --shapes ${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536} ;;
         check) echo "== check-gpu"; time make check-gpu ;;
+        ncu) echo "== check-gpu (ncu part)"; time GS_CHECK_PARTS=ncu scripts/check-gpu.sh ;;
         bench) echo "== bench-variants"; time make bench-variants ;;
         report)
             for s in "$@"; do
