@@ -82,7 +82,7 @@ if ! want ncu; then
     :
 elif command -v ncu >/dev/null 2>&1; then
     metrics=$(build/cupti-check --list-metrics)
-    for shape in g8k7168 g2k1536; do
+    for shape in g8k7168 g8k2048 g2k4096 g2k1536; do
         echo "== CUPTI vs ncu --clock-control none --cache-control none: $shape"
         build/cupti-check --shape "$shape" >"$root/cupti-$shape.txt" 2>&1
         grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
