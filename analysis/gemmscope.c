@@ -22,6 +22,7 @@
 #include "run.h"
 #include "trace.h"
 #include "kernels/nvfp4/shapes.h"
+#include "kernels/nvfp4/variants.h"
 
 static void usage(FILE *f)
 {
@@ -35,7 +36,8 @@ static void usage(FILE *f)
                "  diff A B [-o FILE]   compare two runs: deltas of medians with bootstrap 95%% CIs\n"
                "  evidence PROPOSAL RUN [--ab OFF ON [--label TEXT]]... [--proposals FILE] [-o FILE]\n"
                "                       evidence page for a proposal (analysis/proposals.txt)\n"
-               "  trace RUN [-o FILE]  Perfetto-compatible JSON trace of the run (default RUN/trace.json)\n");
+               "  trace RUN [-o FILE]  Perfetto-compatible JSON trace of the run (default RUN/trace.json)\n"
+               "  variants [SHAPE]     the NVFP4 kernel's knob points (and SHAPE's production default)\n");
 }
 
 static int die(const char *msg)
@@ -397,6 +399,29 @@ static void remove_tree(const char *dir)
         fprintf(stderr, "gemmscope: could not remove %s\n", dir);
 }
 
+/* The knob points of the NVFP4 kernel, one line each; with a shape, its production default. */
+static int cmd_variants(int argc, char **argv)
+{
+    const nvfp4_variant *dflt = NULL;
+    if (argc > 1)
+        return die("usage: gemmscope variants [SHAPE]");
+    if (argc == 1) {
+        nvfp4_shape s;
+        char err[512];
+        if (nvfp4_shape_parse(argv[0], &s, err, sizeof err))
+            return die(err);
+        dflt = nvfp4_variant_default(&s);
+    }
+    printf("%-22s %6s %6s %6s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws", "pers", "tma",
+           "description");
+    for (int i = 0; i < nvfp4_variant_count(); i++) {
+        const nvfp4_variant *v = nvfp4_variant_at(i);
+        printf("%-22s %6d %6d %6d %4d %4d %4d  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t, v->warp_spec,
+               v->persistent, v->tma_store, v->description, v == dflt ? "  [default]" : "");
+    }
+    return 0;
+}
+
 static int cmd_record(int argc, char **argv, const char *self)
 {
     const char *shape = NULL, *variant = "default", *root = "reports", *reps = "50", *cap = "1", *dist = "gpumode";
@@ -553,6 +578,8 @@ int main(int argc, char **argv)
         return cmd_diff(argc - 2, argv + 2);
     if (!strcmp(cmd, "trace"))
         return cmd_trace(argc - 2, argv + 2);
+    if (!strcmp(cmd, "variants"))
+        return cmd_variants(argc - 2, argv + 2);
     if (!strcmp(cmd, "plots"))
         return cmd_plots(argc - 2, argv + 2);
     fprintf(stderr, "gemmscope: unknown command '%s'\n", cmd);

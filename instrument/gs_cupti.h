@@ -104,10 +104,10 @@ int gs_cupti_metrics_validate(const char *chip, const char *const *names, int n,
                               size_t wn);
 
 /* Profiles ONE launch of fn (auto range, kernel replay: CUPTI re-runs the
- * kernel once per pass and restores memory; untimed).  fn should launch one
- * kernel: auto ranges are named by index ("0", "1", ... seen on H100), so
- * kernel_substring only selects a range whose name contains it and otherwise
- * the first range is evaluated.  Needs root or CAP_SYS_ADMIN
+ * kernel once per pass and restores memory; untimed).  fn may launch helper
+ * kernels before the one measured, which must come last: auto ranges are named
+ * by index ("0", "1", ... seen on H100), so kernel_substring only selects a range
+ * whose name contains it and otherwise the LAST range is evaluated.  Needs root or CAP_SYS_ADMIN
  * (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES otherwise). */
 int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const char *const *names, int n,
                              const char *kernel_substring, gs_metric_values *out, char *why, size_t wn);

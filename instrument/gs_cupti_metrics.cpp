@@ -434,7 +434,8 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
         goto fail;
     }
     {
-        size_t pick = 0;
+        /* without a name match: the launch's last kernel (helpers such as a pre-pass run first) */
+        size_t pick = (size_t)out->ranges - 1;
         int found = 0;
         for (size_t i = 0; i < (size_t)out->ranges; i++) {
             CUpti_RangeProfiler_CounterData_GetRangeInfo_Params p;
@@ -446,7 +447,7 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
             p.rangeDelimiter = "/";
             CUPTI_TRY(cuptiRangeProfilerCounterDataGetRangeInfo(&p));
             const char *name = p.rangeName ? p.rangeName : "";
-            if (i == 0)
+            if (i == pick && !found)
                 snprintf(out->range_name, sizeof out->range_name, "%s", name);
             if (kernel_substring && *kernel_substring && strstr(name, kernel_substring) && !found) {
                 pick = i;

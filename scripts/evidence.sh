@@ -1,7 +1,9 @@
 #!/bin/bash
 # Proposal evidence on the GPU machine: for each shape, record the knob points that switch
 # one seed proposal on or off (at the baseline point and at the production point), then
-# write one evidence page per proposal with both measured A/B pairs.
+# write one evidence page per proposal with both measured A/B pairs.  The profile that
+# bounds each claim is the baseline point's, recorded with the detail twin: the state the
+# seed documents' proposals were pitched against.
 # usage: scripts/evidence.sh [SHAPES...]      pages: reports/evidence/<shape>-<proposal>.md
 set -u -o pipefail
 gs=build/gemmscope
@@ -14,18 +16,18 @@ tma-store s1_w128_t128 s1_w128_t128_tma s4_w128_t128_ws_p s4_w128_t128_ws_p_tma
 warp-specialisation s1_w128_t128 s1_w128_t128_ws s4_w128_t128_p_tma s4_w128_t128_ws_p_tma"
 mkdir -p reports/evidence
 for shape in $shapes; do
-    # every point once; the production point with the detail twin (its profile gives the bounds)
+    # every point once (twin), then the baseline again with the detail twin (the profile)
     for v in $(echo "$pairs" | awk '{print $2; print $3; print $4; print $5}' | sort -u); do
         [ -e "$root/$shape/$v/latest" ] && continue
         $gs record SHAPE="$shape" VARIANT="$v" METRICS=none DETAIL=0 --root "$root" >/dev/null ||
             echo "evidence: recording $shape $v failed" >&2
     done
     prof=reports/ev-profile
-    $gs record SHAPE="$shape" VARIANT=s4_w128_t128_ws_p_tma METRICS=none DETAIL=1 --root "$prof" >/dev/null ||
+    $gs record SHAPE="$shape" VARIANT=s1_w128_t128 METRICS=none DETAIL=1 --root "$prof" >/dev/null ||
         echo "evidence: recording the $shape profile failed" >&2
     echo "$pairs" | while read -r prop b0 b1 p0 p1; do
         r() { echo "$root/$shape/$1/latest"; }
-        $gs evidence "$prop" "$prof/$shape/s4_w128_t128_ws_p_tma/latest" \
+        $gs evidence "$prop" "$prof/$shape/s1_w128_t128/latest" \
             --ab "$(r $b0)" "$(r $b1)" --label "baseline point: $b0 -> $b1" \
             --ab "$(r $p0)" "$(r $p1)" --label "production point: $p0 -> $p1" \
             -o "reports/evidence/$shape-$prop.md"

@@ -16,7 +16,9 @@
 
 #include "kernels/nvfp4/format.h"
 #include "kernels/nvfp4/reference_cpu.h"
+#include "kernels/nvfp4/schedule.h"
 #include "kernels/nvfp4/shapes.h"
+#include "kernels/nvfp4/variants.h"
 
 /* ---------------------------------------------------------------- number formats */
 
@@ -503,10 +505,159 @@ static void test_tolerance(void **state)
     assert_false(nvfp4_tol_ok_with(1.021, 1.0, 1e-2, 1e-2));
 }
 
+
+/* ---- the K permutation shared by the token pre-pass and the kernel's fragments ---- */
+
+static void test_kperm_bijection_per_block(void **state)
+{
+    (void)state;
+    for (int blk = 0; blk < 3; blk++) {
+        int seen[NVFP4_BK] = {0};
+        for (int q = 0; q < NVFP4_BK; q++) {
+            int L = nvfp4_kperm(blk * NVFP4_BK + q);
+            assert_true(L >= blk * NVFP4_BK && L < (blk + 1) * NVFP4_BK);
+            seen[L - blk * NVFP4_BK]++;
+        }
+        for (int q = 0; q < NVFP4_BK; q++)
+            assert_int_equal(seen[q], 1);
+    }
+}
+
+/* Quad lane c, word i, nibble pair (p, p+4) must land in k16 step 2i + p/2 at the columns
+ * of register a[2*(p%2)] of the m64k16 fp16 fragment: 2c + 8*(p%2) + {0, 1}; and the 16
+ * values of one thread's word pair share one scale block. */
+static void test_kperm_matches_fragment_layout(void **state)
+{
+    (void)state;
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < 4; i++)
+            for (int p = 0; p < 4; p++)
+                for (int h = 0; h < 2; h++) {
+                    const int P = 32 * c + 8 * i + 4 * h + p, L = nvfp4_kperm(P);
+                    assert_int_equal(L / 16, 2 * i + p / 2);
+                    assert_int_equal(L % 16, 2 * c + 8 * (p % 2) + h);
+                    assert_int_equal(P / 16, 2 * c + i / 2); /* scale block: lo or hi scale of the pair */
+                }
+}
+
+/* ---- the tile schedule ---- */
+
+static void check_schedule(const char *name, int tile_w, int tile_t, int persistent, int sms)
+{
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[512];
+    assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, persistent, sms, &sc, err, sizeof err), 0);
+    int expect = 0;
+    for (int g = 0; g < s.groups; g++)
+        expect += (s.n[g] / tile_w) * ((s.m[g] + tile_t - 1) / tile_t);
+    assert_int_equal(sc.ntiles, expect);
+    assert_int_equal(sc.grid, persistent ? (expect < sms ? expect : sms) : expect);
+    assert_int_equal(sc.cta_first[0], 0);
+    assert_int_equal(sc.cta_first[sc.grid], sc.ntiles);
+    /* every (group, token tile, weight tile) exactly once, with a sound width */
+    unsigned char *seen = calloc((size_t)NVFP4_MAX_GROUPS * 64 * 1024, 1);
+    assert_non_null(seen);
+    long long most = 0, least = -1, biggest = 0;
+    for (int b = 0; b < sc.grid; b++) {
+        long long load = 0;
+        assert_true(sc.cta_first[b + 1] >= sc.cta_first[b]);
+        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
+            const nvfp4_tile *x = &sc.tiles[t];
+            const int valid = s.m[x->group] - x->ttile * tile_t;
+            assert_true(valid > 0);
+            assert_true(x->n_eff % NVFP4_N_STEP == 0 && x->n_eff <= tile_t);
+            assert_true(x->n_eff >= (valid < tile_t ? valid : tile_t) && x->n_eff - NVFP4_N_STEP < valid);
+            size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
+            assert_int_equal(seen[key], 0);
+            seen[key] = 1;
+            const long long cost = (long long)s.k[x->group] * x->n_eff;
+            load += cost;
+            if (cost > biggest)
+                biggest = cost;
+        }
+        if (load > most)
+            most = load;
+        if (least < 0 || load < least)
+            least = load;
+    }
+    /* longest-processing-time first: no CTA ends more than one tile behind another */
+    if (persistent)
+        assert_true(most - least <= biggest);
+    free(seen);
+    nvfp4_schedule_free(&sc);
+}
+
+static void test_schedule_covers_each_tile_once(void **state)
+{
+    (void)state;
+    const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t1", "t8", "t9"};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        check_schedule(shapes[i], 128, 128, 0, 132);
+        check_schedule(shapes[i], 128, 128, 1, 132);
+        check_schedule(shapes[i], 128, 256, 1, 132);
+        check_schedule(shapes[i], 128, 64, 1, 7);
+    }
+}
+
+static void test_schedule_rejects_what_does_not_tile(void **state)
+{
+    (void)state;
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[512] = "";
+    assert_int_equal(nvfp4_shape_parse("m=64;n=128;k=256", &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, 256, 128, 0, 132, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "does not tile"));
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 100, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 1, 0, &sc, err, sizeof err), -1);
+}
+
+/* ---- knob points ---- */
+
+static void test_variants_and_stamp_geometry(void **state)
+{
+    (void)state;
+    nvfp4_shape s;
+    char err[512];
+    for (int i = 0; i < nvfp4_variant_count(); i++)
+        for (int j = i + 1; j < nvfp4_variant_count(); j++)
+            assert_string_not_equal(nvfp4_variant_at(i)->name, nvfp4_variant_at(j)->name);
+    const char *bench[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t0"};
+    for (size_t i = 0; i < sizeof bench / sizeof bench[0]; i++) {
+        assert_int_equal(nvfp4_shape_parse(bench[i], &s, err, sizeof err), 0);
+        assert_non_null(nvfp4_variant_default(&s));
+    }
+    /* one CTA per tile: twin = 4 records per warp, detail twin + 3 per K block of 128 */
+    const nvfp4_variant *base = nvfp4_variant_find("s1_w128_t128");
+    unsigned ctas, wpc, ev;
+    assert_non_null(base);
+    assert_int_equal(nvfp4_shape_parse("g2k1536", &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_stamp_geometry(base, &s, 132, 0, &ctas, &wpc, &ev), 0);
+    assert_int_equal(ctas, 32u * 1u + 32u * 3u);
+    assert_int_equal(wpc, 8u);
+    assert_int_equal(ev, 4u);
+    assert_int_equal(nvfp4_stamp_geometry(base, &s, 132, 1, &ctas, &wpc, &ev), 0);
+    assert_int_equal(ev, 4u + 3u * (1536u / 128u));
+    /* persistent with a producer warpgroup: 12 warps, at most grid = SMs CTAs */
+    const nvfp4_variant *p = nvfp4_variant_find("s4_w128_t128_ws_p_tma");
+    assert_non_null(p);
+    assert_int_equal(nvfp4_stamp_geometry(p, &s, 100, 0, &ctas, &wpc, &ev), 0);
+    assert_int_equal(ctas, 100u);
+    assert_int_equal(wpc, 12u);
+    assert_true(ev >= 8u); /* 128 tiles on 100 CTAs: some CTA runs two */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_e2m1_every_code),
+        cmocka_unit_test(test_kperm_bijection_per_block),
+        cmocka_unit_test(test_kperm_matches_fragment_layout),
+        cmocka_unit_test(test_schedule_covers_each_tile_once),
+        cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
+        cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),
         cmocka_unit_test(test_pad_rows),
