@@ -16,9 +16,9 @@ tma-store s1_w128_t128 s1_w128_t128_tma s4_w128_t128_ws_p s4_w128_t128_ws_p_tma
 warp-specialisation s1_w128_t128 s1_w128_t128_ws s4_w128_t128_p_tma s4_w128_t128_ws_p_tma"
 mkdir -p reports/evidence
 for shape in $shapes; do
+    rm -rf "$root/$shape" "reports/ev-profile/$shape" # never mix with an earlier session's runs
     # every point once (twin), then the baseline again with the detail twin (the profile)
     for v in $(echo "$pairs" | awk '{print $2; print $3; print $4; print $5}' | sort -u); do
-        [ -e "$root/$shape/$v/latest" ] && continue
         $gs record SHAPE="$shape" VARIANT="$v" METRICS=none DETAIL=0 --root "$root" >/dev/null ||
             echo "evidence: recording $shape $v failed" >&2
     done

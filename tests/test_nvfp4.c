@@ -572,7 +572,7 @@ static void check_schedule(const char *name, int tile_w, int tile_t, int persist
             size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
             assert_int_equal(seen[key], 0);
             seen[key] = 1;
-            const long long cost = (long long)s.k[x->group] * x->n_eff;
+            const long long cost = nvfp4_tile_cost(s.k[x->group], x->n_eff, tile_w);
             load += cost;
             if (cost > biggest)
                 biggest = cost;

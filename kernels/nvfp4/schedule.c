@@ -4,10 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int tile_cost_desc(const void *a, const void *b, const int *k)
+static int tile_cost_desc(const void *a, const void *b, const int *k, int tile_w)
 {
     const nvfp4_tile *x = a, *y = b;
-    const long long cx = (long long)k[x->group] * x->n_eff, cy = (long long)k[y->group] * y->n_eff;
+    const long long cx = nvfp4_tile_cost(k[x->group], x->n_eff, tile_w),
+                    cy = nvfp4_tile_cost(k[y->group], y->n_eff, tile_w);
     if (cx != cy)
         return cx > cy ? -1 : 1;
     if (x->group != y->group) /* stable, reproducible order among equal costs */
@@ -18,16 +19,16 @@ static int tile_cost_desc(const void *a, const void *b, const int *k)
 }
 
 /* qsort takes no context argument: a small stable merge sort that does. */
-static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k)
+static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k, int tile_w)
 {
     if (n < 2)
         return;
     int h = n / 2;
-    sort_tiles(t, tmp, h, k);
-    sort_tiles(t + h, tmp, n - h, k);
+    sort_tiles(t, tmp, h, k, tile_w);
+    sort_tiles(t + h, tmp, n - h, k, tile_w);
     int i = 0, j = h, o = 0;
     while (i < h && j < n)
-        tmp[o++] = tile_cost_desc(&t[j], &t[i], k) < 0 ? t[j++] : t[i++];
+        tmp[o++] = tile_cost_desc(&t[j], &t[i], k, tile_w) < 0 ? t[j++] : t[i++];
     while (i < h)
         tmp[o++] = t[i++];
     while (j < n)
@@ -83,14 +84,14 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
         return -1;
     }
     enumerate(s, tile_w, tile_t, sorted);
-    sort_tiles(sorted, tmp, sc.ntiles, s->k);
+    sort_tiles(sorted, tmp, sc.ntiles, s->k, tile_w);
     /* each tile (most expensive first) to the CTA with the least work so far */
     for (int t = 0; t < sc.ntiles; t++) {
         int best = persistent ? 0 : t;
         for (int b = 1; persistent && b < sc.grid; b++)
             if (load[b] < load[best])
                 best = b;
-        load[best] += (long long)s->k[sorted[t].group] * sorted[t].n_eff;
+        load[best] += nvfp4_tile_cost(s->k[sorted[t].group], sorted[t].n_eff, tile_w);
         owner[t] = best;
         sc.cta_first[best + 1]++;
     }
