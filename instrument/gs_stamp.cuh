@@ -101,8 +101,8 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     }
 }
 
-/* Records read clock64 alone: %globaltimer costs tens of cycles per read, too much for
- * per-stage stamps in a main loop, and the analyzers place every record from clk_begin
+/* Records read clock64 alone: every read is work on the kernel's critical path (per-stage
+ * stamps sit inside main loops), and the analyzers place every record from clk_begin
  * through the per-SM cycles->ns fit of the warp headers' edge pairs.  gt_begin and gt_dur
  * are written as 0 ("not sampled", docs/stamp-format.md). */
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint64_t clk0)

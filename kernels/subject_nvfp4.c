@@ -189,12 +189,16 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     }
     const nvfp4_shape *sh = &c->shape;
     double flops = nvfp4_shape_flops(sh), computed = 0;
-    for (int g = 0; g < sh->groups; g++) /* each tile computes its valid tokens rounded up to the N step */
-        for (int t0 = 0; t0 < sh->m[g]; t0 += c->v->tile_t) {
-            int valid = sh->m[g] - t0 < c->v->tile_t ? sh->m[g] - t0 : c->v->tile_t;
-            double n_eff = (double)((valid + NVFP4_N_STEP - 1) / NVFP4_N_STEP * NVFP4_N_STEP);
-            computed += 2.0 * n_eff * sh->n[g] * sh->k[g];
-        }
+    nvfp4_schedule sc; /* the tiles the kernel runs, each n_eff token columns wide */
+    char why[200];
+    if (nvfp4_schedule_build(sh, c->v->tile_w, c->v->tile_t, 0, 1, &sc, why, sizeof why)) {
+        fprintf(stderr, "gemmscope-record: %s\n", why);
+        close_ctx(c);
+        return -1;
+    }
+    for (int t = 0; t < sc.ntiles; t++)
+        computed += 2.0 * sc.tiles[t].n_eff * c->v->tile_w * sh->k[sc.tiles[t].group];
+    nvfp4_schedule_free(&sc);
     gs_meta_set(meta, "shape", "%s", a->shape);
     gs_meta_set(meta, "variant", "%s", c->v->name);
     gs_meta_set(meta, "variant_requested", "%s", a->variant);

@@ -16,6 +16,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "instrument/gs_stamps.h"
 #include "instrument/gs_timing.h"
 #include "kernels/nvfp4/nvfp4.h"
 
@@ -47,20 +48,14 @@ static double median_ms(gs_launch_fn fn, void *arg, const gs_l2_flusher *f, int 
     return m;
 }
 
-static int alloc_stamps(const nvfp4_variant *v, nvfp4_problem *p, int detail, gs_buffer *b)
+/* A stamp buffer sized for one launch of v on p (twin or detail twin). */
+static int alloc_stamps(const nvfp4_variant *v, nvfp4_problem *p, int detail, gs_stamps *st)
 {
     unsigned ctas, wpc, ev;
-    memset(b, 0, sizeof *b);
+    memset(st, 0, sizeof *st);
     if (nvfp4_stamp_geometry(v, nvfp4_problem_shape(p), nvfp4_problem_sms(p), detail, &ctas, &wpc, &ev))
         return -1;
-    b->capacity = ev;
-    b->warps_per_cta = wpc;
-    if (cudaMalloc((void **)&b->warps, (size_t)ctas * wpc * sizeof(gs_warp_header)) != cudaSuccess ||
-        cudaMalloc((void **)&b->records, (size_t)ctas * wpc * ev * sizeof(gs_record)) != cudaSuccess) {
-        fprintf(stderr, "nvfp4-bench: cannot allocate the stamp buffer\n");
-        return -1;
-    }
-    return 0;
+    return gs_stamps_alloc(st, ctas, wpc, ev);
 }
 
 static int wanted(const char *list, const char *name)
@@ -155,15 +150,18 @@ int main(int argc, char **argv)
             int ok = nvfp4_problem_poison(p, 0) == 0 && nvfp4_launch(v, 0, p, prod.stamps, 0) == 0 &&
                      nvfp4_problem_verify(p, &chk) == 0 && nvfp4_check_ok(&chk);
             double pm = NAN, tm = NAN, dm = NAN;
-            if (ok && alloc_stamps(v, p, 0, &twin.stamps) == 0 && alloc_stamps(v, p, 1, &detl.stamps) == 0) {
+            gs_stamps st_twin, st_detl;
+            memset(&st_twin, 0, sizeof st_twin);
+            memset(&st_detl, 0, sizeof st_detl);
+            if (ok && alloc_stamps(v, p, 0, &st_twin) == 0 && alloc_stamps(v, p, 1, &st_detl) == 0) {
+                twin.stamps = st_twin.dev;
+                detl.stamps = st_detl.dev;
                 pm = median_ms(launch_variant, &prod, &fl, reps);
                 tm = median_ms(launch_variant, &twin, &fl, reps);
                 dm = median_ms(launch_variant, &detl, &fl, reps);
             }
-            cudaFree(twin.stamps.warps);
-            cudaFree(twin.stamps.records);
-            cudaFree(detl.stamps.warps);
-            cudaFree(detl.stamps.records);
+            gs_stamps_free(&st_twin);
+            gs_stamps_free(&st_detl);
             const double tf = flops / (pm * 1e-3) / 1e12;
             printf("%-8s %-22s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
                    100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, dm / pm, ok ? "yes" : "NO",

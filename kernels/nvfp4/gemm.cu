@@ -29,7 +29,7 @@
  *
  * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile; the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
- * warpgroup), which costs it 10-25% here:
+ * warpgroup), which cost it 5-30% on the H100 (samples/variants.tsv, detail/x):
  * the main loop is issue-bound on the dequantisation, and every stamp is instructions.
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
@@ -43,6 +43,7 @@
 #include "../../instrument/gs_stamp.cuh"
 #include "nvfp4_internal.h"
 #include "points.h"
+#include "dequant.cuh"
 #include "ptx.cuh"
 
 namespace {
@@ -69,17 +70,6 @@ template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
                                            "227 KB of shared memory");
 };
-
-/* Two FP4 codes -> fp16x2 of value x scale, exact.  Nibbles p and p+4 of w (shifted to the
- * top of each 16-bit lane) get their sign at bit 15 and e1 e0 m at bits 11..9: an fp16
- * equal to v * 2^-14 (0.5 becomes a subnormal); x 2^14 restores v, x scale is exact too.
- * mul.rn.f16x2 without .ftz keeps the subnormal input; wgmma only sees normals. */
-__device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, uint32_t scale2)
-{
-    const uint32_t y = w << (4 * (3 - p));
-    const uint32_t bits = (y & 0x80008000u) | ((y >> 3) & 0x0E000E00u);
-    return hmul2_rn(hmul2_rn(bits, 0x74007400u /* 2^14, 2^14 */), scale2);
-}
 
 /* The register fragments of one stage (eight k16 steps) for this thread's two weight rows.
  * Thread quad lane c reads bytes 16c..16c+15 of each row: scale blocks 2c (words 0, 1) and

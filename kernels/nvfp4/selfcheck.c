@@ -18,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "instrument/gs_stamps.h"
 #include "kernels/nvfp4/nvfp4.h"
 #include "kernels/nvfp4/schedule.h"
 
@@ -88,36 +89,24 @@ static int check_consumer(const nvfp4_shape *s, const nvfp4_schedule *sc, int b,
     return 1;
 }
 
-/* Checks every warp header and record of a twin run.  Returns 1 when all is as designed. */
-static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, gs_buffer b,
-                        unsigned ctas, char *why, size_t whylen)
+/* Checks every warp header and record of a twin run (downloaded).  1 when all is as designed. */
+static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, const gs_stamps *st,
+                        char *why, size_t whylen)
 {
-    size_t nw = (size_t)ctas * b.warps_per_cta, nr = nw * b.capacity;
-    gs_warp_header *h = malloc(nw * sizeof *h);
-    gs_record *r = malloc(nr * sizeof *r);
+    const gs_buffer b = st->dev;
     nvfp4_schedule sc = {0, 0, NULL, NULL};
     int ok = 1;
     const unsigned consumers = (unsigned)(v->tile_w / 64) * 4u;
-    if (!h || !r || nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, sms, &sc, why, whylen)) {
-        if (!h || !r)
-            snprintf(why, whylen, "out of host memory");
-        free(h);
-        free(r);
+    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, sms, &sc, why, whylen))
         return 0;
-    }
-    if (!cuda_ok(cudaMemcpy(h, b.warps, nw * sizeof *h, cudaMemcpyDeviceToHost), "copy stamp headers") ||
-        !cuda_ok(cudaMemcpy(r, b.records, nr * sizeof *r, cudaMemcpyDeviceToHost), "copy stamp records")) {
-        snprintf(why, whylen, "copy failed");
+    if ((unsigned)sc.grid != st->ctas) {
+        snprintf(why, whylen, "schedule has %d CTAs, geometry says %u", sc.grid, st->ctas);
         ok = 0;
     }
-    if (ok && (unsigned)sc.grid != ctas) {
-        snprintf(why, whylen, "schedule has %d CTAs, geometry says %u", sc.grid, ctas);
-        ok = 0;
-    }
-    for (unsigned cta = 0; ok && cta < ctas; cta++) {
+    for (unsigned cta = 0; ok && cta < st->ctas; cta++) {
         for (unsigned w = 0; ok && w < b.warps_per_cta; w++) {
-            const gs_warp_header *wh = &h[(size_t)cta * b.warps_per_cta + w];
-            const gs_record *rec = &r[((size_t)cta * b.warps_per_cta + w) * b.capacity];
+            const gs_warp_header *wh = &st->warps[(size_t)cta * b.warps_per_cta + w];
+            const gs_record *rec = &st->records[((size_t)cta * b.warps_per_cta + w) * b.capacity];
             char sub[200] = "";
             if (wh->flags != (GS_WARP_STARTED | GS_WARP_FINISHED) || wh->cta != cta || wh->warp != w) {
                 snprintf(why, whylen, "cta %u warp %u: flags %u cta %u warp %u", cta, w, wh->flags, wh->cta,
@@ -126,7 +115,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
             } else if (wh->gt_end < wh->gt_start) {
                 snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
                 ok = 0;
-            } else if (w >= consumers) { /* the producer warp records no phases */
+            } else if (w >= consumers) { /* the producer warps record no phases */
                 if (wh->events != 0) {
                     snprintf(why, whylen, "cta %u producer warp: %u records, expected none", cta, wh->events);
                     ok = 0;
@@ -141,8 +130,6 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
         }
     }
     nvfp4_schedule_free(&sc);
-    free(h);
-    free(r);
     return ok;
 }
 
@@ -179,7 +166,8 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
 {
     nvfp4_problem *p = NULL;
     nvfp4_check c;
-    gs_buffer none, st;
+    gs_buffer none;
+    gs_stamps st;
     unsigned ctas = 0, wpc = 0, ev = 0;
     const char *dn = nvfp4_dist_name(d);
     int rc;
@@ -219,18 +207,12 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
             print_row(s->name, dn, v->name, bn, &c, NAN, "-", 0);
             continue;
         }
-        st.capacity = ev;
-        st.warps_per_cta = wpc;
-        if (!cuda_ok(cudaMalloc((void **)&st.warps, (size_t)ctas * wpc * sizeof(gs_warp_header)), "stamp headers") ||
-            !cuda_ok(cudaMalloc((void **)&st.records, (size_t)ctas * wpc * ev * sizeof(gs_record)),
-                     "stamp records") ||
-            !cuda_ok(cudaMemset(st.warps, 0, (size_t)ctas * wpc * sizeof(gs_warp_header)), "memset") ||
-            !cuda_ok(cudaMemset(st.records, 0xFF, (size_t)ctas * wpc * ev * sizeof(gs_record)), "memset")) {
+        if (gs_stamps_alloc(&st, ctas, wpc, ev) || gs_stamps_reset(&st, 0)) {
             print_row(s->name, dn, v->name, bn, &c, NAN, "-", 0);
         } else {
             rc = nvfp4_problem_poison(p, 0);
             if (rc == 0)
-                rc = nvfp4_launch(v, build, p, st, 0);
+                rc = nvfp4_launch(v, build, p, st.dev, 0);
             if (rc != 0) {
                 fprintf(stderr, "selfcheck: %s %s %s %s launch: %s\n", s->name, dn, v->name, bn,
                         cudaGetErrorString((cudaError_t)rc));
@@ -238,15 +220,15 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
             } else if (nvfp4_problem_verify(p, &c) != 0) {
                 print_row(s->name, dn, v->name, bn, &c, NAN, "-", 0);
             } else {
-                int sok = check_stamps(v, s, nvfp4_problem_sms(p), detail, st, ctas, why, sizeof why);
+                int sok = gs_stamps_download(&st) == 0 &&
+                          check_stamps(v, s, nvfp4_problem_sms(p), detail, &st, why, sizeof why);
                 if (!sok)
                     fprintf(stderr, "selfcheck: %s %s %s %s stamps: %s\n", s->name, dn, v->name, bn, why);
-                us = one_shot_us(v, build, p, st);
+                us = one_shot_us(v, build, p, st.dev);
                 print_row(s->name, dn, v->name, bn, &c, us, sok ? "ok" : "BAD", nvfp4_check_ok(&c) && sok);
             }
         }
-        cudaFree(st.warps);
-        cudaFree(st.records);
+        gs_stamps_free(&st);
     }
     nvfp4_problem_destroy(p);
 }

@@ -7,17 +7,10 @@
 #include <stdint.h>
 
 #include "nvfp4_internal.h"
+#include "dequant.cuh"
 #include "ptx.cuh"
 
 namespace {
-
-/* Nibbles p and p+4 of w -> fp16x2 of value x scale, exact (same construction as gemm.cu). */
-__device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, uint32_t scale2)
-{
-    const uint32_t y = w << (4 * (3 - p));
-    const uint32_t bits = (y & 0x80008000u) | ((y >> 3) & 0x0E000E00u);
-    return hmul2_rn(hmul2_rn(bits, 0x74007400u), scale2);
-}
 
 /* One thread per 32-bit word (8 FP4 of one row, one scale block), grid-stride over all groups. */
 __global__ void __launch_bounds__(256) nvfp4_tokens_kernel(const __grid_constant__ nvfp4_tparams tp)

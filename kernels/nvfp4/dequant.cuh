@@ -1,0 +1,21 @@
+/* The FP4 -> fp16 dequantisation shared by the token pre-pass (tokens.cu) and the GEMM's
+ * weight fragments (gemm.cu).  Static: every translation unit gets its own inline copy. */
+#ifndef NVFP4_DEQUANT_CUH
+#define NVFP4_DEQUANT_CUH
+
+#include <stdint.h>
+
+#include "ptx.cuh"
+
+/* Two FP4 codes -> fp16x2 of value x scale, exact.  Nibbles p and p+4 of w (shifted to the
+ * top of each 16-bit lane) get their sign at bit 15 and e1 e0 m at bits 11..9: an fp16
+ * equal to v * 2^-14 (0.5 becomes a subnormal); x 2^14 restores v, x scale is exact too.
+ * mul.rn.f16x2 without .ftz keeps the subnormal input; wgmma only sees normals. */
+static __device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, uint32_t scale2)
+{
+    const uint32_t y = w << (4 * (3 - p));
+    const uint32_t bits = (y & 0x80008000u) | ((y >> 3) & 0x0E000E00u);
+    return hmul2_rn(hmul2_rn(bits, 0x74007400u /* 2^14, 2^14 */), scale2);
+}
+
+#endif
