@@ -87,6 +87,7 @@ typedef struct gs_metric_values {
     int ranges;                              /* ranges (kernels) seen in the profiled launch */
     char chip[32];                           /* e.g. "GH100" */
     char range_name[512];                    /* the range evaluated */
+    char replay[40];                         /* "user (before_pass each pass)" or "kernel" */
 } gs_metric_values;
 
 /* The two sets (NULL-terminated): "default" (1-2 passes on GH100) and "sol"
@@ -103,14 +104,19 @@ const char *const *gs_cupti_metric_set(const char *name, int *n);
 int gs_cupti_metrics_validate(const char *chip, const char *const *names, int n, int *passes, char *why,
                               size_t wn);
 
-/* Profiles ONE launch of fn (auto range, kernel replay: CUPTI re-runs the
- * kernel once per pass and restores memory; untimed).  fn may launch helper
- * kernels before the one measured, which must come last: auto ranges are named
- * by index ("0", "1", ... seen on H100), so kernel_substring only selects a range
- * whose name contains it and otherwise the LAST range is evaluated.  Needs root or CAP_SYS_ADMIN
- * (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES otherwise). */
-int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const char *const *names, int n,
-                             const char *kernel_substring, gs_metric_values *out, char *why, size_t wn);
+/* Profiles ONE launch of fn (auto range; untimed).  fn may launch helper kernels before
+ * the one measured, which must come last: auto ranges are named by index ("0", "1", ...
+ * seen on H100), so kernel_substring only selects a range whose name contains it and
+ * otherwise the LAST range is evaluated.
+ * With before_pass == NULL: kernel replay (CUPTI re-runs each kernel once per pass and
+ * restores memory; the caches carry over from pass to pass).  With before_pass: user
+ * replay: before_pass(before_arg) runs before every pass, outside the profiled range (an
+ * L2 flush, the helper kernels fn depends on), then fn once per pass; fn must be
+ * idempotent.  If the driver refuses user replay, kernel replay is used; out->replay says
+ * which ran.  Needs root or CAP_SYS_ADMIN (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES otherwise). */
+int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg, cudaStream_t s,
+                             const char *const *names, int n, const char *kernel_substring, gs_metric_values *out,
+                             char *why, size_t wn);
 
 /* cuptiProfilerDeInitialize if gs_cupti_metrics_collect initialised the
  * profiler (it stays initialised between collections otherwise). */

@@ -269,8 +269,9 @@ static int device_supported(int dev, CUpti_Profiler_API api, char *why, size_t w
                  level(p.cmp), level(p.wsl));
 }
 
-int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const char *const *names, int n,
-                             const char *kernel_substring, gs_metric_values *out, char *why, size_t wn)
+int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg, cudaStream_t s,
+                             const char *const *names, int n, const char *kernel_substring, gs_metric_values *out,
+                             char *why, size_t wn)
 {
     enum { MAX_RANGES = 16 };
     config c;
@@ -372,21 +373,40 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const c
         p.counterDataImageSize = counter_data_size;
         p.pCounterDataImage = counter_data;
         p.range = CUPTI_AutoRange;
-        p.replayMode = CUPTI_KernelReplay;
+        p.replayMode = before_pass ? CUPTI_UserReplay : CUPTI_KernelReplay;
         p.maxRangesPerPass = MAX_RANGES;
         p.numNestingLevels = 1;
         p.minNestingLevel = 1;
         p.passIndex = 0;
         p.targetNestingLevel = 1;
-        CUPTI_TRY(cuptiRangeProfilerSetConfig(&p));
+        CUptiResult r = cuptiRangeProfilerSetConfig(&p);
+        if (r != CUPTI_SUCCESS && before_pass) { /* no user replay here: kernel replay, said so */
+            p.replayMode = CUPTI_KernelReplay;
+            before_pass = NULL;
+            r = cuptiRangeProfilerSetConfig(&p);
+        }
+        if (r != CUPTI_SUCCESS) {
+            gs_cupti_fail(why, wn, "cuptiRangeProfilerSetConfig", (int)r);
+            goto fail;
+        }
+        snprintf(out->replay, sizeof out->replay, "%s", before_pass ? "user" : "kernel");
     }
     if ((ce = cudaStreamSynchronize(s)) != cudaSuccess) {
         gs_cupti_failf(why, wn, "cudaStreamSynchronize before profiling: %s", cudaGetErrorString(ce));
         goto fail;
     }
-    /* Kernel replay submits every pass within the one launch; the loop only
-     * guards against a configuration that needs the launch again. */
+    /* Kernel replay submits every pass within the one launch (the loop only guards against
+     * a configuration that needs the launch again); user replay needs one launch per pass. */
     for (int iter = 0;; iter++) {
+        if (before_pass) {
+            int be = before_pass(before_arg, s);
+            ce = cudaStreamSynchronize(s);
+            if (be != 0 || ce != cudaSuccess) {
+                gs_cupti_failf(why, wn, "the set-up before pass %d failed: %s", iter,
+                               cudaGetErrorString(be ? (cudaError_t)be : ce));
+                goto fail;
+            }
+        }
         CUpti_RangeProfiler_Start_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <cuda_runtime_api.h>
@@ -166,20 +169,49 @@ static void collect_durations(gs_meta *m, twin_arg *prod, cudaStream_t s, const 
     gs_kernel_durations_free(&d);
 }
 
-/* Hardware metrics of one production launch (kernel replay, untimed). */
-static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const char *set)
+/* What runs before every profiled pass: the subject's helper kernels (if it can launch
+ * its kernel alone), then an L2 flush, so every pass starts from the state the timed
+ * repetitions start from. */
+typedef struct pass_setup {
+    const gs_subject_run *run;
+    const gs_l2_flusher *fl;
+} pass_setup;
+
+static int before_pass(void *arg, cudaStream_t s)
+{
+    const pass_setup *p = arg;
+    if (p->run->prepare && p->run->launch_alone) {
+        int e = p->run->prepare(p->run->ctx, s);
+        if (e)
+            return e;
+    }
+    return (int)cudaMemsetAsync(p->fl->buf, 0x5a, p->fl->bytes, s);
+}
+
+static int launch_alone(void *arg, cudaStream_t s)
+{
+    const gs_subject_run *run = arg;
+    return run->launch_alone(run->ctx, s);
+}
+
+/* Hardware metrics of one production launch (user replay, L2 flushed before every pass;
+ * untimed).  A subject that can launch its kernel alone has only that kernel profiled. */
+static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs_l2_flusher *fl, const char *set)
 {
     char why[512], key[160];
     int n = 0;
     const char *const *names = gs_cupti_metric_set(set, &n);
     gs_metric_values v;
+    pass_setup ps = {prod->run, fl};
+    const int alone = prod->run->prepare && prod->run->launch_alone;
     memset(&v, 0, sizeof v);
     snprintf(key, sizeof key, "metrics_%s", set);
     if (!names) {
         collector(m, key, 0, "unknown metric set");
         return;
     }
-    if (gs_cupti_metrics_collect(launch_build, prod, s, names, n, "_prod", &v, why, sizeof why)) {
+    if (gs_cupti_metrics_collect(alone ? launch_alone : launch_build, alone ? (void *)prod->run : (void *)prod,
+                                 before_pass, &ps, s, names, n, "_prod", &v, why, sizeof why)) {
         collector(m, key, 0, why);
         return;
     }
@@ -190,6 +222,10 @@ static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const ch
     snprintf(key, sizeof key, "metrics.%s.passes", set);
     gs_meta_set(m, key, "%d", v.passes);
     gs_meta_set(m, "metrics.chip", "%s", v.chip);
+    gs_meta_set(m, "metrics.replay", "%s%s", v.replay,
+                strcmp(v.replay, "user") == 0 ? " (L2 flushed before every pass)" : " (caches carry over between passes)");
+    gs_meta_set(m, "metrics.profiled", "%s", alone ? "the production kernel alone (helper kernels run before each pass)"
+                                                   : "the production launch");
     snprintf(key, sizeof key, "metrics_%s", set);
     collector(m, key, 1, NULL);
 }
@@ -197,6 +233,66 @@ static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const ch
 static int join(char *out, size_t n, const char *dir, const char *file)
 {
     return snprintf(out, n, "%s/%s", dir, file) >= (int)n ? -1 : 0;
+}
+
+/* Stall reasons come from a child process.  PC sampling must subscribe to CUPTI before
+ * the kernels' modules load, and a process with CUPTI attached times launches differently
+ * (a programmatic dependent launch loses its overlap with its primary): the parent, which
+ * does all the timing, loads no CUPTI until its timings are taken.  The child writes
+ * pcsamp.tsv and its meta keys; the parent merges them. */
+static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char *out, gs_meta *meta)
+{
+    char path[4096], err[512];
+    if (join(path, sizeof path, out, ".stalls.meta")) {
+        collector(meta, "stalls", 0, "output path too long");
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        collector(meta, "stalls", 0, "fork failed");
+        return;
+    }
+    if (pid == 0) {
+        gs_meta cm = {0}, scratch = {0};
+        gs_subject_run run = {0};
+        cudaStream_t s = NULL;
+        char why[512];
+        if (gs_cupti_pcsamp_init(why, sizeof why)) {
+            collector(&cm, "stalls", 0, why);
+        } else if (cudaSetDevice(0) != cudaSuccess ||
+                   cudaDeviceGetAttribute(&a.sm_count, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
+                   subj->open(&a, &scratch, &run) || cudaStreamCreate(&s) != cudaSuccess) {
+            collector(&cm, "stalls", 0, "the sampling process could not set up the subject");
+        } else {
+            twin_arg prod = {&run, {0}, GS_BUILD_PROD};
+            collect_stalls(&cm, &prod, s, out);
+        }
+        if (run.close)
+            run.close(run.ctx);
+        if (s)
+            cudaStreamDestroy(s);
+        int rc = gs_meta_write(&cm, path, err, sizeof err) ? 1 : 0;
+        if (rc)
+            fprintf(stderr, "gemmscope-record: %s\n", err);
+        gs_meta_free(&cm);
+        gs_meta_free(&scratch);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc);
+    }
+    int status = 0;
+    gs_meta cm = {0};
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+        gs_meta_read(&cm, path, err, sizeof err)) {
+        collector(meta, "stalls", 0, "the PC-sampling process failed");
+    } else {
+        for (int i = 0; i < cm.n; i++)
+            gs_meta_set(meta, cm.kv[i].key, "%s", cm.kv[i].val);
+    }
+    gs_meta_free(&cm);
+    remove(path);
 }
 
 int main(int argc, char **argv)
@@ -275,9 +371,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: --metrics takes default, sol or none\n");
         return 2;
     }
-    /* PC sampling must see the kernels' modules load: subscribe before any CUDA call */
-    char pc_why[512] = "";
-    int pc_ready = cupti && gs_cupti_pcsamp_init(pc_why, sizeof pc_why) == 0;
+    /* stall reasons first, in a child process, before this one touches CUDA */
+    gs_meta meta = {0};
+    if (!cupti) {
+        collector(&meta, "stalls", 0, "--no-cupti");
+    } else {
+        mkdir(out, 0755);
+        stalls_in_child(subj, a, out, &meta);
+    }
 
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
@@ -289,7 +390,6 @@ int main(int argc, char **argv)
 
     int rc = 1;
     char err[512], path[4096];
-    gs_meta meta = {0};
     gs_timings tim = {0};
     gs_stamps st = {0};
     gs_subject_run run = {0};
@@ -337,12 +437,7 @@ int main(int argc, char **argv)
              detail = {&run, st.dev, GS_BUILD_DETAIL};
     twin_arg *stamped = run.stamp_build == GS_BUILD_DETAIL ? &detail : &twin;
     mkdir(out, 0755);
-    if (!cupti)
-        collector(&meta, "stalls", 0, "--no-cupti");
-    else if (!pc_ready)
-        collector(&meta, "stalls", 0, pc_why);
-    else
-        collect_stalls(&meta, &prod, s, out);
+    /* every timing before CUPTI is loaded into this process */
     if (gs_time_launches(launch_build, &prod, s, &fl, a.warmup, a.reps, &tp) ||
         gs_time_launches(launch_build, &twin, s, &fl, a.warmup, a.reps, &tt))
         goto done;
@@ -356,22 +451,22 @@ int main(int argc, char **argv)
         gs_timing_free(&td);
     }
 
-    if (cupti)
-        collect_durations(&meta, &prod, s, &fl, a.warmup, a.reps);
-    else
-        collector(&meta, "durations", 0, "--no-cupti");
     if (run.anchors && run.anchors(run.ctx, &meta, &tim, &fl, s, a.warmup, a.reps)) {
         fprintf(stderr, "gemmscope-record: reference timings failed\n");
         goto done;
     }
+    if (cupti)
+        collect_durations(&meta, &prod, s, &fl, a.warmup, a.reps);
+    else
+        collector(&meta, "durations", 0, "--no-cupti");
     if (run.verify && run.verify(run.ctx, &meta, stamped->buf, s)) {
         fprintf(stderr, "gemmscope-record: verification could not run\n");
         goto done;
     }
     if (cupti && strcmp(metrics, "none") != 0) {
-        collect_metrics(&meta, &prod, s, "default");
+        collect_metrics(&meta, &prod, s, &fl, "default");
         if (!strcmp(metrics, "sol"))
-            collect_metrics(&meta, &prod, s, "sol");
+            collect_metrics(&meta, &prod, s, &fl, "sol");
         gs_cupti_metrics_shutdown();
     }
     gs_meta_set(&meta, "metrics.requested", "%s", cupti ? metrics : "none");

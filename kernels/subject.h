@@ -34,6 +34,13 @@ typedef struct gs_subject_run {
      * and meta; 0 = ran */
     int (*anchors)(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
                    int warmup, int reps);
+    /* optional, both or neither: `prepare` enqueues the helper kernels whose output the
+     * production kernel reads (a pre-pass), `launch_alone` the production kernel by itself
+     * on that output.  Hardware metrics then profile the one kernel, each pass after
+     * prepare and an L2 flush (as Nsight Compute does by default); without them, every
+     * pass profiles `launch` after the flush. */
+    int (*prepare)(void *ctx, cudaStream_t s);
+    int (*launch_alone)(void *ctx, cudaStream_t s);
     void (*close)(void *ctx);
     void *ctx;
 } gs_subject_run;

@@ -28,6 +28,17 @@ static int launch(void *ctx, int build, gs_buffer b, cudaStream_t s)
     return nvfp4_launch(c->v, build == GS_BUILD_DETAIL ? NVFP4_DETAIL : build ? NVFP4_TWIN : NVFP4_PROD, c->p, b, s);
 }
 
+static int prepare(void *ctx, cudaStream_t s)
+{
+    return nvfp4_tokens_only(((nvfp4_ctx *)ctx)->p, s);
+}
+
+static int launch_alone(void *ctx, cudaStream_t s)
+{
+    nvfp4_ctx *c = ctx;
+    return nvfp4_launch_gemm_alone(c->v, c->p, s);
+}
+
 static void close_ctx(void *ctx)
 {
     nvfp4_ctx *c = ctx;
@@ -191,7 +202,7 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     double flops = nvfp4_shape_flops(sh), computed = 0;
     nvfp4_schedule sc; /* the tiles the kernel runs, each n_eff token columns wide */
     char why[200];
-    if (nvfp4_schedule_build(sh, c->v->tile_w, c->v->tile_t, 0, 1, &sc, why, sizeof why)) {
+    if (nvfp4_schedule_build(sh, c->v->tile_w, c->v->tile_t, 0, 0, 1, &sc, why, sizeof why)) {
         fprintf(stderr, "gemmscope-record: %s\n", why);
         close_ctx(c);
         return -1;
@@ -203,8 +214,9 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     gs_meta_set(meta, "variant", "%s", c->v->name);
     gs_meta_set(meta, "variant_requested", "%s", a->variant);
     gs_meta_set(meta, "variant.description", "%s", c->v->description);
-    gs_meta_set(meta, "knobs", "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d",
-                c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store);
+    gs_meta_set(meta, "knobs", "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d",
+                c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
+                c->v->split_k);
     gs_meta_set(meta, "dist", "%s", nvfp4_dist_name(dist));
     gs_meta_set(meta, "seed", "%llu", a->seed);
     gs_meta_set(meta, "groups", "%d", sh->groups);
@@ -222,6 +234,8 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     gs_meta_set(meta, "stamps.build", "%s", a->detail ? "detail" : "twin");
     run->verify = verify;
     run->anchors = anchors;
+    run->prepare = prepare;
+    run->launch_alone = launch_alone;
     run->close = close_ctx;
     run->ctx = c;
     return 0;

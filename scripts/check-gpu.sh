@@ -5,7 +5,8 @@
 #   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
 #      twin builds, every kernel variant, the cuBLAS anchor
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
-#   4. CUPTI collectors against ncu --clock-control none (when ncu is on PATH)
+#   4. CUPTI collectors against ncu --clock-control none (when ncu is on PATH), and the
+#      recorder under ncu: every CUPTI collector "skipped: <reason>", the report still written
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
 # only the named parts (calib nvfp4 sanitizer ncu), for a quick re-check of one of them.
 set -u -o pipefail
@@ -62,8 +63,11 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
     echo "== compute-sanitizer (small shapes)"
     n=0
     for tool in memcheck racecheck; do
+        # the default points on two tests, and split K on a shape cut into 8-part tiles
         if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant default --shapes t0,t8 \
-            >"$root/sanitizer-$tool.log" 2>&1; then
+            >"$root/sanitizer-$tool.log" 2>&1 &&
+            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
+                --variant s4_w128_t128_ws_p_tma_sk --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1; then
             printf '%-36s %s\n' "compute-sanitizer $tool" pass
             n=$((n + 1))
         else
@@ -83,16 +87,47 @@ if ! want ncu; then
 elif command -v ncu >/dev/null 2>&1; then
     metrics=$(build/cupti-check --list-metrics)
     for shape in g8k7168 g8k2048 g2k4096 g2k1536; do
-        echo "== CUPTI vs ncu --clock-control none --cache-control none: $shape"
+        echo "== CUPTI vs ncu --clock-control none: $shape"
         build/cupti-check --shape "$shape" >"$root/cupti-$shape.txt" 2>&1
         grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
-        # --cache-control none: CUPTI's kernel replay does not flush caches between passes either
-        ncu --clock-control none --cache-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+        # ncu's default --cache-control all flushes before every pass; so does our collector
+        ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
             --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --shape "$shape" \
             >"$root/ncu-$shape.csv" 2>&1
         build/ncu-compare "$root/cupti-$shape.txt" "$root/ncu-$shape.csv" | tee "$root/ncu-compare-$shape.out"
         tally "$root/ncu-compare-$shape.out" "ncu comparison $shape"
     done
+    # a collector that cannot run must say why and leave the rest of the run intact
+    echo "== the recorder with ncu attached: collectors skipped with a reason, report still written"
+    dir=$root/under-ncu
+    rm -rf "$dir"
+    ncu --clock-control none --metrics gpu__time_duration.sum -k regex:nvfp4_gemm_kernel_prod --launch-count 1 \
+        $gs record SHAPE=g2k1536 METRICS=default --root "$dir" >"$root/under-ncu.log" 2>&1
+    run="$dir/g2k1536/default/latest"
+    {
+        p=0 f=0
+        row() { printf '%-52s %s\n' "$1" "$2"; if [ "$2" = pass ]; then p=$((p + 1)); else f=$((f + 1)); fi; }
+        [ -s "$run/report.md" ] && row "report written under ncu" pass || row "report written under ncu" FAIL
+        collectors=$(grep -E '^collector\.' "$run/meta.txt" 2>/dev/null)
+        echo "$collectors" | sed 's/^/    /'
+        if [ -n "$collectors" ] && ! echo "$collectors" | grep -qvE ' = (ok|skipped: .+)$'; then
+            row "every collector: ok or skipped: <reason>" pass
+        else
+            row "every collector: ok or skipped: <reason>" FAIL
+        fi
+        if echo "$collectors" | grep -qE '^collector\.metrics_default = skipped: .+'; then
+            row "hardware metrics skipped while ncu holds the counters" pass
+        else
+            row "hardware metrics skipped while ncu holds the counters" FAIL
+        fi
+        if grep -q 'skipped: ' "$run/report.md" 2>/dev/null; then
+            row "the report says skipped: <reason>" pass
+        else
+            row "the report says skipped: <reason>" FAIL
+        fi
+        echo "$p passed, $f failed"
+    } | tee "$root/under-ncu.out"
+    tally "$root/under-ncu.out" "recorder under ncu"
 else
     echo "== ncu not on PATH: the comparison with Nsight Compute was not run"
 fi

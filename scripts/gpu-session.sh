@@ -6,9 +6,11 @@
 # steps: quick   selfcheck of every variant on a few small shapes (fast feedback)
 #        check   make check-gpu (everything, with its final 'N passed, N failed' line)
 #        ncu     only check-gpu's comparison of the CUPTI collectors with Nsight Compute
+#        sanitizer only check-gpu's compute-sanitizer part
 #        bench   make bench-variants (every knob point on the benchmark shapes)
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
+#        sass    cuobjdump SASS and resource usage of the production and twin kernels
 # Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
 # shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
 set -u -o pipefail
@@ -26,15 +28,22 @@ log="$out/session.log"
         case $step in
         quick) echo "== quick selfcheck"
             time timeout ${GS_QUICK_TIMEOUT:-150} build/nvfp4-selfcheck --variant all \
-                --shapes ${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536} ;;
+                --shapes "${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536,m=200;n=512;k=4096}" ;;
         check) echo "== check-gpu"; time make check-gpu ;;
         ncu) echo "== check-gpu (ncu part)"; time GS_CHECK_PARTS=ncu scripts/check-gpu.sh ;;
+        sanitizer) echo "== check-gpu (sanitizer part)"; time GS_CHECK_PARTS=sanitizer scripts/check-gpu.sh ;;
         bench) echo "== bench-variants"; time make bench-variants ;;
         report)
             for s in "$@"; do
                 echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
             done ;;
         evidence) echo "== evidence"; time scripts/evidence.sh ;;
+        sass) echo "== sass"
+            mkdir -p "$out/sass"
+            for b in prod twin; do
+                cuobjdump -res-usage build/kernels/nvfp4/gemm_$b.o >"$out/sass/res-$b.txt" 2>&1
+                cuobjdump -sass build/kernels/nvfp4/gemm_$b.o | gzip -9 >"$out/sass/gemm_$b.sass.gz"
+            done ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac
     done

@@ -548,7 +548,7 @@ static void check_schedule(const char *name, int tile_w, int tile_t, int persist
     nvfp4_schedule sc;
     char err[512];
     assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, persistent, sms, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, persistent, 0, sms, &sc, err, sizeof err), 0);
     int expect = 0;
     for (int g = 0; g < s.groups; g++)
         expect += (s.n[g] / tile_w) * ((s.m[g] + tile_t - 1) / tile_t);
@@ -608,10 +608,109 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
     nvfp4_schedule sc;
     char err[512] = "";
     assert_int_equal(nvfp4_shape_parse("m=64;n=128;k=256", &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, 256, 128, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 256, 128, 0, 0, 132, &sc, err, sizeof err), -1);
     assert_non_null(strstr(err, "does not tile"));
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 100, 0, 132, &sc, err, sizeof err), -1);
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 1, 0, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 100, 0, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 1, 0, 0, &sc, err, sizeof err), -1);
+    /* split K needs the persistent schedule */
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 0, 1, 132, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "split"));
+}
+
+/* Split K: the units of every tile partition its K blocks; the owner (part 0) ends its
+ * CTA's list and every other part starts one, so an owner only ever waits for CTAs that
+ * began with its parts; every CTA holds close to the same share of the cost. */
+static void check_split_schedule(const char *name, int tile_w, int tile_t, int sms)
+{
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[512];
+    assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, 1, sms, &sc, err, sizeof err), 0);
+    assert_int_equal(sc.grid, sms);
+    assert_int_equal(sc.cta_first[0], 0);
+    assert_int_equal(sc.cta_first[sc.grid], sc.ntiles);
+    /* per (group, token tile, weight tile): K blocks covered, parts seen */
+    const size_t keys = (size_t)NVFP4_MAX_GROUPS * 64 * 1024;
+    unsigned short *covered = calloc(keys, sizeof *covered);
+    unsigned char *parts_seen = calloc(keys, 1);
+    unsigned char *slot_used = calloc(65536, 1);
+    unsigned *buf_used = calloc((size_t)sc.partial_bufs + 1, sizeof *buf_used);
+    assert_true(covered && parts_seen && slot_used && buf_used);
+    long long total = 0, most = 0, least = -1, per_max = 0;
+    for (int b = 0; b < sc.grid; b++) {
+        long long load = 0;
+        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
+            const nvfp4_tile *x = &sc.tiles[t];
+            const int nkb = s.k[x->group] / NVFP4_BK;
+            const size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
+            assert_true(x->kb0 < x->kb1 && x->kb1 <= nkb);
+            assert_true(x->part < x->parts);
+            if (x->parts == 1) {
+                assert_int_equal(x->kb0, 0);
+                assert_int_equal(x->kb1, nkb);
+            } else {
+                assert_true(x->kb1 - x->kb0 >= NVFP4_MIN_PART_KB);
+                assert_true(x->slot < sc.split_tiles);
+                if (x->part == 0) {
+                    assert_int_equal(x->kb0, 0);
+                    assert_int_equal(t, sc.cta_first[b + 1] - 1); /* last on its CTA */
+                    assert_true(x->pbuf + x->parts - 1 <= (unsigned)sc.partial_bufs);
+                    slot_used[x->slot]++;
+                } else {
+                    assert_int_equal(t, sc.cta_first[b]); /* first on its CTA */
+                    assert_true(x->pbuf < (unsigned)sc.partial_bufs);
+                    buf_used[x->pbuf]++;
+                }
+            }
+            assert_int_equal(covered[key], x->kb0); /* parts come in K order, no gap, no overlap */
+            covered[key] = x->kb1;
+            parts_seen[key]++;
+            const long long per = nvfp4_tile_cost(NVFP4_BK, x->n_eff, tile_w);
+            if (per > per_max)
+                per_max = per;
+            load += per * (x->kb1 - x->kb0);
+        }
+        total += load;
+        if (load > most)
+            most = load;
+        if (least < 0 || load < least)
+            least = load;
+    }
+    /* every tile complete, with as many units as it says it has parts */
+    int tiles = 0;
+    for (int g = 0; g < s.groups; g++)
+        for (int tt = 0; tt * tile_t < s.m[g]; tt++)
+            for (int wt = 0; wt < s.n[g] / tile_w; wt++, tiles++) {
+                const size_t key = ((size_t)g * 64 + tt) * 1024 + wt;
+                assert_int_equal(covered[key], s.k[g] / NVFP4_BK);
+            }
+    for (int t = 0; t < sc.ntiles; t++) {
+        const nvfp4_tile *x = &sc.tiles[t];
+        assert_int_equal(parts_seen[((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile], x->parts);
+    }
+    assert_int_equal(sc.ntiles, tiles + sc.partial_bufs);
+    for (int i = 0; i < sc.split_tiles; i++)
+        assert_int_equal(slot_used[i], 1);
+    for (int i = 0; i < sc.partial_bufs; i++)
+        assert_int_equal(buf_used[i], 1);
+    /* equal shares: a CTA exceeds the mean by less than an unsplittable tile (< 2 minimal
+     * parts) plus the minimal part its predecessor may have left it */
+    assert_true(most <= (total + sms - 1) / sms + 3 * NVFP4_MIN_PART_KB * per_max);
+    (void)least;
+    free(covered), free(parts_seen), free(slot_used), free(buf_used);
+    nvfp4_schedule_free(&sc);
+}
+
+static void test_split_schedule(void **state)
+{
+    (void)state;
+    const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t1", "t8", "t9"};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        check_split_schedule(shapes[i], 128, 128, 132);
+        check_split_schedule(shapes[i], 128, 256, 132);
+        check_split_schedule(shapes[i], 128, 64, 7);
+    }
 }
 
 /* ---- knob points ---- */
@@ -657,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_kperm_matches_fragment_layout),
         cmocka_unit_test(test_schedule_covers_each_tile_once),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
+        cmocka_unit_test(test_split_schedule),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),

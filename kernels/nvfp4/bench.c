@@ -137,6 +137,8 @@ int main(int argc, char **argv)
         if (nvfp4_cublas_create(p, &cb) == 0)
             cublas_ms = median_ms(nvfp4_cublas_launch, cb, &fl, reps);
         nvfp4_cublas_destroy(cb);
+        /* the pre-pass every variant's time includes (its overlap with the GEMM's set-up aside) */
+        printf("%-8s token pre-pass alone: %.2f us\n", s.name, 1e3 * median_ms(nvfp4_tokens_only, p, &fl, reps));
         const double flops = nvfp4_shape_flops(&s);
         const nvfp4_variant *dv = nvfp4_variant_default(&s);
         for (int vi = 0; vi < nvfp4_variant_count(); vi++) {

@@ -102,7 +102,7 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
 
 /* Where the next load goes: the flattened (tile, K block) stream of this CTA. */
 struct load_cursor {
-    int t, kb;  /* schedule index, K block within that tile */
+    int t, kb;  /* schedule index, K block within that unit's range */
     uint32_t j; /* stages issued so far (ring position and parity) */
 };
 
@@ -119,16 +119,16 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
     const uint32_t st = sm_base + slot * L::STAGE;
     if (use > 0)
         mbar_wait(empty, (use - 1) & 1);
-    const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T;
+    const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + 2 * 128 * kp.t_box[g]));
-    tma_load_2d(st + L::o_w, &kp.tmW[g], full, cur.kb * (BK / 2), w0);
+    tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
-    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)cur.kb * L::SF_BYTES,
-              L::SF_BYTES, full);
-    tma_load_2d(st + L::o_t, &kp.tmT[g], full, cur.kb * BK, t0);
-    tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, cur.kb * BK + 64, t0);
+    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
+              full);
+    tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
+    tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
     cur.j++;
-    if (++cur.kb == kp.k[g] / BK) {
+    if (++cur.kb == tl.kb1 - tl.kb0) {
         cur.kb = 0;
         cur.t++;
     }
@@ -191,7 +191,60 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     cc.j++;
 }
 
-/* One tile with wgmma width N: main loop, drain, epilogue, store. */
+/* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as
+ * float4 [N / 8][128 threads]: both sides address it with the fragment layout, so every
+ * access is a coalesced 16-byte one and no shuffle is needed. */
+template <int TILE_W, int TILE_T>
+__device__ __forceinline__ float *partial_base(const nvfp4_kparams &kp, uint32_t buf, int cw, int tid_wg)
+{
+    return kp.partials + (size_t)buf * (size_t)(TILE_W * TILE_T) + (size_t)cw * (size_t)(64 * TILE_T) +
+           (size_t)tid_wg * 4u;
+}
+
+/* A non-owning part: store the partial sum, then (one thread, after the warpgroup's
+ * barrier) publish it on the tile's flag with release semantics. */
+template <int N, int TILE_W, int TILE_T>
+__device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const nvfp4_kparams &kp,
+                                              const nvfp4_tile &tl, const consumer_ctx &cc)
+{
+    float *const b = partial_base<TILE_W, TILE_T>(kp, tl.pbuf, cc.cw, cc.tid_wg);
+#pragma unroll
+    for (int i = 0; i < N / 8; i++)
+        st_cg_f4(b + (size_t)i * 512u, acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]);
+    named_barrier(1 + cc.cw, 128);
+    if (cc.tid_wg == 0)
+        red_release_gpu_add(kp.flags + (size_t)tl.slot * (TILE_W / 64) + cc.cw, 1);
+}
+
+/* The owning part (K blocks from 0): wait until the other parts have published, reset the
+ * flag for the next launch, add their partial sums in part order (the result does not
+ * depend on which CTA finished first). */
+template <int N, int TILE_W, int TILE_T>
+__device__ __forceinline__ void add_partials(float (&acc)[N / 2], const nvfp4_kparams &kp, const nvfp4_tile &tl,
+                                             const consumer_ctx &cc)
+{
+    int *const flag = kp.flags + (size_t)tl.slot * (TILE_W / 64) + cc.cw;
+    if (cc.tid_wg == 0) {
+        while (ld_acquire_gpu(flag) < tl.parts - 1) {
+        }
+        st_relaxed_gpu(flag, 0);
+    }
+    named_barrier(1 + cc.cw, 128);
+    for (int q = 0; q < tl.parts - 1; q++) {
+        const float *const b = partial_base<TILE_W, TILE_T>(kp, tl.pbuf + (uint32_t)q, cc.cw, cc.tid_wg);
+#pragma unroll
+        for (int i = 0; i < N / 8; i++) {
+            const float4 v = ld_cg_f4(b + (size_t)i * 512u);
+            acc[4 * i] += v.x;
+            acc[4 * i + 1] += v.y;
+            acc[4 * i + 2] += v.z;
+            acc[4 * i + 3] += v.w;
+        }
+    }
+}
+
+/* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,
+ * epilogue, store. */
 template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
 __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_tile &tl, consumer_ctx &cc,
                                          load_cursor &cur, int last, gs_ctx &gs)
@@ -201,7 +254,7 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T;
     const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
     const int band_row = (w0 & 127) + row;
-    const int nkb = kp.k[g] / BK;
+    const int nkb = tl.kb1 - tl.kb0;
 
     float acc[N / 2];
 #pragma unroll
@@ -229,10 +282,22 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     fence_regs(acc);
     GS_END(gs, GS_ACC_TO_REG);
 
+    /* a part of a split tile that does not own it: hand the partial sum over, done */
+    if (tl.parts > 1 && tl.part != 0) {
+        GS_BEGIN(gs, GS_EPILOGUE);
+        GS_END(gs, GS_EPILOGUE);
+        GS_BEGIN(gs, GS_STORE);
+        store_partial<N, TILE_W, TILE_T>(acc, kp, tl, cc);
+        GS_END(gs, GS_STORE);
+        return;
+    }
+
     /* accumulator i: weight row w0 + row + 8*((i>>1)&1), token t0 + 8*(i>>2) + 2c + (i&1) */
     const int M = kp.m[g], Nw = kp.n[g];
     if (TMA_STORE) {
         GS_BEGIN(gs, GS_EPILOGUE);
+        if (tl.parts > 1)
+            add_partials<N, TILE_W, TILE_T>(acc, kp, tl, cc);
         const uint32_t slab = cc.sm_base + L::o_c + (uint32_t)cc.cw * (TILE_T * 128);
         if (cc.tid_wg == 0)
             bulk_wait_read0(); /* the previous tile's store has read the staging slab */
@@ -260,6 +325,8 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
         GS_END(gs, GS_STORE);
     } else {
         GS_BEGIN(gs, GS_EPILOGUE);
+        if (tl.parts > 1)
+            add_partials<N, TILE_W, TILE_T>(acc, kp, tl, cc);
         uint32_t packed[N / 4];
 #pragma unroll
         for (int i = 0; i < N / 4; i++)
@@ -425,9 +492,9 @@ extern "C" int GS_SYM(nvfp4_gemm_launch)(const nvfp4_variant *v, const nvfp4_kpa
         stamps.warps_per_cta != (unsigned)nvfp4_variant_warps(v))
         return (int)cudaErrorInvalidValue;
 #endif
-#define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS)                                                        \
+#define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK)                                                    \
     if (v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS && v->persistent == P &&   \
-        v->tma_store == TS)                                                                                  \
+        v->tma_store == TS && v->split_k == SK)                                                              \
         return launch_point<S, TW, TT, WS, P, TS>(kp, stamps, s);
     NVFP4_POINTS(NVFP4_POINT)
 #undef NVFP4_POINT

@@ -67,6 +67,15 @@ int nvfp4_check_ok(const nvfp4_check *c);
 int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer stamps,
                  cudaStream_t s);
 
+/* Enqueue the GEMM of p with v alone, production build, on the token buffers the last
+ * pre-pass wrote (nvfp4_launch or nvfp4_tokens_only must have run before).  0 or a CUDA
+ * error. */
+int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);
+
+/* Enqueue the token pre-pass of p alone (a gs_launch_fn: `problem` is an nvfp4_problem *),
+ * so its share of nvfp4_launch can be timed.  0 or a CUDA error. */
+int nvfp4_tokens_only(void *problem, cudaStream_t s);
+
 /* ---- cuBLAS anchor and tensor-rate ceiling (cublas_anchor.cu) ---- */
 
 typedef struct nvfp4_cublas nvfp4_cublas;

@@ -25,15 +25,21 @@ typedef struct nvfp4_kparams {
     int t_box[NVFP4_MAX_GROUPS];          /* token rows one TMA box of group g brings */
     const nvfp4_tile *tiles;              /* device copy of the schedule */
     const int *cta_first;                 /* device, grid + 1 entries */
+    float *partials; /* split K: partial_bufs x tile_w x tile_t fp32 (schedule.h); else NULL */
+    int *flags;      /* split K: split_tiles x consumer warpgroups arrival counters, 0 between launches */
     int groups, tile_w, tile_t, persistent, grid;
 } nvfp4_kparams;
+
+/* 16-byte units of A (one per thread) per block of the token pre-pass. */
+#define NVFP4_TOKEN_UNITS 256
 
 /* Parameters of the token pre-pass (tokens.cu): A_g -> fp16 [M, K], scales applied, K permuted. */
 typedef struct nvfp4_tparams {
     const uint8_t *A[NVFP4_MAX_GROUPS];
     const uint8_t *SFA[NVFP4_MAX_GROUPS];
     uint16_t *T[NVFP4_MAX_GROUPS];
-    long long word_start[NVFP4_MAX_GROUPS + 1]; /* first 32-bit word (8 FP4) of group g; [groups] = total */
+    long long units[NVFP4_MAX_GROUPS];           /* 16-byte units (32 FP4) of A_g: M_g x K / 32 */
+    int block_start[NVFP4_MAX_GROUPS + 1];       /* first thread block of group g; [groups] = grid */
     int k[NVFP4_MAX_GROUPS];
     int groups;
 } nvfp4_tparams;

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 #include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled_v12000 */
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ static void report(const char *what, cudaError_t e, const char *file, int line)
 /* ------------------------------------------------------------------------------------------ */
 /* the problem object */
 
-#define KP_CACHE 8
+#define KP_CACHE 16
 
 struct nvfp4_problem {
     nvfp4_shape shape;
@@ -47,10 +48,12 @@ struct nvfp4_problem {
     nvfp4_tparams tp;
     int sms;
     struct {
-        int tile_w, tile_t, persistent;
+        int tile_w, tile_t, persistent, split_k;
         nvfp4_kparams *kp;
         nvfp4_tile *tiles; /* device copies of the schedule */
         int *cta_first;
+        float *partials; /* split K workspace (NULL without) */
+        int *flags;
     } cache[KP_CACHE];
     int ncache;
 };
@@ -221,7 +224,13 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
         p->tp.SFA[g] = p->SFA[g];
         p->tp.T[g] = p->T[g];
         p->tp.k[g] = K;
-        p->tp.word_start[g + 1] = p->tp.word_start[g] + (long long)M * (K / 8);
+        p->tp.units[g] = (long long)M * (K / 32);
+        const long long blocks = (p->tp.units[g] + NVFP4_TOKEN_UNITS - 1) / NVFP4_TOKEN_UNITS;
+        if (p->tp.block_start[g] + blocks > INT_MAX) {
+            fprintf(stderr, "nvfp4: group %d is too large for the token pre-pass grid\n", g);
+            return cudaErrorInvalidValue;
+        }
+        p->tp.block_start[g + 1] = p->tp.block_start[g] + (int)blocks;
         nvfp4_fill_fp4<<<blocks_for(a_bytes / 8, T), T>>>((uint64_t *)p->A[g], a_bytes / 8, p->seed,
                                                            stream_id(g, T_A), gpumode);
         CK(cudaGetLastError());
@@ -288,8 +297,8 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
     }
     for (int i = 0; i < p->ncache; i++) {
         free(p->cache[i].kp);
-        void *bufs[2] = {p->cache[i].tiles, p->cache[i].cta_first};
-        for (int b = 0; b < 2; b++) {
+        void *bufs[4] = {p->cache[i].tiles, p->cache[i].cta_first, p->cache[i].partials, p->cache[i].flags};
+        for (int b = 0; b < 4; b++) {
             cudaError_t e = cudaFree(bufs[b]);
             if (e != cudaSuccess)
                 report("cudaFree", e, __FILE__, __LINE__);
@@ -384,12 +393,12 @@ static int encode_2d(CUtensorMap *m, const void *base, CUtensorMapDataType type,
 
 /* Host parameters of one (tile, persistence) point: tensor maps and the uploaded schedule. */
 static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams *kp, nvfp4_tile **tiles_dev,
-                         int **first_dev)
+                         int **first_dev, float **partials_dev, int **flags_dev)
 {
     const nvfp4_shape *s = &p->shape;
     nvfp4_schedule sc;
     char err[200];
-    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, p->sms, &sc, err, sizeof err)) {
+    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, v->split_k, p->sms, &sc, err, sizeof err)) {
         fprintf(stderr, "nvfp4: %s\n", err);
         return -1;
     }
@@ -420,11 +429,22 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     }
     *tiles_dev = NULL;
     *first_dev = NULL;
+    *partials_dev = NULL;
+    *flags_dev = NULL;
     if (rc == 0) {
         const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
+        /* split K: one fp32 buffer per non-owning part, one counter per (split tile, warpgroup) */
+        const size_t pb = (size_t)sc.partial_bufs * (size_t)v->tile_w * (size_t)v->tile_t * sizeof(float);
+        const size_t flb = (size_t)sc.split_tiles * (size_t)(v->tile_w / 64) * sizeof(int);
         cudaError_t e = cudaMalloc((void **)tiles_dev, tb);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)first_dev, fb);
+        if (e == cudaSuccess && pb)
+            e = cudaMalloc((void **)partials_dev, pb);
+        if (e == cudaSuccess && flb)
+            e = cudaMalloc((void **)flags_dev, flb);
+        if (e == cudaSuccess && flb)
+            e = cudaMemset(*flags_dev, 0, flb);
         if (e == cudaSuccess)
             e = cudaMemcpy(*tiles_dev, sc.tiles, tb, cudaMemcpyHostToDevice);
         if (e == cudaSuccess)
@@ -433,13 +453,19 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
             report("upload the tile schedule", e, __FILE__, __LINE__);
             cudaFree(*tiles_dev);
             cudaFree(*first_dev);
+            cudaFree(*partials_dev);
+            cudaFree(*flags_dev);
             *tiles_dev = NULL;
             *first_dev = NULL;
+            *partials_dev = NULL;
+            *flags_dev = NULL;
             rc = -1;
         }
     }
     kp->tiles = *tiles_dev;
     kp->cta_first = *first_dev;
+    kp->partials = *partials_dev;
+    kp->flags = *flags_dev;
     nvfp4_schedule_free(&sc);
     return rc ? -1 : 0;
 }
@@ -448,7 +474,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
 {
     for (int i = 0; i < p->ncache; i++)
         if (p->cache[i].tile_w == v->tile_w && p->cache[i].tile_t == v->tile_t &&
-            p->cache[i].persistent == v->persistent)
+            p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k)
             return p->cache[i].kp;
     if (p->ncache == KP_CACHE) {
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
@@ -457,23 +483,45 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     /* CUtensorMap needs 128-byte alignment */
     nvfp4_kparams *kp = (nvfp4_kparams *)aligned_alloc(128, (sizeof(nvfp4_kparams) + 127) / 128 * 128);
     nvfp4_tile *tiles = NULL;
-    int *first = NULL;
+    int *first = NULL, *flags = NULL;
+    float *partials = NULL;
     if (!kp) {
         fprintf(stderr, "nvfp4: out of host memory\n");
         return NULL;
     }
-    if (build_kparams(p, v, kp, &tiles, &first)) {
+    if (build_kparams(p, v, kp, &tiles, &first, &partials, &flags)) {
         free(kp);
         return NULL;
     }
     p->cache[p->ncache].tile_w = v->tile_w;
     p->cache[p->ncache].tile_t = v->tile_t;
     p->cache[p->ncache].persistent = v->persistent;
+    p->cache[p->ncache].split_k = v->split_k;
     p->cache[p->ncache].kp = kp;
     p->cache[p->ncache].tiles = tiles;
     p->cache[p->ncache].cta_first = first;
+    p->cache[p->ncache].partials = partials;
+    p->cache[p->ncache].flags = flags;
     p->ncache++;
     return kp;
+}
+
+int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)
+{
+    if (!v || !p)
+        return (int)cudaErrorInvalidValue;
+    const nvfp4_kparams *kp = nvfp4_problem_kparams(p, v);
+    if (!kp)
+        return (int)cudaErrorInvalidValue;
+    gs_buffer none;
+    memset(&none, 0, sizeof none);
+    return nvfp4_gemm_launch_prod(v, kp, none, s);
+}
+
+int nvfp4_tokens_only(void *problem, cudaStream_t s)
+{
+    nvfp4_problem *p = (nvfp4_problem *)problem;
+    return p ? nvfp4_tokens_launch(&p->tp, s) : (int)cudaErrorInvalidValue;
 }
 
 int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer stamps, cudaStream_t s)

@@ -342,4 +342,41 @@ static __device__ __forceinline__ uint16_t lds16(uint32_t addr)
     return v;
 }
 
+/* Split-K hand-off between CTAs (global memory, GPU scope).  The writer's threads store
+ * their partial sums, meet at a barrier, then one thread publishes with a release add; the
+ * reader's one thread spins on an acquire load, then its threads meet at a barrier and read. */
+static __device__ __forceinline__ void red_release_gpu_add(int *p, int v)
+{
+    asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+static __device__ __forceinline__ int ld_acquire_gpu(const int *p)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ void st_relaxed_gpu(int *p, int v)
+{
+    asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* fp32 x4 through L2 only (another SM wrote or will read it; nothing to keep in L1). */
+static __device__ __forceinline__ void st_cg_f4(float *p, float a, float b, float c, float d)
+{
+    asm volatile("st.global.cg.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(a), "f"(b), "f"(c), "f"(d)
+                 : "memory");
+}
+
+static __device__ __forceinline__ float4 ld_cg_f4(const float *p)
+{
+    float4 v;
+    asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p)
+                 : "memory");
+    return v;
+}
+
 #endif

@@ -48,35 +48,131 @@ static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, nvfp4_tile *o
             const int n_eff = (valid + NVFP4_N_STEP - 1) / NVFP4_N_STEP * NVFP4_N_STEP;
             for (int wt = 0; wt < s->n[g] / tile_w; wt++) {
                 if (out)
-                    out[n] = (nvfp4_tile){(uint16_t)g, (uint16_t)tt, (uint16_t)wt, (uint16_t)n_eff};
+                    out[n] = (nvfp4_tile){(uint16_t)g, (uint16_t)tt, (uint16_t)wt, (uint16_t)n_eff, 0,
+                                          (uint16_t)(s->k[g] / NVFP4_BK), 0, 1, 0, 0};
                 n++;
             }
         }
     return n;
 }
 
-int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int sms,
+/* Longest-processing-time first: each whole tile (most expensive first) to the CTA with
+ * the least work so far; owner[t] gets the CTA of sorted tile t. */
+static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int persistent,
+                       int grid, long long *load, int *owner)
+{
+    for (int t = 0; t < ntiles; t++) {
+        int best = persistent ? 0 : t;
+        for (int b = 1; persistent && b < grid; b++)
+            if (load[b] < load[best])
+                best = b;
+        load[best] += nvfp4_tile_cost(s->k[sorted[t].group], sorted[t].n_eff, tile_w);
+        owner[t] = best;
+    }
+}
+
+/* Split K: deals the sorted tiles out to `grid` CTAs in order, CTA b taking K blocks until
+ * the cost dealt so far reaches (b + 1) / grid of the total (cumulative bounds, so a CTA
+ * closed early or late shifts work to its neighbour, never to the last CTA).  Writes the
+ * units in CTA order into `units` (room for ntiles + grid: every CTA boundary cuts at
+ * most one tile) and fills cta_first; returns the number of units. */
+static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
+                      nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
+{
+    long long total = 0;
+    for (int t = 0; t < ntiles; t++)
+        total += nvfp4_tile_cost(s->k[sorted[t].group], sorted[t].n_eff, tile_w);
+    int b = 0, n = 0, slots = 0, bufs = 0;
+    long long dealt = 0, bound = total / grid;
+    cta_first[0] = 0;
+#define NEXT_CTA() (cta_first[++b] = n, bound = total / grid * (b + 1) + total % grid * (b + 1) / grid)
+    for (int t = 0; t < ntiles; t++) {
+        const int nkb = s->k[sorted[t].group] / NVFP4_BK;
+        const long long per = nvfp4_tile_cost(NVFP4_BK, sorted[t].n_eff, tile_w); /* one K block */
+        const int first_unit = n;
+        int kb = 0;
+        while (kb < nkb) {
+            const int left = nkb - kb;
+            int take = left;
+            if (b < grid - 1) {
+                const long long room = bound - dealt;
+                take = room > 0 ? (int)((room + per / 2) / per) : 0; /* nearest whole K block */
+                if (take >= left) {
+                    take = left;
+                } else if (left - take < NVFP4_MIN_PART_KB) {
+                    /* the rest would be too small a part: all of it, or leave a minimal one */
+                    const int alt = left - NVFP4_MIN_PART_KB;
+                    const long long over = per * left - room, under = room - per * alt;
+                    take = (alt >= NVFP4_MIN_PART_KB || (alt == 0 && cta_first[b] < n)) && under < over ? alt : left;
+                } else if (take < NVFP4_MIN_PART_KB) {
+                    /* too little room for a part: close this CTA, or overfill it with a minimal one */
+                    take = left - NVFP4_MIN_PART_KB < NVFP4_MIN_PART_KB ? left : NVFP4_MIN_PART_KB;
+                    const long long under = room, over = per * take - room;
+                    if (cta_first[b] < n && under <= over)
+                        take = 0;
+                }
+                if (take == 0) {
+                    NEXT_CTA();
+                    continue;
+                }
+            }
+            nvfp4_tile u = sorted[t];
+            u.kb0 = (uint16_t)kb;
+            u.kb1 = (uint16_t)(kb + take);
+            units[n++] = u;
+            kb += take;
+            dealt += per * take;
+            if (b < grid - 1 && dealt + per / 2 >= bound) /* this CTA has its share */
+                NEXT_CTA();
+        }
+        const int parts = n - first_unit;
+        if (parts > 255)
+            return -1; /* a part count the unit cannot hold (K far beyond any benchmark) */
+        for (int i = first_unit; i < n; i++) {
+            units[i].part = (uint8_t)(i - first_unit);
+            units[i].parts = (uint8_t)parts;
+            units[i].slot = (uint16_t)(parts > 1 ? slots : 0);
+            units[i].pbuf = (uint32_t)(parts > 1 ? bufs + (i > first_unit ? i - first_unit - 1 : 0) : 0);
+        }
+        if (parts > 1) {
+            slots++;
+            bufs += parts - 1;
+        }
+    }
+#undef NEXT_CTA
+    while (b < grid - 1) /* CTAs the deal did not reach run nothing */
+        cta_first[++b] = n;
+    cta_first[grid] = n;
+    *split_tiles = slots;
+    *partial_bufs = bufs;
+    return n;
+}
+
+int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen)
 {
-    nvfp4_schedule sc = {0, 0, NULL, NULL};
-    if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || (persistent && sms <= 0)) {
-        snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, sms %d)", tile_w, tile_t, sms);
+    nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
+    if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || (persistent && sms <= 0) ||
+        (split && !persistent) || sms > 65535) {
+        snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, persistent %d, split %d, sms %d)", tile_w, tile_t,
+                 persistent, split, sms);
         return -1;
     }
     for (int g = 0; g < s->groups; g++)
         if (s->n[g] % tile_w || s->k[g] % NVFP4_BK || s->n[g] / tile_w > 65535 ||
-            (s->m[g] + tile_t - 1) / tile_t > 65535) {
+            (s->m[g] + tile_t - 1) / tile_t > 65535 || s->k[g] / NVFP4_BK > 65535) {
             snprintf(err, errlen, "schedule: group %d (M=%d N=%d K=%d) does not tile by %dx%d", g, s->m[g],
                      s->n[g], s->k[g], tile_w, tile_t);
             return -1;
         }
-    sc.ntiles = enumerate(s, tile_w, tile_t, NULL);
-    sc.grid = persistent ? (sc.ntiles < sms ? sc.ntiles : sms) : sc.ntiles;
-    nvfp4_tile *sorted = malloc((size_t)sc.ntiles * sizeof *sorted);
-    nvfp4_tile *tmp = malloc((size_t)sc.ntiles * sizeof *tmp);
+    const int ntiles = enumerate(s, tile_w, tile_t, NULL);
+    sc.grid = persistent ? (split ? sms : (ntiles < sms ? ntiles : sms)) : ntiles;
+    const int room = split ? ntiles + sc.grid : ntiles;
+    nvfp4_tile *sorted = malloc((size_t)ntiles * sizeof *sorted);
+    nvfp4_tile *tmp = malloc((size_t)ntiles * sizeof *tmp);
     long long *load = calloc((size_t)sc.grid, sizeof *load);
-    int *owner = malloc((size_t)sc.ntiles * sizeof *owner);
-    sc.tiles = malloc((size_t)sc.ntiles * sizeof *sc.tiles);
+    int *owner = malloc((size_t)ntiles * sizeof *owner);
+    sc.tiles = malloc((size_t)room * sizeof *sc.tiles);
     sc.cta_first = calloc((size_t)sc.grid + 1, sizeof *sc.cta_first);
     if (!sorted || !tmp || !load || !owner || !sc.tiles || !sc.cta_first) {
         snprintf(err, errlen, "schedule: out of host memory");
@@ -84,23 +180,27 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
         return -1;
     }
     enumerate(s, tile_w, tile_t, sorted);
-    sort_tiles(sorted, tmp, sc.ntiles, s->k, tile_w);
-    /* each tile (most expensive first) to the CTA with the least work so far */
-    for (int t = 0; t < sc.ntiles; t++) {
-        int best = persistent ? 0 : t;
-        for (int b = 1; persistent && b < sc.grid; b++)
-            if (load[b] < load[best])
-                best = b;
-        load[best] += nvfp4_tile_cost(s->k[sorted[t].group], sorted[t].n_eff, tile_w);
-        owner[t] = best;
-        sc.cta_first[best + 1]++;
+    sort_tiles(sorted, tmp, ntiles, s->k, tile_w);
+    if (split) {
+        sc.ntiles = deal_split(s, sorted, ntiles, tile_w, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
+                               &sc.partial_bufs);
+        if (sc.ntiles < 0) {
+            snprintf(err, errlen, "schedule: split K would cut a tile into more than 255 parts");
+            free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
+            return -1;
+        }
+    } else {
+        assign_lpt(s, sorted, ntiles, tile_w, persistent, sc.grid, load, owner);
+        sc.ntiles = ntiles;
+        for (int t = 0; t < ntiles; t++)
+            sc.cta_first[owner[t] + 1]++;
+        for (int b = 0; b < sc.grid; b++)
+            sc.cta_first[b + 1] += sc.cta_first[b];
+        for (int b = 0; b < sc.grid; b++) /* load[] reused as the fill cursor */
+            load[b] = sc.cta_first[b];
+        for (int t = 0; t < ntiles; t++)
+            sc.tiles[load[owner[t]]++] = sorted[t];
     }
-    for (int b = 0; b < sc.grid; b++)
-        sc.cta_first[b + 1] += sc.cta_first[b];
-    for (int b = 0; b < sc.grid; b++) /* load[] reused as the fill cursor */
-        load[b] = sc.cta_first[b];
-    for (int t = 0; t < sc.ntiles; t++)
-        sc.tiles[load[owner[t]]++] = sorted[t];
     free(sorted), free(tmp), free(load), free(owner);
     *out = sc;
     return 0;
@@ -114,5 +214,5 @@ void nvfp4_schedule_free(nvfp4_schedule *sc)
     free(sc->cta_first);
     sc->tiles = NULL;
     sc->cta_first = NULL;
-    sc->ntiles = sc->grid = 0;
+    sc->ntiles = sc->grid = sc->split_tiles = sc->partial_bufs = 0;
 }

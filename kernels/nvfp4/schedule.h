@@ -19,17 +19,33 @@ extern "C" {
 /* The token (wgmma N) width of a tile is rounded up to this many columns. */
 #define NVFP4_N_STEP 32
 
-/* One output tile: weight rows [wtile*tile_w, +tile_w) x token rows [ttile*tile_t, +n_eff)
- * of group `group`; n_eff = the valid token rows rounded up to NVFP4_N_STEP (<= tile_t). */
+/* One unit of work: output tile weight rows [wtile*tile_w, +tile_w) x token rows
+ * [ttile*tile_t, +n_eff) of group `group`, over the K blocks [kb0, kb1) of NVFP4_BK;
+ * n_eff = the valid token rows rounded up to NVFP4_N_STEP (<= tile_t).
+ * Without split K every unit is a whole tile (kb0 = 0, kb1 = K / NVFP4_BK, parts = 1).
+ * With split K a tile may be cut into `parts` K ranges on different CTAs: part 0
+ * (kb0 = 0) owns the tile: it waits for the others' fp32 partial sums, adds them in part
+ * order and stores C; part p > 0 writes its partial sum to workspace buffer pbuf and
+ * signals flag `slot`.  The owner's pbuf is the first of its tile's parts - 1 buffers. */
 typedef struct nvfp4_tile {
     uint16_t group, ttile, wtile, n_eff;
+    uint16_t kb0, kb1;
+    uint8_t part, parts;
+    uint16_t slot; /* split tiles only: index of the tile's arrival flags */
+    uint32_t pbuf; /* split tiles only: partial-sum buffer (see above) */
 } nvfp4_tile;
 
 typedef struct nvfp4_schedule {
-    int ntiles, grid;
+    int ntiles, grid;  /* ntiles = units (whole tiles, or parts of split ones) */
     nvfp4_tile *tiles; /* ntiles entries, grouped by CTA, in the order each CTA runs them */
     int *cta_first;    /* grid + 1 entries: CTA b runs tiles [cta_first[b], cta_first[b+1]) */
+    int split_tiles;   /* tiles cut into parts (flag slots) */
+    int partial_bufs;  /* workspace buffers of tile_w x tile_t floats */
 } nvfp4_schedule;
+
+/* Smallest K range (in NVFP4_BK blocks) a split part gets: below it the exchange of the
+ * partial sums would cost more than the work it moves. */
+#define NVFP4_MIN_PART_KB 4
 
 /* Relative cost of a tile: the weight dequantisation scales with K x tile_w whatever the
  * width, the wgmmas with K x n_eff.  Fitted on the H100 (g8k7168, detail twin): a K=7168
@@ -42,14 +58,18 @@ static inline long long nvfp4_tile_cost(int K, int n_eff, int tile_w)
 
 /* Builds the schedule.  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
  * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
- * (longest-processing-time first).  0, or -1 with a one-line reason in err. */
-int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int sms,
+ * (longest-processing-time first).  With `split` (persistent only) all `sms` CTAs get the
+ * same share of the total cost: the sorted tiles are dealt out in order and a tile that
+ * overflows a CTA's share is cut at a K block; its first part ends that CTA's list, the
+ * rest starts the next CTA's (so the owner, which finishes last, rarely waits).
+ * 0, or -1 with a one-line reason in err. */
+int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen);
 void nvfp4_schedule_free(nvfp4_schedule *sc);
 
-/* Stamp records one consumer warp writes for one tile of a group with this K: MAINLOOP +
+/* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
  * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */
-#define NVFP4_TILE_EVENTS(K, detail) (4u + ((detail) ? 3u * (unsigned)((K) / NVFP4_BK) : 0u))
+#define NVFP4_TILE_EVENTS(kblocks, detail) (4u + ((detail) ? 3u * (unsigned)(kblocks) : 0u))
 
 /* The K permutation inside every block of NVFP4_BK: physical element P (as stored) is
  * used at logical position nvfp4_kperm(P) by both operands.  With P = 32c + 8i + 4h + p

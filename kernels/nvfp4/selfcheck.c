@@ -55,13 +55,13 @@ static int cuda_ok(cudaError_t e, const char *what)
  * MAINLOOP + ACC_TO_REG + EPILOGUE + STORE (+ LOAD_WAIT/DEQUANT/MMA per stage in the detail
  * twin), tagged with
  * the tile's schedule index and group, role as the variant's warps have. */
-static int check_consumer(const nvfp4_shape *s, const nvfp4_schedule *sc, int b, int detail, const gs_record *rec,
+static int check_consumer(const nvfp4_schedule *sc, int b, int detail, const gs_record *rec,
                           unsigned n, unsigned role, char *why, size_t whylen)
 {
     unsigned i = 0;
     for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
-        const int g = sc->tiles[t].group;
-        const unsigned nk = detail ? (unsigned)(s->k[g] / NVFP4_BK) : 0u, want = NVFP4_TILE_EVENTS(s->k[g], detail);
+        const int g = sc->tiles[t].group, kblocks = sc->tiles[t].kb1 - sc->tiles[t].kb0;
+        const unsigned nk = detail ? (unsigned)kblocks : 0u, want = NVFP4_TILE_EVENTS(kblocks, detail);
         unsigned count[GS_NUM_PHASES] = {0};
         for (unsigned e = 0; e < want; e++, i++) {
             if (i >= n) {
@@ -94,10 +94,10 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
                         char *why, size_t whylen)
 {
     const gs_buffer b = st->dev;
-    nvfp4_schedule sc = {0, 0, NULL, NULL};
+    nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
     int ok = 1;
     const unsigned consumers = (unsigned)(v->tile_w / 64) * 4u;
-    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, sms, &sc, why, whylen))
+    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, v->split_k, sms, &sc, why, whylen))
         return 0;
     if ((unsigned)sc.grid != st->ctas) {
         snprintf(why, whylen, "schedule has %d CTAs, geometry says %u", sc.grid, st->ctas);
@@ -121,7 +121,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
                     ok = 0;
                 }
             } else if (wh->events > b.capacity ||
-                       !check_consumer(s, &sc, (int)cta, detail && w % 4 == 0, rec, wh->events,
+                       !check_consumer(&sc, (int)cta, detail && w % 4 == 0, rec, wh->events,
                                        v->warp_spec ? GS_ROLE_CONSUMER : GS_ROLE_ALL, sub, sizeof sub)) {
                 snprintf(why, whylen, "cta %u warp %u: %s", cta, w,
                          wh->events > b.capacity ? "more records than capacity" : sub);

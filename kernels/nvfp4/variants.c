@@ -6,7 +6,7 @@
 #include "points.h"
 #include "schedule.h"
 
-#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS) {NAME, DESC, S, TW, TT, WS, P, TS},
+#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK},
 static const nvfp4_variant k_variants[] = {NVFP4_POINTS(NVFP4_ENTRY)};
 #undef NVFP4_ENTRY
 #define N_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
@@ -65,12 +65,12 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     nvfp4_schedule sc;
     char err[160];
     unsigned most = 0;
-    if (!v || !s || nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, sms, &sc, err, sizeof err))
+    if (!v || !s || nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, v->split_k, sms, &sc, err, sizeof err))
         return -1;
     for (int b = 0; b < sc.grid; b++) {
         unsigned ev = 0;
         for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
-            ev += NVFP4_TILE_EVENTS(s->k[sc.tiles[t].group], detail);
+            ev += NVFP4_TILE_EVENTS(sc.tiles[t].kb1 - sc.tiles[t].kb0, detail);
         if (ev > most)
             most = ev;
     }

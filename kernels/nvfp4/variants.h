@@ -19,6 +19,7 @@ typedef struct nvfp4_variant {
     int warp_spec;  /* 1 = a producer warpgroup issues the loads */
     int persistent; /* 1 = one CTA per SM walks a precomputed share of the tiles */
     int tma_store;  /* 1 = epilogue through shared memory and TMA store */
+    int split_k;    /* 1 = (persistent) equal work per CTA, tiles cut at K blocks (schedule.h) */
 } nvfp4_variant;
 
 /* Number of points; every one is instantiated in gemm.cu. */
