@@ -39,7 +39,7 @@ GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 # recorder: C host code with the CUDA runtime, kernels built as production + twin (+ detail twin for NVFP4)
 REC_C_SRCS := instrument/record_main.c instrument/gs_timing.c kernels/subjects.c kernels/subject_calib.c \
               kernels/subject_nvfp4.c $(NVFP4_CUDA_C)
-REC_CU_SRCS := instrument/gs_stamps.cu $(NVFP4_CU)
+REC_CU_SRCS := instrument/gs_stamps.cu instrument/gs_flush.cu $(NVFP4_CU)
 KERNEL_SRCS := kernels/calib.cu $(NVFP4_KERNEL_CU)
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
@@ -108,6 +108,7 @@ $(BUILD)/cupti/%.o: %.cpp $(CUPTI_HEADERS) | cuda-check
 	$(NVCC) -std=c++17 -O2 -g -Xcompiler -Wall,-Wextra,-Werror -I. -I$(CUPTI_INC) -c $< -o $@
 
 CUPTI_CHECK_OBJS := $(BUILD)/cupti/instrument/cupti_check.o $(CUPTI_OBJS) $(BUILD)/cuda/instrument/gs_timing.o \
+    $(BUILD)/instrument/gs_flush.o \
     $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
     $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
     $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)

@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gs_cupti.h"
+#include "gs_flush.h"
 #include "gs_timing.h"
 #include "../kernels/nvfp4/nvfp4.h"
 
@@ -73,8 +74,9 @@ static int flush_l2(const gs_l2_flusher *f, cudaStream_t s)
     return cudaMemsetAsync(f->buf, 0x5a, f->bytes, s) != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess;
 }
 
-/* Before every profiled pass: the token pre-pass (the GEMM's input), then an L2 flush, so
- * each pass of the GEMM starts like one of ncu's (--cache-control all, its default). */
+/* Before every profiled pass: the token pre-pass (the GEMM's input), then a clean L2 flush
+ * (gs_flush.h), so each pass of the GEMM starts like one of ncu's (--cache-control all,
+ * its default). */
 typedef struct pass_setup {
     subject *a;
     const gs_l2_flusher *fl;
@@ -84,7 +86,7 @@ static int before_pass(void *arg, cudaStream_t s)
 {
     const pass_setup *p = arg;
     int e = nvfp4_tokens_only(p->a->p, s);
-    return e ? e : (int)cudaMemsetAsync(p->fl->buf, 0x5a, p->fl->bytes, s);
+    return e ? e : gs_l2_flush_clean(p->fl, s);
 }
 
 static int launch_gemm(void *arg, cudaStream_t s)

@@ -2,6 +2,7 @@
 #include "gs_timing.h"
 #include "gs_check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,76 +39,107 @@ static int flush_l2(const gs_l2_flusher *f, cudaStream_t s, unsigned rep)
     return 0;
 }
 
-int gs_time_launches(gs_launch_fn fn, void *arg, cudaStream_t s, const gs_l2_flusher *f,
-                     int warmup, int reps, gs_timing *out)
+/* Sorts a copy of t->samples_ms into median, min and max. */
+static int summarise(gs_timing *t, int reps)
 {
-    cudaEvent_t *ev = NULL;
-    double *sorted = NULL;
-    int rc = -1;
-
-    memset(out, 0, sizeof *out);
-    if (reps < 1) {
-        fprintf(stderr, "gemmscope: timing needs at least one repetition\n");
+    double *sorted = malloc((size_t)reps * sizeof *sorted);
+    if (!sorted) {
+        fprintf(stderr, "gemmscope: out of host memory\n");
         return -1;
     }
-    for (int i = 0; i < warmup; i++) {
-        if (flush_l2(f, s, (unsigned)i) || fn(arg, s))
-            return -1;
+    memcpy(sorted, t->samples_ms, (size_t)reps * sizeof *sorted);
+    qsort(sorted, (size_t)reps, sizeof(double), cmp_double);
+    t->reps = reps;
+    t->min_ms = sorted[0];
+    t->max_ms = sorted[reps - 1];
+    t->median_ms = reps % 2 ? sorted[reps / 2] : 0.5 * (sorted[reps / 2 - 1] + sorted[reps / 2]);
+    free(sorted);
+    return 0;
+}
+
+int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaStream_t s, const gs_l2_flusher *f,
+                        int warmup, int reps, gs_timing *outs)
+{
+    cudaEvent_t *ev = NULL;
+    int rc = -1;
+    const size_t nev = (size_t)reps * (size_t)n * 2;
+
+    for (int k = 0; k < n; k++)
+        memset(&outs[k], 0, sizeof outs[k]);
+    if (reps < 1 || n < 1) {
+        fprintf(stderr, "gemmscope: timing needs at least one launch function and one repetition\n");
+        return -1;
     }
+    for (int i = 0; i < warmup; i++)
+        for (int k = 0; k < n; k++)
+            if (flush_l2(f, s, (unsigned)i) || fns[k](args[k], s))
+                return -1;
     GS_CUDA_TRY(cudaStreamSynchronize(s));
     GS_CUDA_TRY(cudaGetLastError());
 
-    ev = calloc((size_t)reps * 2, sizeof *ev);
-    out->samples_ms = calloc((size_t)reps, sizeof(double));
-    sorted = calloc((size_t)reps, sizeof(double));
-    if (!ev || !out->samples_ms || !sorted) {
-        fprintf(stderr, "gemmscope: out of host memory\n");
-        goto done;
-    }
-    for (int i = 0; i < reps * 2; i++) {
+    ev = calloc(nev, sizeof *ev);
+    if (!ev)
+        goto oom;
+    for (int k = 0; k < n; k++)
+        if (!(outs[k].samples_ms = calloc((size_t)reps, sizeof(double))))
+            goto oom;
+    for (size_t i = 0; i < nev; i++) {
         if (cudaEventCreate(&ev[i]) != cudaSuccess) {
             fprintf(stderr, "gemmscope: cudaEventCreate failed\n");
             goto done;
         }
     }
-    for (int i = 0; i < reps; i++) {
-        if (flush_l2(f, s, (unsigned)(warmup + i)))
-            goto done;
-        if (cudaEventRecord(ev[2 * i], s) != cudaSuccess)
-            goto cuda_fail;
-        if (fn(arg, s))
-            goto done;
-        if (cudaEventRecord(ev[2 * i + 1], s) != cudaSuccess)
-            goto cuda_fail;
-    }
+    /* repetition i runs every function once, in turn: clock and thermal drift over the
+     * run fall on all of them alike, so their ratios stay fair */
+    for (int i = 0; i < reps; i++)
+        for (int k = 0; k < n; k++) {
+            const size_t e = 2 * ((size_t)i * (size_t)n + (size_t)k);
+            if (flush_l2(f, s, (unsigned)(warmup + i * n + k)))
+                goto done;
+            if (cudaEventRecord(ev[e], s) != cudaSuccess)
+                goto cuda_fail;
+            if (fns[k](args[k], s))
+                goto done;
+            if (cudaEventRecord(ev[e + 1], s) != cudaSuccess)
+                goto cuda_fail;
+        }
     if (cudaStreamSynchronize(s) != cudaSuccess || cudaGetLastError() != cudaSuccess)
         goto cuda_fail;
-    for (int i = 0; i < reps; i++) {
-        float ms = 0;
-        if (cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]) != cudaSuccess)
-            goto cuda_fail;
-        out->samples_ms[i] = ms;
-        sorted[i] = ms;
-    }
-    qsort(sorted, (size_t)reps, sizeof(double), cmp_double);
-    out->reps = reps;
-    out->min_ms = sorted[0];
-    out->max_ms = sorted[reps - 1];
-    out->median_ms = reps % 2 ? sorted[reps / 2] : 0.5 * (sorted[reps / 2 - 1] + sorted[reps / 2]);
+    for (int i = 0; i < reps; i++)
+        for (int k = 0; k < n; k++) {
+            const size_t e = 2 * ((size_t)i * (size_t)n + (size_t)k);
+            float ms = 0;
+            if (cudaEventElapsedTime(&ms, ev[e], ev[e + 1]) != cudaSuccess)
+                goto cuda_fail;
+            outs[k].samples_ms[i] = ms;
+        }
+    for (int k = 0; k < n; k++)
+        if (summarise(&outs[k], reps))
+            goto done;
     rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "gemmscope: out of host memory\n");
     goto done;
 cuda_fail:
     fprintf(stderr, "gemmscope: timing failed: %s\n", cudaGetErrorString(cudaGetLastError()));
 done:
     if (ev)
-        for (int i = 0; i < reps * 2; i++)
+        for (size_t i = 0; i < nev; i++)
             if (ev[i])
                 cudaEventDestroy(ev[i]);
     free(ev);
-    free(sorted);
     if (rc)
-        gs_timing_free(out);
+        for (int k = 0; k < n; k++)
+            gs_timing_free(&outs[k]);
     return rc;
+}
+
+int gs_time_launches(gs_launch_fn fn, void *arg, cudaStream_t s, const gs_l2_flusher *f,
+                     int warmup, int reps, gs_timing *out)
+{
+    void *args[1] = {arg};
+    return gs_time_interleaved(&fn, args, 1, s, f, warmup, reps, out);
 }
 
 void gs_timing_free(gs_timing *t)

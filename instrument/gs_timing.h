@@ -24,6 +24,13 @@ typedef struct gs_l2_flusher {
 int gs_l2_flusher_init(gs_l2_flusher *f, int device);
 void gs_l2_flusher_free(gs_l2_flusher *f);
 
+/* Several launch functions timed in one loop: repetition i runs fns[0], fns[1], ... in
+ * turn, each after its own flush and between its own events, so slow drift (clocks,
+ * temperature) affects all alike and their ratios are fair.  outs[k] gets fns[k]'s
+ * samples.  0 on success. */
+int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaStream_t s, const gs_l2_flusher *f,
+                        int warmup, int reps, gs_timing *outs);
+
 /* warmup untimed launches, then reps timed launches (reps >= 1). 0 on success. */
 int gs_time_launches(gs_launch_fn fn, void *arg, cudaStream_t s, const gs_l2_flusher *f,
                      int warmup, int reps, gs_timing *out);

@@ -16,6 +16,7 @@
 #include "gs_check.h"
 #include "gs_cupti.h"
 #include "gs_file.h"
+#include "gs_flush.h"
 #include "gs_run.h"
 #include "gs_stamps.h"
 #include "gs_timing.h"
@@ -170,8 +171,8 @@ static void collect_durations(gs_meta *m, twin_arg *prod, cudaStream_t s, const 
 }
 
 /* What runs before every profiled pass: the subject's helper kernels (if it can launch
- * its kernel alone), then an L2 flush, so every pass starts from the state the timed
- * repetitions start from. */
+ * its kernel alone), then a clean L2 flush (gs_flush.h), so every pass starts from the
+ * same state, the one Nsight Compute's default cache control gives. */
 typedef struct pass_setup {
     const gs_subject_run *run;
     const gs_l2_flusher *fl;
@@ -185,7 +186,7 @@ static int before_pass(void *arg, cudaStream_t s)
         if (e)
             return e;
     }
-    return (int)cudaMemsetAsync(p->fl->buf, 0x5a, p->fl->bytes, s);
+    return gs_l2_flush_clean(p->fl, s);
 }
 
 static int launch_alone(void *arg, cudaStream_t s)
@@ -223,7 +224,7 @@ static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs
     gs_meta_set(m, key, "%d", v.passes);
     gs_meta_set(m, "metrics.chip", "%s", v.chip);
     gs_meta_set(m, "metrics.replay", "%s%s", v.replay,
-                strcmp(v.replay, "user") == 0 ? " (L2 flushed before every pass)" : " (caches carry over between passes)");
+                strcmp(v.replay, "user") == 0 ? " (clean L2 flush before every pass)" : " (caches carry over between passes)");
     gs_meta_set(m, "metrics.profiled", "%s", alone ? "the production kernel alone (helper kernels run before each pass)"
                                                    : "the production launch");
     snprintf(key, sizeof key, "metrics_%s", set);
@@ -438,17 +439,22 @@ int main(int argc, char **argv)
     twin_arg *stamped = run.stamp_build == GS_BUILD_DETAIL ? &detail : &twin;
     mkdir(out, 0755);
     /* every timing before CUPTI is loaded into this process */
-    if (gs_time_launches(launch_build, &prod, s, &fl, a.warmup, a.reps, &tp) ||
-        gs_time_launches(launch_build, &twin, s, &fl, a.warmup, a.reps, &tt))
-        goto done;
-    gs_timings_add(&tim, "production", tp.samples_ms, tp.reps);
-    gs_timings_add(&tim, "twin", tt.samples_ms, tt.reps);
-    if (stamped == &detail) { /* the detail twin's own cost, same method */
-        gs_timing td;
-        if (gs_time_launches(launch_build, &detail, s, &fl, a.warmup, a.reps, &td))
+    {
+        /* the builds interleaved repetition by repetition (drift falls on all alike) */
+        const gs_launch_fn fns[3] = {launch_build, launch_build, launch_build};
+        void *const args[3] = {&prod, &twin, &detail};
+        gs_timing t[3];
+        const int n = stamped == &detail ? 3 : 2;
+        if (gs_time_interleaved(fns, args, n, s, &fl, a.warmup, a.reps, t))
             goto done;
-        gs_timings_add(&tim, "detail", td.samples_ms, td.reps);
-        gs_timing_free(&td);
+        tp = t[0];
+        tt = t[1];
+        gs_timings_add(&tim, "production", tp.samples_ms, tp.reps);
+        gs_timings_add(&tim, "twin", tt.samples_ms, tt.reps);
+        if (n == 3) { /* the detail twin's own cost, same loop */
+            gs_timings_add(&tim, "detail", t[2].samples_ms, t[2].reps);
+            gs_timing_free(&t[2]);
+        }
     }
 
     if (run.anchors && run.anchors(run.ctx, &meta, &tim, &fl, s, a.warmup, a.reps)) {

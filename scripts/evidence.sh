@@ -9,13 +9,25 @@ set -u -o pipefail
 gs=build/gemmscope
 root=reports/ev
 shapes=${*:-g8k7168 g2k1536}
-# proposal  baseline-off  baseline-on  production-off  production-on
-pairs="pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
+# proposal  baseline-off  baseline-on  production-off  production-on: the baseline point with the
+# proposal switched on, and the shape's production point (variants.c) with it switched off
+pairs_for() {
+    case $1 in
+    g8k7168) # production point s3_w128_t256_ws_p; with the TMA-store staging only 2 stages fit
+        echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t256_ws_p s3_w128_t256_ws_p
+tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p s3_w128_t128_ws_p
+tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p s2_w128_t256_ws_p_tma
+warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p s3_w128_t256_ws_p" ;;
+    *) # production point s4_w128_t128_ws_p_tma
+        echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
 tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma
 tma-store s1_w128_t128 s1_w128_t128_tma s4_w128_t128_ws_p s4_w128_t128_ws_p_tma
-warp-specialisation s1_w128_t128 s1_w128_t128_ws s4_w128_t128_p_tma s4_w128_t128_ws_p_tma"
+warp-specialisation s1_w128_t128 s1_w128_t128_ws s4_w128_t128_p_tma s4_w128_t128_ws_p_tma" ;;
+    esac
+}
 mkdir -p reports/evidence
 for shape in $shapes; do
+    pairs=$(pairs_for "$shape")
     rm -rf "$root/$shape" "reports/ev-profile/$shape" # never mix with an earlier session's runs
     # every point once (twin), then the baseline again with the detail twin (the profile)
     for v in $(echo "$pairs" | awk '{print $2; print $3; print $4; print $5}' | sort -u); do

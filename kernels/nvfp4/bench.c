@@ -1,9 +1,9 @@
 #define _POSIX_C_SOURCE 200809L
 /* nvfp4-bench: every knob point on the benchmark shapes, one process, one table.
  * Per shape: the cuBLAS anchor and the tensor ceiling (cuBLAS bf16 8192^3) once; per
- * variant: a correctness check of the production build, then the production build and
- * the twin timed back to back (gs_time_launches: warm-up, L2 flushed before each
- * repetition, median).  Ratios in a row come from the same run.  A benchmark, not a
+ * variant: a correctness check of the production build, then the production build, the
+ * twin and the detail twin timed interleaved (gs_time_interleaved: warm-up, L2 flushed
+ * before each launch, median).  Ratios in a row come from the same run.  A benchmark, not a
  * test: it prints figures and fails only when something could not run or was wrong.
  *
  * Usage: nvfp4-bench [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]
@@ -158,9 +158,17 @@ int main(int argc, char **argv)
             if (ok && alloc_stamps(v, p, 0, &st_twin) == 0 && alloc_stamps(v, p, 1, &st_detl) == 0) {
                 twin.stamps = st_twin.dev;
                 detl.stamps = st_detl.dev;
-                pm = median_ms(launch_variant, &prod, &fl, reps);
-                tm = median_ms(launch_variant, &twin, &fl, reps);
-                dm = median_ms(launch_variant, &detl, &fl, reps);
+                /* the three builds interleaved, repetition by repetition */
+                const gs_launch_fn fns[3] = {launch_variant, launch_variant, launch_variant};
+                void *const args[3] = {&prod, &twin, &detl};
+                gs_timing t[3];
+                if (gs_time_interleaved(fns, args, 3, 0, &fl, WARMUP, reps, t) == 0) {
+                    pm = t[0].median_ms;
+                    tm = t[1].median_ms;
+                    dm = t[2].median_ms;
+                    for (int k = 0; k < 3; k++)
+                        gs_timing_free(&t[k]);
+                }
             }
             gs_stamps_free(&st_twin);
             gs_stamps_free(&st_detl);

@@ -28,6 +28,7 @@
       256, 1, 1, 1, 0)                                                                                          \
     X("s1_w128_t256_ws_p", "as s3_w128_t256_ws_p with 1 stage", 1, 128, 256, 1, 1, 0, 0)                       \
     X("s3_w128_t256_p", "as s3_w128_t256_ws_p without the producer warpgroup", 3, 128, 256, 0, 1, 0, 0)        \
+    X("s3_w128_t128_ws_p", "as s3_w128_t256_ws_p with 128-token tiles", 3, 128, 128, 1, 1, 0, 0)                \
     X("s4_w128_t128_ws_p_tma_sk", "as s4_w128_t128_ws_p_tma with split K (equal work per CTA)", 4, 128, 128, 1, \
       1, 1, 1)                                                                                               \
     X("s3_w128_t256_ws_p_sk", "as s3_w128_t256_ws_p with split K (equal work per CTA)", 3, 128, 256, 1, 1, 0, 1)
