@@ -37,6 +37,8 @@ int gs_cupti_failf(char *why, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Enqueues fn on s and waits for it: the launch's error, else the stream's. */
+cudaError_t gs_cupti_launch_and_wait(gs_launch_fn fn, void *arg, cudaStream_t s);
 /* Formats "call: NAME (code): what it usually means" into why; returns -1. */
 int gs_cupti_fail(char *why, size_t n, const char *call, int code);
 /* Loads libnvperf_host.so from the directory libcupti was loaded from, so that

@@ -50,6 +50,13 @@ int gs_cupti_fail(char *why, size_t n, const char *call, int code)
     return -1;
 }
 
+cudaError_t gs_cupti_launch_and_wait(gs_launch_fn fn, void *arg, cudaStream_t s)
+{
+    const int le = fn(arg, s);
+    const cudaError_t ce = cudaStreamSynchronize(s);
+    return le ? (cudaError_t)le : ce;
+}
+
 int gs_cupti_failf(char *why, size_t n, const char *fmt, ...)
 {
     if (why && n) {

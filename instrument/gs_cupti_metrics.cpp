@@ -398,30 +398,23 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
     /* Kernel replay submits every pass within the one launch (the loop only guards against
      * a configuration that needs the launch again); user replay needs one launch per pass. */
     for (int iter = 0;; iter++) {
-        if (before_pass) {
-            int be = before_pass(before_arg, s);
-            ce = cudaStreamSynchronize(s);
-            if (be != 0 || ce != cudaSuccess) {
-                gs_cupti_failf(why, wn, "the set-up before pass %d failed: %s", iter,
-                               cudaGetErrorString(be ? (cudaError_t)be : ce));
-                goto fail;
-            }
+        if (before_pass && (ce = gs_cupti_launch_and_wait(before_pass, before_arg, s)) != cudaSuccess) {
+            gs_cupti_failf(why, wn, "the set-up before pass %d failed: %s", iter, cudaGetErrorString(ce));
+            goto fail;
         }
         CUpti_RangeProfiler_Start_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
         sp.pRangeProfilerObject = obj;
         CUPTI_TRY(cuptiRangeProfilerStart(&sp));
-        int le = fn(arg, s);
-        ce = cudaStreamSynchronize(s);
+        ce = gs_cupti_launch_and_wait(fn, arg, s);
         CUpti_RangeProfiler_Stop_Params tp;
         memset(&tp, 0, sizeof tp);
         tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
         tp.pRangeProfilerObject = obj;
         CUPTI_TRY(cuptiRangeProfilerStop(&tp));
-        if (le != 0 || ce != cudaSuccess) {
-            gs_cupti_failf(why, wn, "profiled launch failed: %s",
-                  cudaGetErrorString(le ? (cudaError_t)le : ce));
+        if (ce != cudaSuccess) {
+            gs_cupti_failf(why, wn, "profiled launch failed: %s", cudaGetErrorString(ce));
             goto fail;
         }
         if (tp.isAllPassSubmitted)

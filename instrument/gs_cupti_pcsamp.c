@@ -439,15 +439,14 @@ int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const ch
         CUPTI_TRY(cuptiPCSamplingStart(&p));
     }
     {
-        int le = fn(arg, s);
-        ce = cudaStreamSynchronize(s);
+        ce = gs_cupti_launch_and_wait(fn, arg, s);
         CUpti_PCSamplingStopParams p;
         memset(&p, 0, sizeof p);
         p.size = CUpti_PCSamplingStopParamsSize;
         p.ctx = ctx;
         CUPTI_TRY(cuptiPCSamplingStop(&p));
-        if (le != 0 || ce != cudaSuccess) {
-            gs_cupti_failf(why, n, "sampled launch failed: %s", cudaGetErrorString(le ? (cudaError_t)le : ce));
+        if (ce != cudaSuccess) {
+            gs_cupti_failf(why, n, "sampled launch failed: %s", cudaGetErrorString(ce));
             goto fail;
         }
     }

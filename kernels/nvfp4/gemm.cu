@@ -26,6 +26,8 @@
  *   PERSISTENT 1: one CTA per SM walks its share of the schedule (schedule.c)
  *   TMA_STORE  1: accumulators -> swizzled shared staging (stmatrix) -> TMA store;
  *              0: predicated 2-byte stores straight from registers
+ * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
+ * units carry a K range and a part number; every persistent instantiation runs either.
  *
  * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile; the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
