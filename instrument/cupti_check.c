@@ -6,6 +6,8 @@
  *   cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] [--pcsamp-last]
  *   cupti_check --ncu [--shape S] [--warmup N] [--probe]   (run under ncu: no CUPTI)
  *   cupti_check --list-metrics                              (names for ncu --metrics)
+ *   cupti_check --only-metrics LIST [--shape S] [--flush read|read2|discard|evict|read-dropc|none]
+ *       (just those metrics, flushing L2 before every pass the given way: gs_flush.h)
  *
  * Comparison with Nsight Compute on the same launch sequence:
  *   m=$(cupti_check --list-metrics)
@@ -77,6 +79,9 @@ static int flush_l2(const gs_l2_flusher *f, cudaStream_t s)
 /* Before every profiled pass: the token pre-pass (the GEMM's input), then a clean L2 flush
  * (gs_flush.h), so each pass of the GEMM starts like one of ncu's (--cache-control all,
  * its default). */
+typedef enum { FLUSH_READ, FLUSH_READ2, FLUSH_DISCARD, FLUSH_EVICT, FLUSH_NONE, FLUSH_READ_DROPC } flush_mode;
+static flush_mode g_flush = FLUSH_READ;
+
 typedef struct pass_setup {
     subject *a;
     const gs_l2_flusher *fl;
@@ -85,8 +90,23 @@ typedef struct pass_setup {
 static int before_pass(void *arg, cudaStream_t s)
 {
     const pass_setup *p = arg;
-    int e = nvfp4_tokens_only(p->a->p, s);
-    return e ? e : gs_l2_flush_clean(p->fl, s);
+    int e = nvfp4_prepare(p->a->v, p->a->p, s);
+    if (e || g_flush == FLUSH_NONE)
+        return e;
+    switch (g_flush) {
+    case FLUSH_READ2:
+        e = gs_l2_flush_clean(p->fl, s);
+        return e ? e : gs_l2_flush_clean(p->fl, s);
+    case FLUSH_DISCARD:
+        return gs_l2_flush_discard(p->fl, s);
+    case FLUSH_EVICT:
+        return gs_l2_flush_evict(p->fl, s);
+    case FLUSH_READ_DROPC:
+        e = nvfp4_discard_outputs(p->a->p, s);
+        return e ? e : gs_l2_flush_clean(p->fl, s);
+    default:
+        return gs_l2_flush_clean(p->fl, s);
+    }
 }
 
 static int launch_gemm(void *arg, cudaStream_t s)
@@ -95,10 +115,10 @@ static int launch_gemm(void *arg, cudaStream_t s)
     return nvfp4_launch_gemm_alone(a->v, a->p, s);
 }
 
-static void print_metrics(const char *set, subject *a, cudaStream_t s, const gs_l2_flusher *fl)
+static void print_metrics(const char *set, const char *const *names, int n, subject *a, cudaStream_t s,
+                          const gs_l2_flusher *fl)
 {
-    int n = 0, host_passes = -1;
-    const char *const *names = gs_cupti_metric_set(set, &n);
+    int host_passes = -1;
     char why[512];
     gs_metric_values mv;
     pass_setup ps = {a, fl};
@@ -193,7 +213,7 @@ static void print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv
 
 int main(int argc, char **argv)
 {
-    const char *shape_name = "g8k7168", *tsv = NULL;
+    const char *shape_name = "g8k7168", *tsv = NULL, *only = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep what was printed if a collector crashes */
     int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0;
     for (int i = 1; i < argc; i++) {
@@ -233,7 +253,26 @@ int main(int argc, char **argv)
             period = atoi(v);
         else if (!strcmp(o, "--pcsamp-tsv"))
             tsv = v;
-        else {
+        else if (!strcmp(o, "--only-metrics"))
+            only = v;
+        else if (!strcmp(o, "--flush")) {
+            if (!strcmp(v, "read"))
+                g_flush = FLUSH_READ;
+            else if (!strcmp(v, "read2"))
+                g_flush = FLUSH_READ2;
+            else if (!strcmp(v, "discard"))
+                g_flush = FLUSH_DISCARD;
+            else if (!strcmp(v, "evict"))
+                g_flush = FLUSH_EVICT;
+            else if (!strcmp(v, "read-dropc"))
+                g_flush = FLUSH_READ_DROPC;
+            else if (!strcmp(v, "none"))
+                g_flush = FLUSH_NONE;
+            else {
+                fprintf(stderr, "cupti_check: --flush read, read2, discard, evict, read-dropc or none\n");
+                return 2;
+            }
+        } else {
             usage(stderr);
             return 2;
         }
@@ -246,7 +285,7 @@ int main(int argc, char **argv)
     char why[512];
     int pcs_ready = 0;
     /* first, before any module loads: keeps the cubins for PC -> line */
-    if (!ncu) {
+    if (!ncu && !only) {
         if (gs_cupti_pcsamp_init(why, sizeof why))
             printf("pcsamp.init: %s (stall reasons will have no lines)\n", why);
         else
@@ -310,6 +349,26 @@ int main(int argc, char **argv)
 
     printf("== cupti_check nvfp4 %s variant %s on %s (%d SMs)\n", shape_name, a.v->name, prop.name,
            prop.multiProcessorCount);
+    if (only) { /* a comma-separated list, one set "custom" */
+        char *copy = strdup(only), *save = NULL;
+        const char *names[GS_CUPTI_MAX_METRICS];
+        int n = 0;
+        for (char *t = strtok_r(copy, ",", &save); t && n < GS_CUPTI_MAX_METRICS; t = strtok_r(NULL, ",", &save))
+            names[n++] = t;
+        static const char *const flush_names[] = {"read", "read2", "discard", "evict", "none", "read-dropc"};
+        printf("flush before every pass: %s\n", flush_names[g_flush]);
+        for (int i = 0; i < 3; i++) /* a launch or two first, as ncu's --launch-skip does */
+            if (launch(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
+                fprintf(stderr, "cupti_check: launch failed\n");
+                return 1;
+            }
+        print_metrics("custom", names, n, &a, s, &fl);
+        free(copy);
+        nvfp4_problem_destroy(a.p);
+        gs_l2_flusher_free(&fl);
+        cudaStreamDestroy(s);
+        return 0;
+    }
 
     /* ---- stall reasons first: the kernel's module must load while PC sampling is enabled ---- */
     if (!pcsamp_last) {
@@ -379,8 +438,12 @@ int main(int argc, char **argv)
     gs_timing_free(&plain);
 
     /* ---- hardware metrics, one launch each (kernel replay) ---- */
-    print_metrics("default", &a, s, &fl);
-    print_metrics("sol", &a, s, &fl);
+    for (int k = 0; k < 2; k++) {
+        const char *set = k ? "sol" : "default";
+        int n = 0;
+        const char *const *names = gs_cupti_metric_set(set, &n);
+        print_metrics(set, names, n, &a, s, &fl);
+    }
 
     /* ---- stall reasons last (--pcsamp-last: the order that gave no PC records on H100) ---- */
     if (pcsamp_last)

@@ -16,6 +16,16 @@ extern "C" {
  * clean line of that buffer.  0 or a CUDA error. */
 int gs_l2_flush_clean(const gs_l2_flusher *f, cudaStream_t s);
 
+/* Enqueues a write of the whole flush buffer (every earlier dirty line is written back),
+ * then discards the buffer's lines from L2 without writing them back (discard.global.L2):
+ * L2 is left empty rather than full of clean lines.  0 or a CUDA error. */
+int gs_l2_flush_discard(const gs_l2_flusher *f, cudaStream_t s);
+
+/* Enqueues a read of the whole flush buffer at L2 evict_last priority (the buffer's lines
+ * push out every normal line, dirty ones written back), then discards the buffer's lines:
+ * L2 is left empty.  0 or a CUDA error. */
+int gs_l2_flush_evict(const gs_l2_flusher *f, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,7 +30,8 @@ static int launch(void *ctx, int build, gs_buffer b, cudaStream_t s)
 
 static int prepare(void *ctx, cudaStream_t s)
 {
-    return nvfp4_tokens_only(((nvfp4_ctx *)ctx)->p, s);
+    nvfp4_ctx *c = ctx;
+    return nvfp4_prepare(c->v, c->p, s);
 }
 
 static int launch_alone(void *ctx, cudaStream_t s)

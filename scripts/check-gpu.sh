@@ -63,9 +63,14 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
     echo "== compute-sanitizer (small shapes)"
     n=0
     for tool in memcheck racecheck; do
-        # the default points on two tests, and split K on a shape cut into 8-part tiles
+        # the default points on two tests, g8k7168's point (256-token tiles, 3 stages) and its
+        # fused-token twin, and split K on a shape cut into 8-part tiles
         if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant default --shapes t0,t8 \
             >"$root/sanitizer-$tool.log" 2>&1 &&
+            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant s3_w128_t256_ws_p \
+                --shapes t0 >>"$root/sanitizer-$tool.log" 2>&1 &&
+            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant s3_w128_t256_ws_p_ft \
+                --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
             compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
                 --variant s4_w128_t128_ws_p_tma_sk --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1; then
             printf '%-36s %s\n' "compute-sanitizer $tool" pass

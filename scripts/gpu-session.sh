@@ -3,7 +3,9 @@
 # that must come back into $OUT/results.tar.gz.
 # usage (from the repository root on the GPU machine):
 #   [GS_STEPS="check bench report"] scripts/gpu-session.sh [SHAPES...]
-# steps: quick   selfcheck of every variant on a few small shapes (fast feedback)
+# steps: quick   selfcheck of the variants in GS_QUICK_VARIANTS (default all) on a few
+#                small shapes (GS_QUICK_SHAPES), for fast feedback
+#        flush   scripts/flush-study.sh (L2 state before metrics passes: ours vs ncu)
 #        check   make check-gpu (everything, with its final 'N passed, N failed' line)
 #        ncu     only check-gpu's comparison of the CUPTI collectors with Nsight Compute
 #        sanitizer only check-gpu's compute-sanitizer part
@@ -27,8 +29,11 @@ log="$out/session.log"
     for step in $steps; do
         case $step in
         quick) echo "== quick selfcheck"
-            time timeout ${GS_QUICK_TIMEOUT:-150} build/nvfp4-selfcheck --variant all \
-                --shapes "${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536,m=200;n=512;k=4096}" ;;
+            for v in ${GS_QUICK_VARIANTS:-all}; do
+                time timeout ${GS_QUICK_TIMEOUT:-150} build/nvfp4-selfcheck --variant "$v" \
+                    --shapes "${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536,m=200;n=512;k=4096}"
+            done ;;
+        flush) echo "== flush study"; time scripts/flush-study.sh ;;
         check) echo "== check-gpu"; time make check-gpu ;;
         ncu) echo "== check-gpu (ncu part)"; time GS_CHECK_PARTS=ncu scripts/check-gpu.sh ;;
         sanitizer) echo "== check-gpu (sanitizer part)"; time GS_CHECK_PARTS=sanitizer scripts/check-gpu.sh ;;

@@ -713,6 +713,27 @@ static void test_split_schedule(void **state)
     }
 }
 
+/* ---- the fused token dequantisation's counters ---- */
+
+/* One counter per (group, K block), group by group, none shared, none left over. */
+static void test_token_counters(void **state)
+{
+    (void)state;
+    const char *shapes[] = {"g8k7168", "g2k1536", "t3", "t6", "t9"};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        nvfp4_shape s;
+        char err[512];
+        int ready0[NVFP4_MAX_GROUPS], expect = 0;
+        assert_int_equal(nvfp4_shape_parse(shapes[i], &s, err, sizeof err), 0);
+        const int n = nvfp4_token_counters(&s, ready0);
+        for (int g = 0; g < s.groups; g++) {
+            assert_int_equal(ready0[g], expect);
+            expect += s.k[g] / NVFP4_BK;
+        }
+        assert_int_equal(n, expect);
+    }
+}
+
 /* ---- knob points ---- */
 
 static void test_variants_and_stamp_geometry(void **state)
@@ -746,6 +767,19 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_int_equal(ctas, 100u);
     assert_int_equal(wpc, 12u);
     assert_true(ev >= 8u); /* 128 tiles on 100 CTAs: some CTA runs two */
+    /* fused tokens need the producer warpgroup's spare warps, all resident (persistent) */
+    int fused = 0;
+    for (int i = 0; i < nvfp4_variant_count(); i++) {
+        const nvfp4_variant *v = nvfp4_variant_at(i);
+        if (v->fused_tokens) {
+            fused++;
+            assert_true(v->warp_spec && v->persistent);
+            assert_non_null(strstr(v->name, "_ft"));
+        } else {
+            assert_null(strstr(v->name, "_ft"));
+        }
+    }
+    assert_true(fused > 0);
 }
 
 int main(void)
@@ -757,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_schedule_covers_each_tile_once),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
+        cmocka_unit_test(test_token_counters),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),

@@ -28,6 +28,8 @@
  *              0: predicated 2-byte stores straight from registers
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
+ * Fused tokens (the `_ft` points) is not one either: kp.fuse_tokens replaces the pre-pass
+ * with dequantising warps in the producer warpgroup (dequant_tokens below).
  *
  * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile; the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
@@ -102,10 +104,145 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
     return *reinterpret_cast<uint32_t *>(&h);
 }
 
+/* ---- fused token dequantisation (the _ft points) ----
+ * No pre-pass kernel: the producer warpgroup's three spare warps of every CTA turn the FP4
+ * tokens into the fp16 T the TMA loads read, while the consumers run.  The work is one
+ * stream in K order, the order every main loop consumes it: item q = (K block q / Mtot,
+ * token row q % Mtot over all groups), Mtot = sum of M_g; an item whose group has fewer K
+ * blocks is empty.  One item = one 128-element block of A (64 bytes of FP4, 8 scales) ->
+ * 256 bytes of fp16, K permuted like the pre-pass (tokens.cu).  A half-warp takes one item:
+ * lane m writes the 16-byte chunk m, the pairs (p, p+4) of word i = m / 4 of the block's
+ * four 16-byte units (p = m % 4), so a half-warp's loads cover 64 contiguous bytes and its
+ * store 256.  Every finished item adds one to the counter of its (group, K block) (after
+ * the half-warp's lanes meet, one release fence); the loading thread waits for a counter
+ * before the TMA of that K block's token slabs.  Counters are never reset: launch e of the
+ * problem waits for e x M_g (kp.epoch).  The group of a row comes from a binary search of
+ * the M prefix sums in shared memory: lookups through tables in global or constant memory
+ * (dependent, divergent loads) made the first versions slower than the pre-pass by 2x. */
+constexpr int FT_ROWS = 2; /* items per half-warp in flight: the producer has 40 registers */
+constexpr int FT_BATCH = 4; /* load-store rounds per release */
+constexpr int FT_BAR = 3;  /* named barrier of the 96 dequantising threads (1, 2: consumers) */
+
+/* Item q -> (K block << 25 | group << 21 | row), or -1 for an empty item.  m0: M prefix
+ * sums (groups + 1), kbs: K blocks per group, both in shared memory. */
+__device__ __forceinline__ int token_item(const int *m0, const int *kbs, int groups, int mtot, int q)
+{
+    const int kb = q / mtot, r = q - kb * mtot;
+    int lo = 0, hi = groups; /* m0[lo] <= r < m0[hi] */
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (m0[mid] <= r)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return kb < kbs[lo] ? kb << 25 | lo << 21 | (r - m0[lo]) : -1;
+}
+
+__device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int worker, int workers, unsigned half)
+{
+    __shared__ int m0[NVFP4_MAX_GROUPS + 1], kbs[NVFP4_MAX_GROUPS];
+    const int t = (int)threadIdx.x % 32 + 32 * ((int)threadIdx.x / 32 % 4 - 1); /* 0..95 */
+    if (t <= kp.groups) {
+        int sum = 0;
+        for (int g = 0; g < t; g++)
+            sum += kp.m[g];
+        m0[t] = sum;
+        if (t < kp.groups)
+            kbs[t] = kp.k[t] / BK;
+    }
+    named_barrier(FT_BAR, 96);
+    const int m = threadIdx.x & 15, i = m >> 2, p = m & 3, h = i >> 1;
+    const int groups = kp.groups, mtot = m0[groups], items = mtot * kp.tok_kblocks;
+    for (int q0 = worker; q0 < items; q0 += FT_BATCH * FT_ROWS * workers) {
+#pragma unroll 1
+        for (int j = 0; j < FT_BATCH; j++) {
+            const int qj = q0 + j * FT_ROWS * workers;
+            uint32_t w[FT_ROWS][4], sf[FT_ROWS][2];
+            int where[FT_ROWS];
+#pragma unroll
+            for (int b = 0; b < FT_ROWS; b++) {
+                where[b] = qj + b * workers < items ? token_item(m0, kbs, groups, mtot, qj + b * workers) : -1;
+                if (where[b] >= 0) {
+                    const int kb = where[b] >> 25, g = (where[b] >> 21) & 15, row = where[b] & 0x1FFFFF;
+                    const int K = kp.k[g];
+                    const uint8_t *a = kp.A[g] + (size_t)row * (size_t)(K / 2) + (size_t)kb * (BK / 2) + 4 * i;
+#pragma unroll
+                    for (int c = 0; c < 4; c++)
+                        w[b][c] = ldg_nc_u32(a + 16 * c);
+                    /* blocked scales: atoms 2kb, 2kb+1 (64 elements each) of the row's 128-row band */
+                    const uint8_t *f = kp.SFA[g] + (size_t)(row / 128) * (size_t)(K / 64) * 512u +
+                                       (size_t)(2 * kb) * 512u + (size_t)((row & 31) * 16 + ((row >> 5) & 3) * 4);
+                    sf[b][0] = ldg_nc_u32(f);
+                    sf[b][1] = ldg_nc_u32(f + 512);
+                }
+            }
+#pragma unroll
+            for (int b = 0; b < FT_ROWS; b++)
+                if (where[b] >= 0) {
+                    const int kb = where[b] >> 25, g = (where[b] >> 21) & 15, row = where[b] & 0x1FFFFF;
+                    /* unit c's word i lies in scale block 2c + h: atom 0 bytes h, 2 + h (c = 0, 1),
+                     * atom 1 bytes h, 2 + h (c = 2, 3) */
+                    const unsigned sel = (unsigned)h | ((2u + (unsigned)h) << 4);
+                    const uint32_t s01 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][0], 0, sel));
+                    const uint32_t s23 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][1], 0, sel));
+                    stg_u4(kp.T[g] + (size_t)row * (size_t)kp.k[g] + (size_t)kb * BK + 8 * m,
+                           dequant_nibbles(w[b][0], p, (s01 & 0xFFFFu) * 0x10001u),
+                           dequant_nibbles(w[b][1], p, (s01 >> 16) * 0x10001u),
+                           dequant_nibbles(w[b][2], p, (s23 & 0xFFFFu) * 0x10001u),
+                           dequant_nibbles(w[b][3], p, (s23 >> 16) * 0x10001u));
+                }
+        }
+        /* one release for the batch: the fences cost more than the loads they follow */
+        fence_proxy_async_global(); /* these generic writes will be read by TMA loads */
+        __syncwarp(half);
+        if (m == 0) {
+            fence_acq_rel_gpu(); /* with the meeting above: the half-warp's items, released */
+            unsigned done = 0;
+#pragma unroll 1
+            for (int j = 0; j < FT_BATCH * FT_ROWS; j++) {
+                const int q = q0 + j * workers;
+                const int it = q < items ? token_item(m0, kbs, groups, mtot, q) : -1;
+                if (it >= 0) {
+                    red_relaxed_gpu_add_u32(kp.token_ready + kp.ready0[(it >> 21) & 15] + (it >> 25), 1u);
+                    done++;
+                }
+            }
+            if (done) /* the all-items counter: once it is full, loads stop checking */
+                red_relaxed_gpu_add_u32(kp.token_ready + kp.tok_all, done);
+        }
+    }
+}
+
+/* The loading thread: wait until every row of group g's K block kb is written (this
+ * launch).  Once the all-items counter is full (*all_ready), nothing is checked any more:
+ * every check costs the loop a round trip to L2 and the fences after it.  The spins are
+ * relaxed (an acquire load invalidates L1, under the dequantising warps' feet); one acquire
+ * load ends each wait. */
+__device__ __forceinline__ void wait_tokens(const nvfp4_kparams &kp, int g, int kb, int &all_ready)
+{
+    if (all_ready)
+        return;
+    const unsigned *const all = kp.token_ready + kp.tok_all;
+    const unsigned all_target = kp.epoch * (unsigned)kp.tok_items;
+    const unsigned *ready = kp.token_ready + kp.ready0[g] + kb;
+    unsigned target = kp.epoch * (unsigned)kp.m[g];
+    if ((int)(ld_relaxed_gpu_u32(all) - all_target) >= 0) {
+        all_ready = 1;
+        ready = all;
+        target = all_target;
+    }
+    while ((int)(ld_relaxed_gpu_u32(ready) - target) < 0)
+        __nanosleep(100);
+    (void)ld_acquire_gpu_u32(ready);
+    fence_proxy_async_global(); /* the acquired generic writes, before this thread's TMA loads */
+}
+
 /* Where the next load goes: the flattened (tile, K block) stream of this CTA. */
 struct load_cursor {
-    int t, kb;  /* schedule index, K block within that unit's range */
-    uint32_t j; /* stages issued so far (ring position and parity) */
+    int t, kb;     /* schedule index, K block within that unit's range */
+    uint32_t j;    /* stages issued so far (ring position and parity) */
+    int all_ready; /* fused tokens: every token row is known to be written */
 };
 
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
@@ -119,9 +256,11 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
     const uint32_t slot = cur.j % STAGES, use = cur.j / STAGES;
     const uint32_t full = sm_base + L::o_bar + 8 * slot, empty = full + 8 * STAGES;
     const uint32_t st = sm_base + slot * L::STAGE;
+    const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
+    if (kp.fuse_tokens) /* before the slot wait: the check's latency hides behind it */
+        wait_tokens(kp, g, kb, cur.all_ready);
     if (use > 0)
         mbar_wait(empty, (use - 1) & 1);
-    const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + 2 * 128 * kp.t_box[g]));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
@@ -182,6 +321,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     wgmma_wait<0>();
     fence_regs(acc);
+    __syncwarp(); /* every lane's reads of the slot come before lane 0's release of it */
     if (cc.lane == 0) /* this warp is done with the slot: raw bytes read, wgmmas complete */
         mbar_arrive(empty);
     GS_SUB_END(gs, GS_MMA);
@@ -392,13 +532,19 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     __syncthreads();
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
-    load_cursor cur = {first, 0, 0};
+    load_cursor cur = {first, 0, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (warp == 4 * CW && lane == 0) {
-            griddep_wait(); /* the token pre-pass has finished: T is complete */
-            while (cur.t < last)
-                load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
+        if (warp == 4 * CW) {
+            if (lane == 0) {
+                if (!kp.fuse_tokens)
+                    griddep_wait(); /* the token pre-pass has finished: T is complete */
+                while (cur.t < last)
+                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
+            }
+        } else if (kp.fuse_tokens) { /* three spare warps, two half-warp workers each */
+            const int worker = 2 * (3 * (int)blockIdx.x + (warp - 4 * CW - 1)) + (lane >> 4);
+            dequant_tokens(kp, worker, 6 * (int)gridDim.x, 0xFFFFu << (lane & 16));
         }
         GS_FINISH(gs);
         return;
@@ -465,8 +611,12 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
     }
     if (kp->grid <= 0 || kp->persistent != P)
         return (int)cudaErrorInvalidValue;
+    /* fused tokens: the dequantising warps must all be resident (a CTA per SM) */
+    if (kp->fuse_tokens && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
+        return (int)cudaErrorInvalidValue;
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
-     * pre-pass finishes; the loading thread waits for it (griddep_wait) */
+     * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused tokens
+     * there is no pre-pass, and the launch keeps full stream order. */
     cudaLaunchAttribute attr;
     attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr.val.programmaticStreamSerializationAllowed = 1;
@@ -476,7 +626,7 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
     cfg.dynamicSmemBytes = (size_t)L::dyn_bytes;
     cfg.stream = s;
     cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    cfg.numAttrs = kp->fuse_tokens ? 0 : 1;
     e = cudaLaunchKernelEx(&cfg, kern, *kp, stamps);
     return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
 }
@@ -494,9 +644,9 @@ extern "C" int GS_SYM(nvfp4_gemm_launch)(const nvfp4_variant *v, const nvfp4_kpa
         stamps.warps_per_cta != (unsigned)nvfp4_variant_warps(v))
         return (int)cudaErrorInvalidValue;
 #endif
-#define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK)                                                    \
+#define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT)                                                \
     if (v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS && v->persistent == P &&   \
-        v->tma_store == TS && v->split_k == SK)                                                              \
+        v->tma_store == TS && v->split_k == SK && v->fused_tokens == FT)                                     \
         return launch_point<S, TW, TT, WS, P, TS>(kp, stamps, s);
     NVFP4_POINTS(NVFP4_POINT)
 #undef NVFP4_POINT

@@ -61,16 +61,24 @@ int nvfp4_check_ok(const nvfp4_check *c);
 #define NVFP4_TWIN 1   /* per-tile phases */
 #define NVFP4_DETAIL 2 /* per-tile phases + per-stage sub-phases */
 
-/* Enqueue one GEMM of p with v on s: the token pre-pass, then build `build` (NVFP4_PROD:
+/* Enqueue one GEMM of p with v on s: the token pre-pass (not for fused-token points, whose
+ * GEMM dequantises the tokens itself), then build `build` (NVFP4_PROD:
  * stamps ignored; NVFP4_TWIN / NVFP4_DETAIL: stamps sized from nvfp4_stamp_geometry with
  * nvfp4_problem_sms(p) and detail = (build == NVFP4_DETAIL)).  0 or a CUDA error. */
 int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer stamps,
                  cudaStream_t s);
 
 /* Enqueue the GEMM of p with v alone, production build, on the token buffers the last
- * pre-pass wrote (nvfp4_launch or nvfp4_tokens_only must have run before).  0 or a CUDA
- * error. */
+ * pre-pass wrote (nvfp4_prepare must have run before).  0 or a CUDA error. */
 int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);
+
+/* Enqueue a discard of every C_g line from L2 (no write-back: the next launch overwrites
+ * C).  0 or a CUDA error. */
+int nvfp4_discard_outputs(nvfp4_problem *p, cudaStream_t s);
+
+/* Enqueue what nvfp4_launch_gemm_alone needs before it: the token pre-pass, or nothing for
+ * a fused-token point.  0 or a CUDA error. */
+int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);
 
 /* Enqueue the token pre-pass of p alone (a gs_launch_fn: `problem` is an nvfp4_problem *),
  * so its share of nvfp4_launch can be timed.  0 or a CUDA error. */

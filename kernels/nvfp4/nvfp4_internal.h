@@ -28,6 +28,17 @@ typedef struct nvfp4_kparams {
     float *partials; /* split K: partial_bufs x tile_w x tile_t fp32 (schedule.h); else NULL */
     int *flags;      /* split K: split_tiles x consumer warpgroups arrival counters, 0 between launches */
     int groups, tile_w, tile_t, persistent, grid;
+    /* fused tokens (the _ft points; set per launch by problem.cu, 0 otherwise) */
+    int fuse_tokens;
+    unsigned epoch;                        /* fused launches of this problem so far, this one included */
+    const uint8_t *A[NVFP4_MAX_GROUPS];    /* FP4 tokens [M, K/2] */
+    const uint8_t *SFA[NVFP4_MAX_GROUPS];  /* their blocked scales */
+    uint16_t *T[NVFP4_MAX_GROUPS];         /* where the fp16 tokens go (what tmT reads) */
+    unsigned *token_ready;                 /* device: rows done per (group, K block), cumulative over launches */
+    int ready0[NVFP4_MAX_GROUPS];          /* counter of (g, K block kb): token_ready[ready0[g] + kb] */
+    int tok_kblocks; /* K blocks of the longest group; 0: the fused points cannot run this problem */
+    int tok_items;   /* token rows x K blocks over all groups (the work of one launch) */
+    int tok_all;     /* index of the all-items counter in token_ready (after the per-block ones) */
 } nvfp4_kparams;
 
 /* 16-byte units of A (one per thread) per block of the token pre-pass. */

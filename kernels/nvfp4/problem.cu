@@ -47,6 +47,10 @@ struct nvfp4_problem {
     uint16_t *T[NVFP4_MAX_GROUPS]; /* the token pre-pass output: fp16 [M, K], K permuted */
     nvfp4_tparams tp;
     int sms;
+    /* fused tokens (the _ft points): finished rows per (group, K block), cumulative */
+    unsigned *token_ready; /* device: token_counters per-block counters, then the all-items one */
+    int token_counters, ready0[NVFP4_MAX_GROUPS];
+    unsigned token_epoch;   /* fused launches enqueued so far */
     struct {
         int tile_w, tile_t, persistent, split_k;
         nvfp4_kparams *kp;
@@ -247,6 +251,11 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
                                                             (uint16_t)NVFP4_POISON_HALF);
         CK(cudaGetLastError());
     }
+    /* the fused-token counters (one per (group, K block)) */
+    const int counters = nvfp4_token_counters(s, p->ready0);
+    p->token_counters = counters;
+    CK(cudaMalloc((void **)&p->token_ready, (size_t)(counters + 1) * sizeof(unsigned)));
+    CK(cudaMemset(p->token_ready, 0, (size_t)(counters + 1) * sizeof(unsigned)));
     CK(cudaDeviceSynchronize());
     return cudaSuccess;
 }
@@ -304,6 +313,9 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
                 report("cudaFree", e, __FILE__, __LINE__);
         }
     }
+    cudaError_t e = cudaFree(p->token_ready);
+    if (e != cudaSuccess)
+        report("cudaFree", e, __FILE__, __LINE__);
     free(p);
 }
 
@@ -332,6 +344,27 @@ int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out)
     return 0;
 }
 
+/* Drops C's lines from L2 without writing them back (discard.global.L2): whatever a
+ * previous launch left there is about to be overwritten. */
+__global__ void nvfp4_discard_lines(uint8_t *p, size_t lines)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += (size_t)gridDim.x * blockDim.x)
+        asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + 128 * i) : "memory");
+}
+
+int nvfp4_discard_outputs(nvfp4_problem *p, cudaStream_t s)
+{
+    const unsigned T = 256;
+    for (int g = 0; g < p->shape.groups; g++) {
+        const size_t lines = (size_t)p->shape.m[g] * (size_t)p->shape.n[g] * sizeof(uint16_t) / 128;
+        nvfp4_discard_lines<<<blocks_for(lines, T), T, 0, s>>>((uint8_t *)p->C[g], lines);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    return 0;
+}
+
 int nvfp4_problem_poison(nvfp4_problem *p, cudaStream_t s)
 {
     const unsigned T = 256;
@@ -339,6 +372,12 @@ int nvfp4_problem_poison(nvfp4_problem *p, cudaStream_t s)
         size_t n = (size_t)p->shape.m[g] * (size_t)p->shape.n[g];
         nvfp4_fill_u16<<<blocks_for(n, T), T, 0, s>>>(p->C[g], n, (uint16_t)NVFP4_POISON_HALF);
         cudaError_t e = cudaGetLastError();
+        /* the fp16 tokens too: a load that ran ahead of their writer reads NaN, not a stale copy */
+        const size_t nt = (size_t)p->shape.m[g] * (size_t)p->shape.k[g];
+        if (e == cudaSuccess) {
+            nvfp4_fill_u16<<<blocks_for(nt, T), T, 0, s>>>(p->T[g], nt, (uint16_t)NVFP4_POISON_HALF);
+            e = cudaGetLastError();
+        }
         if (e != cudaSuccess) {
             report("poison launch", e, __FILE__, __LINE__);
             return (int)e;
@@ -408,6 +447,22 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     kp->tile_t = v->tile_t;
     kp->persistent = v->persistent;
     kp->grid = sc.grid;
+    kp->token_ready = p->token_ready;
+    /* the fused-token stream (gemm.cu, token_item): K blocks x all token rows, packed in an
+     * int as K block << 25 | group << 21 | row */
+    long long mtot = 0;
+    kp->tok_all = p->token_counters;
+    for (int g = 0; g < s->groups; g++) {
+        mtot += s->m[g];
+        kp->tok_items += s->m[g] * (s->k[g] / NVFP4_BK);
+        if (s->k[g] / NVFP4_BK > kp->tok_kblocks)
+            kp->tok_kblocks = s->k[g] / NVFP4_BK;
+    }
+    for (int g = 0; g < s->groups; g++)
+        if (s->m[g] >= (1 << 21))
+            kp->tok_kblocks = 0;
+    if (kp->tok_kblocks >= 64 || mtot * kp->tok_kblocks > INT_MAX)
+        kp->tok_kblocks = 0; /* the fused points refuse to launch (cudaErrorInvalidValue) */
     int rc = 0;
     for (int g = 0; g < s->groups && rc == 0; g++) {
         const int M = s->m[g], N = s->n[g], K = s->k[g];
@@ -423,6 +478,10 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
                        CU_TENSOR_MAP_SWIZZLE_128B);
         kp->sfW[g] = p->SFB[g];
         kp->C[g] = p->C[g];
+        kp->A[g] = p->A[g];
+        kp->SFA[g] = p->SFA[g];
+        kp->T[g] = p->T[g];
+        kp->ready0[g] = p->ready0[g];
         kp->m[g] = M;
         kp->n[g] = N;
         kp->k[g] = K;
@@ -506,16 +565,61 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     return kp;
 }
 
+/* The cached parameters of v with this launch's fused-token fields: a fused launch is the
+ * problem's next epoch (its counters must reach epoch x M_g).  *epoch_taken says whether to
+ * give the epoch back if the launch fails to enqueue (the kernel never ran). */
+static nvfp4_kparams *launch_kparams(nvfp4_problem *p, const nvfp4_variant *v, int *epoch_taken)
+{
+    nvfp4_kparams *kp = (nvfp4_kparams *)nvfp4_problem_kparams(p, v); /* owned by p's cache */
+    *epoch_taken = 0;
+    if (!kp)
+        return NULL;
+    kp->fuse_tokens = v->fused_tokens;
+    if (v->fused_tokens) {
+        kp->epoch = ++p->token_epoch;
+        *epoch_taken = 1;
+    }
+    return kp;
+}
+
+static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_buffer stamps, cudaStream_t s)
+{
+    int taken = 0, e;
+    nvfp4_kparams *kp = launch_kparams(p, v, &taken);
+    if (!kp)
+        return (int)cudaErrorInvalidValue;
+    switch (build) {
+    case NVFP4_PROD:
+        e = nvfp4_gemm_launch_prod(v, kp, stamps, s);
+        break;
+    case NVFP4_TWIN:
+        e = nvfp4_gemm_launch_twin(v, kp, stamps, s);
+        break;
+    case NVFP4_DETAIL:
+        e = nvfp4_gemm_launch_detail(v, kp, stamps, s);
+        break;
+    default:
+        e = (int)cudaErrorInvalidValue;
+    }
+    if (e && taken)
+        p->token_epoch--;
+    return e;
+}
+
 int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)
 {
     if (!v || !p)
         return (int)cudaErrorInvalidValue;
-    const nvfp4_kparams *kp = nvfp4_problem_kparams(p, v);
-    if (!kp)
-        return (int)cudaErrorInvalidValue;
     gs_buffer none;
     memset(&none, 0, sizeof none);
-    return nvfp4_gemm_launch_prod(v, kp, none, s);
+    return gemm_enqueue(p, v, NVFP4_PROD, none, s);
+}
+
+int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)
+{
+    if (!v || !p)
+        return (int)cudaErrorInvalidValue;
+    return v->fused_tokens ? 0 : nvfp4_tokens_launch(&p->tp, s);
 }
 
 int nvfp4_tokens_only(void *problem, cudaStream_t s)
@@ -528,22 +632,14 @@ int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer 
 {
     if (!v || !p)
         return (int)cudaErrorInvalidValue;
-    const nvfp4_kparams *kp = nvfp4_problem_kparams(p, v); /* cached after the first call */
-    if (!kp)
+    if (!nvfp4_problem_kparams(p, v)) /* built and cached on the first call */
         return (int)cudaErrorInvalidValue;
-    int e = nvfp4_tokens_launch(&p->tp, s);
-    if (e)
-        return e;
-    switch (build) {
-    case NVFP4_PROD:
-        return nvfp4_gemm_launch_prod(v, kp, stamps, s);
-    case NVFP4_TWIN:
-        return nvfp4_gemm_launch_twin(v, kp, stamps, s);
-    case NVFP4_DETAIL:
-        return nvfp4_gemm_launch_detail(v, kp, stamps, s);
-    default:
-        return (int)cudaErrorInvalidValue;
+    if (!v->fused_tokens) {
+        int e = nvfp4_tokens_launch(&p->tp, s);
+        if (e)
+            return e;
     }
+    return gemm_enqueue(p, v, build, stamps, s);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -216,3 +216,13 @@ void nvfp4_schedule_free(nvfp4_schedule *sc)
     sc->cta_first = NULL;
     sc->ntiles = sc->grid = sc->split_tiles = sc->partial_bufs = 0;
 }
+
+int nvfp4_token_counters(const nvfp4_shape *s, int *ready0)
+{
+    int n = 0;
+    for (int g = 0; g < s->groups; g++) {
+        ready0[g] = n;
+        n += s->k[g] / NVFP4_BK;
+    }
+    return n;
+}

@@ -67,6 +67,11 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
                          nvfp4_schedule *out, char *err, size_t errlen);
 void nvfp4_schedule_free(nvfp4_schedule *sc);
 
+/* Fused token dequantisation (the _ft points): one counter of finished token rows per
+ * (group g, K block kb of NVFP4_BK), at ready0[g] + kb, group by group.  Fills
+ * ready0[0 .. groups) and returns the number of counters (sum_g K_g / NVFP4_BK). */
+int nvfp4_token_counters(const nvfp4_shape *s, int *ready0);
+
 /* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
  * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */
 #define NVFP4_TILE_EVENTS(kblocks, detail) (4u + ((detail) ? 3u * (unsigned)(kblocks) : 0u))

@@ -6,7 +6,7 @@
 #include "points.h"
 #include "schedule.h"
 
-#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK},
+#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT) {NAME, DESC, S, TW, TT, WS, P, TS, SK, FT},
 static const nvfp4_variant k_variants[] = {NVFP4_POINTS(NVFP4_ENTRY)};
 #undef NVFP4_ENTRY
 #define N_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))

@@ -20,6 +20,8 @@ typedef struct nvfp4_variant {
     int persistent; /* 1 = one CTA per SM walks a precomputed share of the tiles */
     int tma_store;  /* 1 = epilogue through shared memory and TMA store */
     int split_k;    /* 1 = (persistent) equal work per CTA, tiles cut at K blocks (schedule.h) */
+    int fused_tokens; /* 1 = (warp_spec, persistent) no token pre-pass: the GEMM dequantises the
+                         tokens itself, K block by K block, while its main loop runs */
 } nvfp4_variant;
 
 /* Number of points; every one is instantiated in gemm.cu. */
