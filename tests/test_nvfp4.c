@@ -713,24 +713,69 @@ static void test_split_schedule(void **state)
     }
 }
 
-/* ---- the fused token dequantisation's counters ---- */
+/* ---- the fused token dequantisation's work stream ---- */
 
-/* One counter per (group, K block), group by group, none shared, none left over. */
-static void test_token_counters(void **state)
+/* Every (group, K block, row) exactly once, K block never decreasing along the stream (the
+ * order the main loops consume it), empty items exactly where a group has fewer K blocks;
+ * every item's counter (ready0[g] + kb) is its own (group, K block)'s, and each counter
+ * receives M_g items.  Shapes with K varying per group included. */
+static void test_token_stream(void **state)
 {
     (void)state;
     const char *shapes[] = {"g8k7168", "g2k1536", "t3", "t6", "t9"};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         nvfp4_shape s;
         char err[512];
-        int ready0[NVFP4_MAX_GROUPS], expect = 0;
+        int ready0[NVFP4_MAX_GROUPS], m0[NVFP4_MAX_GROUPS + 1], kbs[NVFP4_MAX_GROUPS], kbmax = 0;
         assert_int_equal(nvfp4_shape_parse(shapes[i], &s, err, sizeof err), 0);
-        const int n = nvfp4_token_counters(&s, ready0);
+        const int counters = nvfp4_token_counters(&s, ready0);
+        m0[0] = 0;
         for (int g = 0; g < s.groups; g++) {
-            assert_int_equal(ready0[g], expect);
-            expect += s.k[g] / NVFP4_BK;
+            m0[g + 1] = m0[g] + s.m[g];
+            kbs[g] = s.k[g] / NVFP4_BK;
+            kbmax = kbs[g] > kbmax ? kbs[g] : kbmax;
         }
-        assert_int_equal(n, expect);
+        const int mtot = m0[s.groups], items = mtot * kbmax;
+        int *per_counter = calloc((size_t)counters, sizeof *per_counter);
+        unsigned char *seen = calloc((size_t)items, 1);
+        assert_non_null(per_counter);
+        assert_non_null(seen);
+        int last_kb = 0, nonempty = 0;
+        for (int q = 0; q < items; q++) {
+            const int it = nvfp4_token_item(m0, kbs, s.groups, mtot, q);
+            const int kb = q / mtot, r = q % mtot;
+            int g = 0;
+            while (r >= m0[g + 1])
+                g++;
+            if (kb >= kbs[g]) {
+                assert_int_equal(it, -1);
+                continue;
+            }
+            assert_true(it >= 0);
+            const int ikb = it >> 25, ig = (it >> 21) & 15, row = it & 0x1FFFFF;
+            assert_int_equal(ikb, kb);
+            assert_int_equal(ig, g);
+            assert_int_equal(m0[ig] + row, r);
+            assert_true(ikb >= last_kb);
+            last_kb = ikb;
+            const int slot = ikb * mtot + m0[ig] + row;
+            assert_int_equal(seen[slot], 0);
+            seen[slot] = 1;
+            const int c = ready0[ig] + ikb;
+            assert_true(c >= 0 && c < counters);
+            assert_true(ig + 1 == s.groups || c < ready0[ig + 1]); /* inside its group's range */
+            per_counter[c]++;
+            nonempty++;
+        }
+        long long expect = 0;
+        for (int g = 0; g < s.groups; g++) {
+            expect += (long long)s.m[g] * kbs[g];
+            for (int kb = 0; kb < kbs[g]; kb++)
+                assert_int_equal(per_counter[ready0[g] + kb], s.m[g]);
+        }
+        assert_int_equal(nonempty, expect);
+        free(per_counter);
+        free(seen);
     }
 }
 
@@ -791,7 +836,7 @@ int main(void)
         cmocka_unit_test(test_schedule_covers_each_tile_once),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
-        cmocka_unit_test(test_token_counters),
+        cmocka_unit_test(test_token_stream),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),

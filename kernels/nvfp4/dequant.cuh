@@ -18,4 +18,13 @@ static __device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, ui
     return hmul2_rn(hmul2_rn(bits, 0x74007400u /* 2^14, 2^14 */), scale2);
 }
 
+/* Byte offset, in a blocked scale tensor (format.h) of K columns, of the 4 scales that token
+ * or weight row `row` has in scale atom `atom` (64 K elements): band row/128, atom, then
+ * (row%32)*16 + ((row%128)/32)*4. */
+static __device__ __forceinline__ size_t sf_atom_offset(int row, int K, int atom)
+{
+    return (size_t)(row / 128) * (size_t)(K / 64) * 512u + (size_t)atom * 512u +
+           (size_t)((row & 31) * 16 + ((row >> 5) & 3) * 4);
+}
+
 #endif

@@ -123,22 +123,6 @@ constexpr int FT_ROWS = 2; /* items per half-warp in flight: the producer has 40
 constexpr int FT_BATCH = 4; /* load-store rounds per release */
 constexpr int FT_BAR = 3;  /* named barrier of the 96 dequantising threads (1, 2: consumers) */
 
-/* Item q -> (K block << 25 | group << 21 | row), or -1 for an empty item.  m0: M prefix
- * sums (groups + 1), kbs: K blocks per group, both in shared memory. */
-__device__ __forceinline__ int token_item(const int *m0, const int *kbs, int groups, int mtot, int q)
-{
-    const int kb = q / mtot, r = q - kb * mtot;
-    int lo = 0, hi = groups; /* m0[lo] <= r < m0[hi] */
-    while (hi - lo > 1) {
-        const int mid = (lo + hi) >> 1;
-        if (m0[mid] <= r)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return kb < kbs[lo] ? kb << 25 | lo << 21 | (r - m0[lo]) : -1;
-}
-
 __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int worker, int workers, unsigned half)
 {
     __shared__ int m0[NVFP4_MAX_GROUPS + 1], kbs[NVFP4_MAX_GROUPS];
@@ -162,7 +146,8 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
             int where[FT_ROWS];
 #pragma unroll
             for (int b = 0; b < FT_ROWS; b++) {
-                where[b] = qj + b * workers < items ? token_item(m0, kbs, groups, mtot, qj + b * workers) : -1;
+                where[b] =
+                    qj + b * workers < items ? nvfp4_token_item(m0, kbs, groups, mtot, qj + b * workers) : -1;
                 if (where[b] >= 0) {
                     const int kb = where[b] >> 25, g = (where[b] >> 21) & 15, row = where[b] & 0x1FFFFF;
                     const int K = kp.k[g];
@@ -170,9 +155,7 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
 #pragma unroll
                     for (int c = 0; c < 4; c++)
                         w[b][c] = ldg_nc_u32(a + 16 * c);
-                    /* blocked scales: atoms 2kb, 2kb+1 (64 elements each) of the row's 128-row band */
-                    const uint8_t *f = kp.SFA[g] + (size_t)(row / 128) * (size_t)(K / 64) * 512u +
-                                       (size_t)(2 * kb) * 512u + (size_t)((row & 31) * 16 + ((row >> 5) & 3) * 4);
+                    const uint8_t *f = kp.SFA[g] + sf_atom_offset(row, K, 2 * kb); /* atoms 2kb, 2kb+1 */
                     sf[b][0] = ldg_nc_u32(f);
                     sf[b][1] = ldg_nc_u32(f + 512);
                 }
@@ -202,7 +185,7 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
 #pragma unroll 1
             for (int j = 0; j < FT_BATCH * FT_ROWS; j++) {
                 const int q = q0 + j * workers;
-                const int it = q < items ? token_item(m0, kbs, groups, mtot, q) : -1;
+                const int it = q < items ? nvfp4_token_item(m0, kbs, groups, mtot, q) : -1;
                 if (it >= 0) {
                     red_relaxed_gpu_add_u32(kp.token_ready + kp.ready0[(it >> 21) & 15] + (it >> 25), 1u);
                     done++;

@@ -588,6 +588,12 @@ static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_
     nvfp4_kparams *kp = launch_kparams(p, v, &taken);
     if (!kp)
         return (int)cudaErrorInvalidValue;
+    if (v->fused_tokens && kp->tok_kblocks == 0) {
+        fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K < 8192 and M_g < 2^21)\n", v->name,
+                p->shape.name);
+        p->token_epoch--;
+        return (int)cudaErrorInvalidValue;
+    }
     switch (build) {
     case NVFP4_PROD:
         e = nvfp4_gemm_launch_prod(v, kp, stamps, s);

@@ -72,6 +72,28 @@ void nvfp4_schedule_free(nvfp4_schedule *sc);
  * ready0[0 .. groups) and returns the number of counters (sum_g K_g / NVFP4_BK). */
 int nvfp4_token_counters(const nvfp4_shape *s, int *ready0);
 
+/* The fused dequantisation's work stream: item q is token row q % Mtot (over all groups,
+ * Mtot = m0[groups]) in K block q / Mtot, so every K block of every group is done before
+ * the next.  Returns K block << 25 | group << 21 | row, or -1 where the group has fewer K
+ * blocks.  m0: M prefix sums (groups + 1 entries), kbs: K / NVFP4_BK per group.  Packing
+ * needs K block < 64 and M_g < 2^21 (problem.cu refuses other shapes for the fused points). */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline int nvfp4_token_item(const int *m0, const int *kbs, int groups, int mtot, int q)
+{
+    const int kb = q / mtot, r = q - kb * mtot;
+    int lo = 0, hi = groups; /* m0[lo] <= r < m0[hi] */
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (m0[mid] <= r)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return kb < kbs[lo] ? kb << 25 | lo << 21 | (r - m0[lo]) : -1;
+}
+
 /* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
  * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */
 #define NVFP4_TILE_EVENTS(kblocks, detail) (4u + ((detail) ? 3u * (unsigned)(kblocks) : 0u))

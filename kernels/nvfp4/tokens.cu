@@ -48,10 +48,8 @@ __global__ void __launch_bounds__(UNITS) nvfp4_tokens_kernel(const __grid_consta
         const long long unit = first + u;
         const int row = (int)(unit / per_row), j = (int)(unit % per_row); /* K elements 32j .. 32j + 31 */
         const uint4 q = reinterpret_cast<const uint4 *>(tp.A[g])[unit];
-        /* blocked scales of blocks 2j, 2j + 1 (adjacent bytes): band row/128, atom j/2,
-         * byte (row%32)*16 + (row%128/32)*4 + (2j)%4 */
-        const size_t sf_off = (size_t)(row / 128) * (size_t)(K / 64) * 512u + (size_t)(j / 2) * 512u +
-                              (size_t)((row & 31) * 16 + ((row >> 5) & 3) * 4 + 2 * (j & 1));
+        /* blocked scales of blocks 2j, 2j + 1: adjacent bytes (2j)%4, +1 of atom j/2 */
+        const size_t sf_off = sf_atom_offset(row, K, j / 2) + 2 * (j & 1);
         const uint16_t s2 = *reinterpret_cast<const uint16_t *>(tp.SFA[g] + sf_off);
         const uint32_t sc = e4m3x2_to_f16x2(s2);
         const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
