@@ -63,12 +63,13 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
     echo "== compute-sanitizer (small shapes)"
     n=0
     for tool in memcheck racecheck; do
-        # the default points on two tests, g8k7168's point (256-token tiles, 3 stages) and its
-        # fused-token twin, and split K on a shape cut into 8-part tiles
-        if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant default --shapes t0,t8 \
+        # the default points on two tests and on a shape whose K (32 blocks) wraps every ring
+        # (reuse of a slot is where a missing release would show), g8k7168's point (256-token
+        # tiles, 3 stages) and its fused-token twin, and split K on a shape cut into 8-part tiles
+        if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant default --shapes 't0,t8,m=200;n=512;k=4096' \
             >"$root/sanitizer-$tool.log" 2>&1 &&
             compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant s3_w128_t256_ws_p \
-                --shapes t0 >>"$root/sanitizer-$tool.log" 2>&1 &&
+                --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
             compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant s3_w128_t256_ws_p_ft \
                 --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
             compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \

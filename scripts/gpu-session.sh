@@ -13,6 +13,9 @@
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
+#        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
+#                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
+#                rounds so drift falls on all alike; tables in reports/ab/<binary>-<round>.tsv
 # Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
 # shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
 set -u -o pipefail
@@ -48,6 +51,16 @@ log="$out/session.log"
             for b in prod twin; do
                 cuobjdump -res-usage build/kernels/nvfp4/gemm_$b.o >"$out/sass/res-$b.txt" 2>&1
                 cuobjdump -sass build/kernels/nvfp4/gemm_$b.o | gzip -9 >"$out/sass/gemm_$b.sass.gz"
+            done ;;
+        ab) echo "== A/B timing: ${GS_AB_BINS:-} and this build, alternating"
+            mkdir -p reports/ab
+            for r in $(seq "${GS_AB_ROUNDS:-3}"); do
+                for b in ${GS_AB_BINS:-} build/nvfp4-bench; do
+                    echo "-- round $r: $b"
+                    "$b" --shapes "${GS_AB_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}" \
+                        --variants "${GS_AB_VARIANTS:-s3_w128_t256_ws_p,s3_w128_t256_ws_p_sk,s4_w128_t128_ws_p_tma}" \
+                        --reps "${GS_AB_REPS:-100}" --tsv "reports/ab/$(basename "$b")-$r.tsv"
+                done
             done ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac

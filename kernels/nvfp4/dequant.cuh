@@ -7,15 +7,26 @@
 
 #include "ptx.cuh"
 
-/* Two FP4 codes -> fp16x2 of value x scale, exact.  Nibbles p and p+4 of w (shifted to the
- * top of each 16-bit lane) get their sign at bit 15 and e1 e0 m at bits 11..9: an fp16
- * equal to v * 2^-14 (0.5 becomes a subnormal); x 2^14 restores v, x scale is exact too.
- * mul.rn.f16x2 without .ftz keeps the subnormal input; wgmma only sees normals. */
-static __device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, uint32_t scale2)
+/* Two FP4 codes -> fp16x2 of value x scale x 2^-14, exact.  Nibbles p and p+4 of w (shifted
+ * to the top of each 16-bit lane) get their sign at bit 15 and e1 e0 m at bits 11..9: an
+ * fp16 equal to v * 2^-14 (0.5 becomes a subnormal).  Every product v x s of e2m1 and e4m3
+ * is a multiple of 2^-10 with at most 6 significant bits and at most 2688, so v s 2^-14 is a
+ * multiple of 2^-24 below 0.17: an fp16 (normal or subnormal) exactly, and mul.rn.f16x2
+ * without .ftz returns it.  The GEMM's weights use this form (one multiply per pair) and
+ * undo the 2^-14 on the fp32 accumulator. */
+static __device__ __forceinline__ uint32_t dequant_nibbles_x2m14(uint32_t w, int p, uint32_t scale2)
 {
     const uint32_t y = w << (4 * (3 - p));
     const uint32_t bits = (y & 0x80008000u) | ((y >> 3) & 0x0E000E00u);
-    return hmul2_rn(hmul2_rn(bits, 0x74007400u /* 2^14, 2^14 */), scale2);
+    return hmul2_rn(bits, scale2);
+}
+
+/* Two FP4 codes -> fp16x2 of value x scale, exact (the tokens): x 2^14 restores v first
+ * (scaling the scale instead would overflow fp16 for s > 4), then x scale. */
+static __device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, uint32_t scale2)
+{
+    const uint32_t v2 = dequant_nibbles_x2m14(w, p, 0x74007400u /* 2^14, 2^14 */);
+    return hmul2_rn(v2, scale2);
 }
 
 /* Byte offset, in a blocked scale tensor (format.h) of K columns, of the 4 scales that token

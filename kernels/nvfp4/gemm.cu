@@ -25,7 +25,8 @@
  *              issues the loads between its own stages
  *   PERSISTENT 1: one CTA per SM walks its share of the schedule (schedule.c)
  *   TMA_STORE  1: accumulators -> swizzled shared staging (stmatrix) -> TMA store;
- *              0: predicated 2-byte stores straight from registers
+ *              0: straight from registers: one shuffle pairs neighbouring weight rows,
+ *              then predicated 4-byte stores
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
  * Fused tokens (the `_ft` points) is not one either: kp.fuse_tokens replaces the pre-pass
@@ -37,8 +38,10 @@
  * the main loop is issue-bound on the dequantisation, and every stamp is instructions.
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
- * so both operands are exact and the fp16 wgmma with fp32 accumulation differs from the
- * reference only by summation order.  Token rows past M_g are zeros (TMA fill), their
+ * and so is v s 2^-14 (a multiple of 2^-24: subnormal when small), the form the weights take
+ * here; the epilogue multiplies the fp32 accumulator by 2^14 (exact).  So both operands are
+ * exact and the fp16 wgmma with fp32 accumulation differs from the reference only by
+ * summation order.  Token rows past M_g are zeros (TMA fill), their
  * accumulator columns are never stored.  Weight tiles never pass N (N % TILE_W == 0). */
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -94,13 +97,18 @@ __device__ __forceinline__ void dequant_stage(uint32_t (&a)[8][4], uint32_t w_ra
         for (int i = 0; i < 4; i++)
 #pragma unroll
             for (int p = 0; p < 4; p++)
-                a[2 * i + (p >> 1)][2 * (p & 1) + h] = dequant_nibbles(words[i], p, i < 2 ? s_lo : s_hi);
+                a[2 * i + (p >> 1)][2 * (p & 1) + h] = dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
     }
 }
 
+/* The weights enter the wgmmas as v s 2^-14 (dequant_nibbles_x2m14: one multiply per pair
+ * instead of two), so every accumulator holds 2^-14 x its sum; x 2^14 in fp32 is exact. */
+constexpr float ACC_UNSCALE = 16384.0f;
+
+/* Two accumulators -> the fp16x2 of the output. */
 __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
 {
-    __half2 h = __floats2half2_rn(lo, hi); /* round to nearest even, like torch's .half() */
+    __half2 h = __floats2half2_rn(ACC_UNSCALE * lo, ACC_UNSCALE * hi); /* round to nearest even, like torch's .half() */
     return *reinterpret_cast<uint32_t *>(&h);
 }
 
@@ -304,9 +312,11 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     wgmma_wait<0>();
     fence_regs(acc);
-    __syncwarp(); /* every lane's reads of the slot come before lane 0's release of it */
-    if (cc.lane == 0) /* this warp is done with the slot: raw bytes read, wgmmas complete */
-        mbar_arrive(empty);
+    /* every consumer thread releases the slot itself: an arrival orders only its own
+     * thread's reads of the slot before the producer's next bulk copy into it (one lane
+     * arriving for its warp after __syncwarp left the other lanes' scale reads unordered
+     * for compute-sanitizer's racecheck) */
+    mbar_arrive(empty);
     GS_SUB_END(gs, GS_MMA);
 
     if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
@@ -456,21 +466,36 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
 #pragma unroll
         for (int i = 0; i < N / 4; i++)
             packed[i] = pack_half2(acc[2 * i], acc[2 * i + 1]);
-        const int wl = w0 + row;
-        const int tvalid = M - (t0 + 2 * c); /* token offsets 8j+e below this are rows < M_g */
-        uint16_t *const cg = kp.C[g] + (size_t)(t0 + 2 * c) * (size_t)Nw + (size_t)wl;
+        /* packed[2j + h] holds tokens (8j + 2c, 8j + 2c + 1) of weight row `row + 8h`; C is
+         * token-major, so those two values are Nw apart.  Lanes 4 apart hold neighbouring
+         * weight rows (row, row ^ 1): swapping one half with that lane gives the even row's
+         * lane two adjacent weights of token 8j + 2c and the odd row's lane two of token
+         * 8j + 2c + 1, stored as one 4-byte word (half the store instructions; one shuffle
+         * carries the halves of both h). */
+        const int odd = row & 1;
+        const int wl = w0 + row - odd;
+        const int tvalid = M - (t0 + 2 * c) - odd; /* this lane's token offsets 8j below it are rows < M_g */
+        uint16_t *const cg = kp.C[g] + (size_t)(t0 + 2 * c + odd) * (size_t)Nw + (size_t)wl;
+        const unsigned send_sel = odd ? 0x5410u : 0x7632u; /* odd sends its low halves, even its high */
+        const unsigned keep0 = odd ? 0x7610u : 0x5410u, keep1 = odd ? 0x7632u : 0x7610u;
+#pragma unroll
+        for (int j = 0; j < N / 8; j++) {
+            const uint32_t p0 = packed[2 * j], p1 = packed[2 * j + 1];
+            const uint32_t recv = __shfl_xor_sync(0xFFFFFFFFu, __byte_perm(p0, p1, send_sel), 4);
+            /* even: (own low, partner's low) for row, row + 1; odd: (partner's high, own high) */
+            packed[2 * j] = odd ? __byte_perm(recv, p0, keep0) : __byte_perm(p0, recv, keep0);
+            packed[2 * j + 1] = odd ? __byte_perm(recv, p1, keep1) : __byte_perm(p1, recv, keep1);
+        }
         GS_END(gs, GS_EPILOGUE);
 
         GS_BEGIN(gs, GS_STORE);
 #pragma unroll
         for (int j = 0; j < N / 8; j++)
-#pragma unroll
-            for (int e = 0; e < 2; e++)
-                if (8 * j + e < tvalid) {
-                    uint16_t *const p = cg + (size_t)(8 * j + e) * (size_t)Nw;
-                    p[0] = (uint16_t)(packed[2 * j] >> (16 * e));
-                    p[8] = (uint16_t)(packed[2 * j + 1] >> (16 * e));
-                }
+            if (8 * j < tvalid) {
+                uint16_t *const p = cg + (size_t)(8 * j) * (size_t)Nw;
+                *reinterpret_cast<uint32_t *>(p) = packed[2 * j];
+                *reinterpret_cast<uint32_t *>(p + 8) = packed[2 * j + 1];
+            }
         GS_END(gs, GS_STORE);
     }
 }
@@ -508,7 +533,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbar_init(sm_base + L::o_bar + 8 * s, 1);                  /* full: the producer's arrival + bytes */
-            mbar_init(sm_base + L::o_bar + 8 * (STAGES + s), 4 * CW); /* empty: one arrival per consumer warp */
+            mbar_init(sm_base + L::o_bar + 8 * (STAGES + s), 128 * CW); /* empty: every consumer thread */
         }
         mbar_fence_init();
     }
