@@ -15,7 +15,8 @@
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
-#                rounds so drift falls on all alike; tables in reports/ab/<binary>-<round>.tsv
+#                rounds so drift falls on all alike; tables in reports/ab/<binary>-<round>.tsv,
+#                medians over the rounds in reports/ab/summary.tsv (scripts/ab-summary.sh)
 # Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
 # shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
 set -u -o pipefail
@@ -61,7 +62,8 @@ log="$out/session.log"
                         --variants "${GS_AB_VARIANTS:-s3_w128_t256_ws_p,s3_w128_t256_ws_p_sk,s4_w128_t128_ws_p_tma}" \
                         --reps "${GS_AB_REPS:-100}" --tsv "reports/ab/$(basename "$b")-$r.tsv"
                 done
-            done ;;
+            done
+            scripts/ab-summary.sh reports/ab | tee reports/ab/summary.tsv ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac
     done
