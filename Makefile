@@ -18,6 +18,8 @@ CC := gcc
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I.
 ARCH := -gencode=arch=compute_90a,code=sm_90a
 NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
+# extra flags for the twin objects only (scripts/twin-overhead.sh: -DGS_STAMP_ABLATE=N)
+TWIN_FLAGS :=
 BUILD := build
 
 SHAPE ?= g8k7168
@@ -83,7 +85,7 @@ $(BUILD)/%_prod.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-ch
 
 $(BUILD)/%_twin.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -DGS_TWIN=1 -c $< -o $@
+	$(NVCC) $(NVFLAGS) -DGS_TWIN=1 $(TWIN_FLAGS) -c $< -o $@
 
 $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)

@@ -4,19 +4,23 @@
  * stall-reason summary.  GPU required.
  *
  *   cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] [--pcsamp-last]
- *   cupti_check --ncu [--shape S] [--warmup N] [--probe]   (run under ncu: no CUPTI)
+ *   cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]   (run under ncu: no CUPTI)
  *   cupti_check --list-metrics                              (names for ncu --metrics)
  *   cupti_check --only-metrics LIST [--shape S] [--flush read|read2|discard|evict|read-dropc|none]
- *       (just those metrics, flushing L2 before every pass the given way: gs_flush.h)
+ *       [--replay user|kernel]
+ *       (just those metrics, flushing L2 before every pass the given way: gs_flush.h; with
+ *       --replay kernel CUPTI replays the launch and the flush runs once, before it)
  *
  * Comparison with Nsight Compute on the same launch sequence:
  *   m=$(cupti_check --list-metrics)
- *   ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+ *   ncu --clock-control none --replay-mode application --cache-control none \
+ *       -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
  *       --metrics $m --csv --print-units base cupti_check --ncu --shape g8k7168
- * (ncu flushes the caches before every pass by default; our collector flushes L2 before
- * every pass too, after the token pre-pass, and profiles the GEMM alone)
- * and compare with the "metric" lines of a normal run (durations within 2%,
- * percentages within 3 points). */
+ * The profiled launch is preceded by what precedes every pass of our collector (the token
+ * pre-pass, then the --flush of L2), and ncu re-runs the whole program for every pass
+ * without touching the caches: both see the same L2 state.  (ncu's default cache control
+ * leaves L2 empty, which no program can do: docs/method.md.)  Compare with the "metric"
+ * lines of a normal run (durations within 2%, percentages within 3 points). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +53,9 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] "
                "[--pcsamp-last]\n"
-               "       cupti_check --ncu [--shape S] [--warmup N] [--probe]\n"
-               "       cupti_check --list-metrics\n");
+               "       cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]\n"
+               "       cupti_check --list-metrics\n"
+               "       cupti_check --only-metrics LIST [--shape S] [--flush F] [--replay user|kernel]\n");
 }
 
 static void list_metrics(void)
@@ -81,6 +86,9 @@ static int flush_l2(const gs_l2_flusher *f, cudaStream_t s)
  * its default). */
 typedef enum { FLUSH_READ, FLUSH_READ2, FLUSH_DISCARD, FLUSH_EVICT, FLUSH_NONE, FLUSH_READ_DROPC } flush_mode;
 static flush_mode g_flush = FLUSH_READ;
+/* --replay kernel: CUPTI's kernel replay (it saves and restores memory around every pass)
+ * in place of user replay with before_pass; for comparing the two windows */
+static int g_kernel_replay = 0;
 
 typedef struct pass_setup {
     subject *a;
@@ -122,9 +130,17 @@ static void print_metrics(const char *set, const char *const *names, int n, subj
     char why[512];
     gs_metric_values mv;
     pass_setup ps = {a, fl};
+    gs_launch_fn setup = before_pass;
     if (gs_cupti_metrics_validate("GH100", names, n, &host_passes, why, sizeof why))
         printf("metrics.%s host check (GH100) failed: %s\n", set, why);
-    if (gs_cupti_metrics_collect(launch_gemm, a, before_pass, &ps, s, names, n, KERNEL, &mv, why, sizeof why)) {
+    if (g_kernel_replay) { /* CUPTI replays the launch itself: the set-up runs once, before it */
+        if (before_pass(&ps, s) || cudaStreamSynchronize(s) != cudaSuccess) {
+            printf("metrics.%s: skipped: the set-up before the launch failed\n", set);
+            return;
+        }
+        setup = NULL;
+    }
+    if (gs_cupti_metrics_collect(launch_gemm, a, setup, &ps, s, names, n, KERNEL, &mv, why, sizeof why)) {
         if (!strstr(why, "MULTIPLE_SUBSCRIBERS")) {
             printf("metrics.%s: skipped: %s\n", set, why);
             return;
@@ -132,7 +148,7 @@ static void print_metrics(const char *set, const char *const *names, int n, subj
         /* our own module-load subscription may hold the one subscriber slot */
         printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
         gs_cupti_pcsamp_release();
-        if (gs_cupti_metrics_collect(launch_gemm, a, before_pass, &ps, s, names, n, KERNEL, &mv, why, sizeof why)) {
+        if (gs_cupti_metrics_collect(launch_gemm, a, setup, &ps, s, names, n, KERNEL, &mv, why, sizeof why)) {
             printf("metrics.%s: skipped: %s\n", set, why);
             return;
         }
@@ -255,7 +271,14 @@ int main(int argc, char **argv)
             tsv = v;
         else if (!strcmp(o, "--only-metrics"))
             only = v;
-        else if (!strcmp(o, "--flush")) {
+        else if (!strcmp(o, "--replay")) {
+            if (!strcmp(v, "kernel") || !strcmp(v, "user"))
+                g_kernel_replay = !strcmp(v, "kernel");
+            else {
+                fprintf(stderr, "cupti_check: --replay kernel or user\n");
+                return 2;
+            }
+        } else if (!strcmp(o, "--flush")) {
             if (!strcmp(v, "read"))
                 g_flush = FLUSH_READ;
             else if (!strcmp(v, "read2"))
@@ -326,7 +349,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "cupti_check: launch failed\n");
                 return 1;
             }
-        if (flush_l2(&fl, s) || launch(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
+        /* the profiled launch starts as every pass of our collector does (before_pass):
+         * ncu --replay-mode application --cache-control none then sees the same L2 state */
+        pass_setup ps = {&a, &fl};
+        if (before_pass(&ps, s) || launch_gemm(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
             fprintf(stderr, "cupti_check: profiled launch failed\n");
             return 1;
         }

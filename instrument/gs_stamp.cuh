@@ -30,17 +30,28 @@
 
 #if defined(GS_TWIN) && GS_TWIN
 
+/* Twin-overhead study (scripts/twin-overhead.sh): GS_STAMP_ABLATE removes the twin's
+ * work a piece at a time.  0 (default): the full twin.  1: GS_END reads the clock but
+ * stores no record.  2: GS_BEGIN/GS_END do nothing.  3: as 2, and GS_INIT/GS_FINISH read
+ * their pair without waiting for a timer edge.  4: as 3 without the header stores (a twin
+ * that does nothing: its time against the production build is the measurement's noise). */
+#ifndef GS_STAMP_ABLATE
+#define GS_STAMP_ABLATE 0
+#endif
+
+/* What a warp carries between stamps is kept to what cannot be recomputed: the consumer
+ * main loops of the NVFP4 GEMM use every register they are allowed, and each register the
+ * twin held through them cost a spill (docs/method.md, "Twin overhead").  Buffer fields are
+ * the kernel parameter's (constant-bank operands, no register); the warp's slot, lane and
+ * SM are read again where a stamp is stored. */
 struct gs_ctx {
-    gs_record *seg;
-    gs_warp_header *hdr;
-    uint32_t capacity;
-    uint32_t n;
-    uint16_t tile, group, sm;
-    uint8_t role;
-    bool writer;
-    bool sub; /* this warp records GS_SUB_* stamps (detail twin); GS_SUB_ENABLE changes it */
-    uint64_t clk0[GS_NUM_PHASES];
+    gs_buffer b;
+    uint32_t n;                   /* records this warp tried to store */
+    uint32_t tag;                 /* tile | group << 16, set by GS_TILE */
+    uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
+    uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
 };
+#define GS_CTX_SUB 0x100u
 
 __device__ __forceinline__ uint64_t gs_globaltimer(void)
 {
@@ -63,65 +74,88 @@ __device__ __forceinline__ uint32_t gs_smid(void)
     return s;
 }
 
+/* Special registers read where they are used (volatile: never hoisted to the kernel's start
+ * and kept live through its loops). */
+__device__ __forceinline__ uint32_t gs_lane(void)
+{
+    uint32_t l;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+    return l;
+}
+
+/* The calling warp's index in the buffer: linear CTA index x warps per CTA + warp. */
+__device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b, uint32_t *cta, uint32_t *warp)
+{
+    uint32_t tid, x, y, z, nx, ny;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(x));
+    asm volatile("mov.u32 %0, %%ctaid.y;" : "=r"(y));
+    asm volatile("mov.u32 %0, %%ctaid.z;" : "=r"(z));
+    asm volatile("mov.u32 %0, %%nctaid.x;" : "=r"(nx));
+    asm volatile("mov.u32 %0, %%nctaid.y;" : "=r"(ny));
+    *cta = x + nx * (y + ny * z);
+    *warp = tid >> 5;
+    return *cta * b.warps_per_cta + *warp;
+}
+
 /* A (globaltimer, clock64) pair taken right after a timer tick edge. */
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
-    uint64_t g0 = gs_globaltimer(), g;
-    do {
-        g = gs_globaltimer();
-    } while (g == g0);
+    uint64_t g0 = gs_globaltimer(), g = g0;
+    if (GS_STAMP_ABLATE < 3)
+        do {
+            g = gs_globaltimer();
+        } while (g == g0);
     *clk = gs_clock();
     *gt = g;
 }
 
 __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
 {
-    uint32_t warp = threadIdx.x >> 5;
-    uint32_t cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-    uint32_t w = cta * b.warps_per_cta + warp;
-    c.seg = b.records + (uint64_t)w * b.capacity;
-    c.hdr = b.warps + w;
-    c.capacity = b.capacity;
+    c.b = b;
     c.n = 0;
-    c.tile = 0;
-    c.group = 0;
-    c.sm = (uint16_t)gs_smid();
-    c.role = role;
-    c.writer = (threadIdx.x & 31) == 0;
-    c.sub = true;
-    if (c.writer) {
+    c.tag = 0;
+    c.flags = role | GS_CTX_SUB;
+    if (GS_STAMP_ABLATE < 4 && gs_lane() == 0) {
+        uint32_t cta, warp;
+        gs_warp_header *h = b.warps + gs_warp_slot(b, &cta, &warp);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
-        c.hdr->gt_start = gt;
-        c.hdr->clk_start = clk;
-        c.hdr->cta = cta;
-        c.hdr->warp = (uint16_t)warp;
-        c.hdr->sm = c.sm;
-        c.hdr->flags = GS_WARP_STARTED;
+        h->gt_start = gt;
+        h->clk_start = clk;
+        h->cta = cta;
+        h->warp = (uint16_t)warp;
+        h->sm = (uint16_t)gs_smid();
+        h->flags = GS_WARP_STARTED;
     }
 }
 
 /* Records read clock64 alone: every read is work on the kernel's critical path (per-stage
  * stamps sit inside main loops), and the analyzers place every record from clk_begin
  * through the per-SM cycles->ns fit of the warp headers' edge pairs.  gt_begin and gt_dur
- * are written as 0 ("not sampled", docs/stamp-format.md). */
-__device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint64_t clk0)
+ * are written as 0 ("not sampled", docs/stamp-format.md).  The begin clock is kept as its
+ * low 32 bits: the end clock less the 32-bit duration restores it exactly (phases are far
+ * shorter than 2^32 cycles). */
+__device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
     uint64_t clk1 = gs_clock();
-    if (c.writer && c.n < c.capacity) {
+    if (GS_STAMP_ABLATE < 1 && gs_lane() == 0 && c.n < c.b.capacity) {
+        uint32_t cta, warp;
+        const uint32_t dur = (uint32_t)clk1 - clk0;
         gs_record r;
         r.gt_begin = 0;
-        r.clk_begin = clk0;
-        r.clk_dur = (uint32_t)(clk1 - clk0);
+        r.clk_begin = clk1 - dur;
+        r.clk_dur = dur;
         r.gt_dur = 0;
-        r.tile = c.tile;
-        r.group = c.group;
+        r.tile = (uint16_t)c.tag;
+        r.group = (uint16_t)(c.tag >> 16);
         r.phase = phase;
-        r.role = c.role;
-        r.sm = c.sm;
+        r.role = (uint8_t)c.flags;
+        r.sm = (uint16_t)gs_smid();
         /* two 16-byte stores */
         const uint4 *src = reinterpret_cast<const uint4 *>(&r);
-        uint4 *dst = reinterpret_cast<uint4 *>(c.seg + c.n);
+        uint4 *dst = reinterpret_cast<uint4 *>(c.b.records + (uint64_t)gs_warp_slot(c.b, &cta, &warp) *
+                                                                   c.b.capacity + c.n);
         dst[0] = src[0];
         dst[1] = src[1];
     }
@@ -130,26 +164,33 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint64_t clk0)
 
 __device__ __forceinline__ void gs_finish(gs_ctx &c)
 {
-    if (c.writer) {
+    if (GS_STAMP_ABLATE < 4 && gs_lane() == 0) {
+        uint32_t cta, warp;
+        gs_warp_header *h = c.b.warps + gs_warp_slot(c.b, &cta, &warp);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
-        c.hdr->gt_end = gt;
-        c.hdr->clk_end = clk;
-        c.hdr->events = c.n;
-        c.hdr->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
+        h->gt_end = gt;
+        h->clk_end = clk;
+        h->events = c.n;
+        h->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
     }
 }
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
-#define GS_SET_ROLE(c, r) ((c).role = (uint8_t)(r))
-#define GS_TILE(c, t, g) ((c).tile = (uint16_t)(t), (c).group = (uint16_t)(g))
-#define GS_BEGIN(c, ph) ((c).clk0[ph] = gs_clock())
-#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
+#define GS_SET_ROLE(c, r) ((c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
+#define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #define GS_FINISH(c) gs_finish(c)
+#if GS_STAMP_ABLATE >= 2
+#define GS_BEGIN(c, ph) ((void)(c))
+#define GS_END(c, ph) ((void)(c))
+#else
+#define GS_BEGIN(c, ph) ((c).clk0[ph] = (uint32_t)gs_clock())
+#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
+#endif
 #if GS_TWIN >= 2
-#define GS_SUB_ENABLE(c, on) ((c).sub = (on))
-#define GS_SUB_BEGIN(c, ph) ((c).sub ? (void)GS_BEGIN(c, ph) : (void)0)
-#define GS_SUB_END(c, ph) ((c).sub ? GS_END(c, ph) : (void)0)
+#define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
+#define GS_SUB_BEGIN(c, ph) (((c).flags & GS_CTX_SUB) ? (void)GS_BEGIN(c, ph) : (void)0)
+#define GS_SUB_END(c, ph) (((c).flags & GS_CTX_SUB) ? GS_END(c, ph) : (void)0)
 #else
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))

@@ -96,8 +96,12 @@ elif command -v ncu >/dev/null 2>&1; then
         echo "== CUPTI vs ncu --clock-control none: $shape"
         build/cupti-check --shape "$shape" >"$root/cupti-$shape.txt" 2>&1
         grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
-        # ncu's default --cache-control all flushes before every pass; so does our collector
-        ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+        # the same L2 state on both sides: ncu re-runs the program for every pass and leaves the
+        # caches alone; the launch it profiles follows the token pre-pass and the clean L2 flush
+        # that precede every pass of our collector (ncu's default cache control empties L2, which
+        # no program can: docs/method.md)
+        ncu --clock-control none --replay-mode application --cache-control none \
+            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
             --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --shape "$shape" \
             >"$root/ncu-$shape.csv" 2>&1
         build/ncu-compare "$root/cupti-$shape.txt" "$root/ncu-$shape.csv" | tee "$root/ncu-compare-$shape.out"

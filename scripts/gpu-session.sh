@@ -12,6 +12,7 @@
 #        bench   make bench-variants (every knob point on the benchmark shapes)
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
+#        twin    scripts/twin-overhead.sh (what each piece of the twin's stamping costs)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
@@ -47,6 +48,7 @@ log="$out/session.log"
                 echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
             done ;;
         evidence) echo "== evidence"; time scripts/evidence.sh ;;
+        twin) echo "== twin overhead study"; time scripts/twin-overhead.sh ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do
