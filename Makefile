@@ -18,8 +18,10 @@ CC := gcc
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I.
 ARCH := -gencode=arch=compute_90a,code=sm_90a
 NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
-# extra flags for the twin objects only (scripts/twin-overhead.sh: -DGS_STAMP_ABLATE=N)
+# extra flags for the twin / detail-twin objects only (studies of their overhead:
+# scripts/twin-overhead.sh passes -DGS_STAMP_ABLATE=N; -DGS_HOLD_SLOT=0|1, gs_stamp.cuh)
 TWIN_FLAGS :=
+DETAIL_FLAGS :=
 BUILD := build
 
 SHAPE ?= g8k7168
@@ -89,7 +91,7 @@ $(BUILD)/%_twin.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-ch
 
 $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -DGS_TWIN=2 -c $< -o $@
+	$(NVCC) $(NVFLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
 $(BUILD)/gemmscope: $(BUILD)/analysis/gemmscope.o $(GS_HOST_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@

@@ -39,17 +39,27 @@
 #define GS_STAMP_ABLATE 0
 #endif
 
-/* What a warp carries between stamps is kept to what cannot be recomputed: the consumer
- * main loops of the NVFP4 GEMM use every register they are allowed, and each register the
- * twin held through them cost a spill (docs/method.md, "Twin overhead").  Buffer fields are
- * the kernel parameter's (constant-bank operands, no register); the warp's slot, lane and
- * SM are read again where a stamp is stored. */
+/* The twin stamps once per phase of a tile, so a warp carries between stamps only what
+ * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
+ * are allowed, and each register the twin held through them cost a spill (docs/method.md,
+ * "Twin overhead").  Buffer fields are the kernel parameter's (constant-bank operands, no
+ * register); the warp's slot, lane and SM are read again where a record is stored.  The
+ * detail twin stamps inside the main loops, where reading them again at every stamp costs
+ * more than holding them (GS_HOLD_SLOT). */
+#ifndef GS_HOLD_SLOT
+#define GS_HOLD_SLOT (GS_TWIN >= 2)
+#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
     uint32_t tag;                 /* tile | group << 16, set by GS_TILE */
     uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
     uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
+#if GS_HOLD_SLOT
+    gs_record *seg; /* the warp's records */
+    uint16_t sm;
+    bool writer; /* lane 0 */
+#endif
 };
 #define GS_CTX_SUB 0x100u
 
@@ -116,9 +126,15 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.n = 0;
     c.tag = 0;
     c.flags = role | GS_CTX_SUB;
+    uint32_t cta, warp;
+    const uint32_t slot = gs_warp_slot(b, &cta, &warp);
+#if GS_HOLD_SLOT
+    c.seg = b.records + (uint64_t)slot * b.capacity;
+    c.sm = (uint16_t)gs_smid();
+    c.writer = gs_lane() == 0;
+#endif
     if (GS_STAMP_ABLATE < 4 && gs_lane() == 0) {
-        uint32_t cta, warp;
-        gs_warp_header *h = b.warps + gs_warp_slot(b, &cta, &warp);
+        gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
         h->gt_start = gt;
@@ -139,8 +155,12 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
     uint64_t clk1 = gs_clock();
-    if (GS_STAMP_ABLATE < 1 && gs_lane() == 0 && c.n < c.b.capacity) {
-        uint32_t cta, warp;
+#if GS_HOLD_SLOT
+    const bool writer = c.writer;
+#else
+    const bool writer = gs_lane() == 0;
+#endif
+    if (GS_STAMP_ABLATE < 1 && writer && c.n < c.b.capacity) {
         const uint32_t dur = (uint32_t)clk1 - clk0;
         gs_record r;
         r.gt_begin = 0;
@@ -151,11 +171,17 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
         r.group = (uint16_t)(c.tag >> 16);
         r.phase = phase;
         r.role = (uint8_t)c.flags;
+#if GS_HOLD_SLOT
+        r.sm = c.sm;
+        gs_record *const seg = c.seg;
+#else
+        uint32_t cta, warp;
         r.sm = (uint16_t)gs_smid();
+        gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b, &cta, &warp) * c.b.capacity;
+#endif
         /* two 16-byte stores */
         const uint4 *src = reinterpret_cast<const uint4 *>(&r);
-        uint4 *dst = reinterpret_cast<uint4 *>(c.b.records + (uint64_t)gs_warp_slot(c.b, &cta, &warp) *
-                                                                   c.b.capacity + c.n);
+        uint4 *dst = reinterpret_cast<uint4 *>(seg + c.n);
         dst[0] = src[0];
         dst[1] = src[1];
     }
