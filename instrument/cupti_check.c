@@ -6,7 +6,7 @@
  *   cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] [--pcsamp-last]
  *   cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]   (run under ncu: no CUPTI)
  *   cupti_check --list-metrics                              (names for ncu --metrics)
- *   cupti_check --only-metrics LIST [--shape S] [--flush read|read2|discard|evict|read-dropc|none]
+ *   cupti_check --only-metrics LIST [--shape S] [--flush read|discard|none]
  *       [--replay user|kernel]
  *       (just those metrics, flushing L2 before every pass the given way: gs_flush.h; with
  *       --replay kernel CUPTI replays the launch and the flush runs once, before it)
@@ -76,18 +76,12 @@ static void list_metrics(void)
     printf("\n");
 }
 
-static int flush_l2(const gs_l2_flusher *f, cudaStream_t s)
-{
-    return cudaMemsetAsync(f->buf, 0x5a, f->bytes, s) != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess;
-}
-
-/* Before every profiled pass: the token pre-pass (the GEMM's input), then a clean L2 flush
- * (gs_flush.h), so each pass of the GEMM starts like one of ncu's (--cache-control all,
- * its default). */
-typedef enum { FLUSH_READ, FLUSH_READ2, FLUSH_DISCARD, FLUSH_EVICT, FLUSH_NONE, FLUSH_READ_DROPC } flush_mode;
+/* Before every profiled pass: the token pre-pass (the GEMM's input), then an L2 flush
+ * (gs_flush.h: a clean read by default; for the flush study, writes then a discard, or none). */
+typedef enum { FLUSH_READ, FLUSH_DISCARD, FLUSH_NONE } flush_mode;
 static flush_mode g_flush = FLUSH_READ;
-/* --replay kernel: CUPTI's kernel replay (it saves and restores memory around every pass)
- * in place of user replay with before_pass; for comparing the two windows */
+/* --replay kernel: CUPTI's kernel replay (it saves and restores memory around every pass;
+ * before_pass runs once, before it) in place of user replay; for comparing the two */
 static int g_kernel_replay = 0;
 
 typedef struct pass_setup {
@@ -101,20 +95,7 @@ static int before_pass(void *arg, cudaStream_t s)
     int e = nvfp4_prepare(p->a->v, p->a->p, s);
     if (e || g_flush == FLUSH_NONE)
         return e;
-    switch (g_flush) {
-    case FLUSH_READ2:
-        e = gs_l2_flush_clean(p->fl, s);
-        return e ? e : gs_l2_flush_clean(p->fl, s);
-    case FLUSH_DISCARD:
-        return gs_l2_flush_discard(p->fl, s);
-    case FLUSH_EVICT:
-        return gs_l2_flush_evict(p->fl, s);
-    case FLUSH_READ_DROPC:
-        e = nvfp4_discard_outputs(p->a->p, s);
-        return e ? e : gs_l2_flush_clean(p->fl, s);
-    default:
-        return gs_l2_flush_clean(p->fl, s);
-    }
+    return g_flush == FLUSH_DISCARD ? gs_l2_flush_discard(p->fl, s) : gs_l2_flush_clean(p->fl, s);
 }
 
 static int launch_gemm(void *arg, cudaStream_t s)
@@ -130,17 +111,10 @@ static void print_metrics(const char *set, const char *const *names, int n, subj
     char why[512];
     gs_metric_values mv;
     pass_setup ps = {a, fl};
-    gs_launch_fn setup = before_pass;
     if (gs_cupti_metrics_validate("GH100", names, n, &host_passes, why, sizeof why))
         printf("metrics.%s host check (GH100) failed: %s\n", set, why);
-    if (g_kernel_replay) { /* CUPTI replays the launch itself: the set-up runs once, before it */
-        if (before_pass(&ps, s) || cudaStreamSynchronize(s) != cudaSuccess) {
-            printf("metrics.%s: skipped: the set-up before the launch failed\n", set);
-            return;
-        }
-        setup = NULL;
-    }
-    if (gs_cupti_metrics_collect(launch_gemm, a, setup, &ps, s, names, n, KERNEL, &mv, why, sizeof why)) {
+    if (gs_cupti_metrics_collect(launch_gemm, a, before_pass, &ps, g_kernel_replay, s, names, n, KERNEL, &mv, why,
+                                 sizeof why)) {
         if (!strstr(why, "MULTIPLE_SUBSCRIBERS")) {
             printf("metrics.%s: skipped: %s\n", set, why);
             return;
@@ -148,7 +122,8 @@ static void print_metrics(const char *set, const char *const *names, int n, subj
         /* our own module-load subscription may hold the one subscriber slot */
         printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
         gs_cupti_pcsamp_release();
-        if (gs_cupti_metrics_collect(launch_gemm, a, setup, &ps, s, names, n, KERNEL, &mv, why, sizeof why)) {
+        if (gs_cupti_metrics_collect(launch_gemm, a, before_pass, &ps, g_kernel_replay, s, names, n, KERNEL, &mv,
+                                     why, sizeof why)) {
             printf("metrics.%s: skipped: %s\n", set, why);
             return;
         }
@@ -281,18 +256,12 @@ int main(int argc, char **argv)
         } else if (!strcmp(o, "--flush")) {
             if (!strcmp(v, "read"))
                 g_flush = FLUSH_READ;
-            else if (!strcmp(v, "read2"))
-                g_flush = FLUSH_READ2;
             else if (!strcmp(v, "discard"))
                 g_flush = FLUSH_DISCARD;
-            else if (!strcmp(v, "evict"))
-                g_flush = FLUSH_EVICT;
-            else if (!strcmp(v, "read-dropc"))
-                g_flush = FLUSH_READ_DROPC;
             else if (!strcmp(v, "none"))
                 g_flush = FLUSH_NONE;
             else {
-                fprintf(stderr, "cupti_check: --flush read, read2, discard, evict, read-dropc or none\n");
+                fprintf(stderr, "cupti_check: --flush read, discard or none\n");
                 return 2;
             }
         } else {
@@ -379,9 +348,22 @@ int main(int argc, char **argv)
         char *copy = strdup(only), *save = NULL;
         const char *names[GS_CUPTI_MAX_METRICS];
         int n = 0;
-        for (char *t = strtok_r(copy, ",", &save); t && n < GS_CUPTI_MAX_METRICS; t = strtok_r(NULL, ",", &save))
+        if (!copy) {
+            fprintf(stderr, "cupti_check: out of memory\n");
+            return 1;
+        }
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (n == GS_CUPTI_MAX_METRICS) {
+                fprintf(stderr, "cupti_check: --only-metrics takes at most %d names\n", GS_CUPTI_MAX_METRICS);
+                return 2;
+            }
             names[n++] = t;
-        static const char *const flush_names[] = {"read", "read2", "discard", "evict", "none", "read-dropc"};
+        }
+        if (n == 0) {
+            fprintf(stderr, "cupti_check: --only-metrics needs at least one name\n");
+            return 2;
+        }
+        static const char *const flush_names[] = {"read", "discard", "none"};
         printf("flush before every pass: %s\n", flush_names[g_flush]);
         for (int i = 0; i < 3; i++) /* a launch or two first, as ncu's --launch-skip does */
             if (launch(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
@@ -398,7 +380,7 @@ int main(int argc, char **argv)
 
     /* ---- stall reasons first: the kernel's module must load while PC sampling is enabled ---- */
     if (!pcsamp_last) {
-        if (flush_l2(&fl, s))
+        if (gs_l2_flush_clean(&fl, s) || cudaStreamSynchronize(s) != cudaSuccess)
             printf("pcsamp: L2 flush failed\n");
         print_pcsamp(&a, s, period, tsv, pcs_ready);
     }
@@ -463,7 +445,7 @@ int main(int argc, char **argv)
     gs_timing_free(&ev);
     gs_timing_free(&plain);
 
-    /* ---- hardware metrics, one launch each (kernel replay) ---- */
+    /* ---- hardware metrics, one launch each (user replay: before_pass before every pass) ---- */
     for (int k = 0; k < 2; k++) {
         const char *set = k ? "sol" : "default";
         int n = 0;

@@ -269,9 +269,9 @@ static int device_supported(int dev, CUpti_Profiler_API api, char *why, size_t w
                  level(p.cmp), level(p.wsl));
 }
 
-int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg, cudaStream_t s,
-                             const char *const *names, int n, const char *kernel_substring, gs_metric_values *out,
-                             char *why, size_t wn)
+int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
+                             int kernel_replay, cudaStream_t s, const char *const *names, int n,
+                             const char *kernel_substring, gs_metric_values *out, char *why, size_t wn)
 {
     enum { MAX_RANGES = 16 };
     config c;
@@ -373,23 +373,29 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
         p.counterDataImageSize = counter_data_size;
         p.pCounterDataImage = counter_data;
         p.range = CUPTI_AutoRange;
-        p.replayMode = before_pass ? CUPTI_UserReplay : CUPTI_KernelReplay;
+        p.replayMode = before_pass && !kernel_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
         p.maxRangesPerPass = MAX_RANGES;
         p.numNestingLevels = 1;
         p.minNestingLevel = 1;
         p.passIndex = 0;
         p.targetNestingLevel = 1;
         CUptiResult r = cuptiRangeProfilerSetConfig(&p);
-        if (r != CUPTI_SUCCESS && before_pass) { /* no user replay here: kernel replay, said so */
+        if (r != CUPTI_SUCCESS && p.replayMode == CUPTI_UserReplay) { /* none here: kernel replay, said so */
             p.replayMode = CUPTI_KernelReplay;
-            before_pass = NULL;
             r = cuptiRangeProfilerSetConfig(&p);
         }
         if (r != CUPTI_SUCCESS) {
             gs_cupti_fail(why, wn, "cuptiRangeProfilerSetConfig", (int)r);
             goto fail;
         }
-        snprintf(out->replay, sizeof out->replay, "%s", before_pass ? "user" : "kernel");
+        snprintf(out->replay, sizeof out->replay, "%s", p.replayMode == CUPTI_UserReplay ? "user" : "kernel");
+        if (p.replayMode == CUPTI_KernelReplay && before_pass) { /* the set-up runs once, before it */
+            if ((ce = gs_cupti_launch_and_wait(before_pass, before_arg, s)) != cudaSuccess) {
+                gs_cupti_failf(why, wn, "the set-up before the launch failed: %s", cudaGetErrorString(ce));
+                goto fail;
+            }
+            before_pass = NULL;
+        }
     }
     if ((ce = cudaStreamSynchronize(s)) != cudaSuccess) {
         gs_cupti_failf(why, wn, "cudaStreamSynchronize before profiling: %s", cudaGetErrorString(ce));

@@ -25,24 +25,6 @@ __global__ void write_all(uint4 *p, size_t n, uint32_t v)
         p[i] = make_uint4(v, v, v, v);
 }
 
-/* Reads every 16-byte word with the L2 evict_last priority, so the buffer's lines push out
- * every normal-priority line, dirty ones included, before discard_all drops them. */
-__global__ void read_all_evict_last(const uint4 *p, size_t n, uint32_t *sink)
-{
-    uint64_t pol;
-    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-    uint32_t acc = 0;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        uint32_t a, b, c, d;
-        asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-                     : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
-                     : "l"(p + i), "l"(pol));
-        acc ^= a ^ b ^ c ^ d;
-    }
-    if (acc == 0x9e3779b9u && sink)
-        *sink = acc;
-}
-
 /* Drops every 128-byte line of the buffer from L2, dirty or not, without a write-back. */
 __global__ void discard_all(uint8_t *p, size_t lines)
 {
@@ -63,16 +45,6 @@ static unsigned flush_blocks(const gs_l2_flusher *f, int *err)
     return e == cudaSuccess ? (unsigned)(4 * sms) : 0u;
 }
 
-/* The buffer's lines leave L2 without a write-back (after a pass that filled it). */
-static int discard_buffer(const gs_l2_flusher *f, unsigned blocks, cudaStream_t s)
-{
-    cudaError_t e = cudaGetLastError(); /* the filling pass's launch */
-    if (e != cudaSuccess)
-        return (int)e;
-    discard_all<<<blocks, 512, 0, s>>>((uint8_t *)f->buf, f->bytes / 128);
-    return (int)cudaGetLastError();
-}
-
 extern "C" int gs_l2_flush_clean(const gs_l2_flusher *f, cudaStream_t s)
 {
     int e;
@@ -83,16 +55,6 @@ extern "C" int gs_l2_flush_clean(const gs_l2_flusher *f, cudaStream_t s)
     return (int)cudaGetLastError();
 }
 
-extern "C" int gs_l2_flush_evict(const gs_l2_flusher *f, cudaStream_t s)
-{
-    int e;
-    const unsigned blocks = flush_blocks(f, &e);
-    if (!blocks)
-        return e;
-    read_all_evict_last<<<blocks, 512, 0, s>>>((const uint4 *)f->buf, f->bytes / sizeof(uint4), NULL);
-    return discard_buffer(f, blocks, s);
-}
-
 extern "C" int gs_l2_flush_discard(const gs_l2_flusher *f, cudaStream_t s)
 {
     static uint32_t calls = 0;
@@ -101,5 +63,9 @@ extern "C" int gs_l2_flush_discard(const gs_l2_flusher *f, cudaStream_t s)
     if (!blocks)
         return e;
     write_all<<<blocks, 512, 0, s>>>((uint4 *)f->buf, f->bytes / sizeof(uint4), 0x5a5a0000u + ++calls);
-    return discard_buffer(f, blocks, s);
+    cudaError_t ce = cudaGetLastError();
+    if (ce != cudaSuccess)
+        return (int)ce;
+    discard_all<<<blocks, 512, 0, s>>>((uint8_t *)f->buf, f->bytes / 128); /* no write-back */
+    return (int)cudaGetLastError();
 }

@@ -1,7 +1,7 @@
-/* An L2 flush that leaves no dirty lines behind.  gs_timing's flush writes twice the L2
+/* L2 flushes that leave no dirty lines behind.  gs_timing's flush writes twice the L2
  * (as the benchmark harness does), so the kernel timed after it also pays for writing
- * those lines back; Nsight Compute's cache control leaves a clean L2.  Hardware-metric
- * passes use this one so that their figures are comparable with Nsight Compute's. */
+ * those lines back; hardware-metric passes start from a clean L2 instead
+ * (docs/method.md: what this does and does not change against Nsight Compute). */
 #ifndef GS_FLUSH_H
 #define GS_FLUSH_H
 
@@ -20,11 +20,6 @@ int gs_l2_flush_clean(const gs_l2_flusher *f, cudaStream_t s);
  * then discards the buffer's lines from L2 without writing them back (discard.global.L2):
  * L2 is left empty rather than full of clean lines.  0 or a CUDA error. */
 int gs_l2_flush_discard(const gs_l2_flusher *f, cudaStream_t s);
-
-/* Enqueues a read of the whole flush buffer at L2 evict_last priority (the buffer's lines
- * push out every normal line, dirty ones written back), then discards the buffer's lines:
- * L2 is left empty.  0 or a CUDA error. */
-int gs_l2_flush_evict(const gs_l2_flusher *f, cudaStream_t s);
 
 #ifdef __cplusplus
 }

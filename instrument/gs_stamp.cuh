@@ -34,7 +34,9 @@
  * work a piece at a time.  0 (default): the full twin.  1: GS_END reads the clock but
  * stores no record.  2: GS_BEGIN/GS_END do nothing.  3: as 2, and GS_INIT/GS_FINISH read
  * their pair without waiting for a timer edge.  4: as 3 without the header stores (a twin
- * that does nothing: its time against the production build is the measurement's noise). */
+ * that does nothing: its time against the production build is the measurement's noise).
+ * Only for timing: an ablated twin's buffer is not a recording (headers count records that
+ * were never stored). */
 #ifndef GS_STAMP_ABLATE
 #define GS_STAMP_ABLATE 0
 #endif
@@ -93,19 +95,30 @@ __device__ __forceinline__ uint32_t gs_lane(void)
     return l;
 }
 
-/* The calling warp's index in the buffer: linear CTA index x warps per CTA + warp. */
-__device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b, uint32_t *cta, uint32_t *warp)
+/* Linear CTA index. */
+__device__ __forceinline__ uint32_t gs_cta_index(void)
 {
-    uint32_t tid, x, y, z, nx, ny;
-    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    uint32_t x, y, z, nx, ny;
     asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(x));
     asm volatile("mov.u32 %0, %%ctaid.y;" : "=r"(y));
     asm volatile("mov.u32 %0, %%ctaid.z;" : "=r"(z));
     asm volatile("mov.u32 %0, %%nctaid.x;" : "=r"(nx));
     asm volatile("mov.u32 %0, %%nctaid.y;" : "=r"(ny));
-    *cta = x + nx * (y + ny * z);
-    *warp = tid >> 5;
-    return *cta * b.warps_per_cta + *warp;
+    return x + nx * (y + ny * z);
+}
+
+/* Warp index inside the CTA. */
+__device__ __forceinline__ uint32_t gs_warp_index(void)
+{
+    uint32_t tid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    return tid >> 5;
+}
+
+/* The calling warp's index in the buffer. */
+__device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
+{
+    return gs_cta_index() * b.warps_per_cta + gs_warp_index();
 }
 
 /* A (globaltimer, clock64) pair taken right after a timer tick edge. */
@@ -126,8 +139,7 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.n = 0;
     c.tag = 0;
     c.flags = role | GS_CTX_SUB;
-    uint32_t cta, warp;
-    const uint32_t slot = gs_warp_slot(b, &cta, &warp);
+    const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_HOLD_SLOT
     c.seg = b.records + (uint64_t)slot * b.capacity;
     c.sm = (uint16_t)gs_smid();
@@ -175,9 +187,8 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
         r.sm = c.sm;
         gs_record *const seg = c.seg;
 #else
-        uint32_t cta, warp;
         r.sm = (uint16_t)gs_smid();
-        gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b, &cta, &warp) * c.b.capacity;
+        gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
 #endif
         /* two 16-byte stores */
         const uint4 *src = reinterpret_cast<const uint4 *>(&r);
@@ -191,8 +202,7 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 __device__ __forceinline__ void gs_finish(gs_ctx &c)
 {
     if (GS_STAMP_ABLATE < 4 && gs_lane() == 0) {
-        uint32_t cta, warp;
-        gs_warp_header *h = c.b.warps + gs_warp_slot(c.b, &cta, &warp);
+        gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
         h->gt_end = gt;

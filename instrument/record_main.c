@@ -172,7 +172,7 @@ static void collect_durations(gs_meta *m, twin_arg *prod, cudaStream_t s, const 
 
 /* What runs before every profiled pass: the subject's helper kernels (if it can launch
  * its kernel alone), then a clean L2 flush (gs_flush.h), so every pass starts from the
- * same state, the one Nsight Compute's default cache control gives. */
+ * same state (docs/method.md: how that compares with Nsight Compute's). */
 typedef struct pass_setup {
     const gs_subject_run *run;
     const gs_l2_flusher *fl;
@@ -212,7 +212,7 @@ static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs
         return;
     }
     if (gs_cupti_metrics_collect(alone ? launch_alone : launch_build, alone ? (void *)prod->run : (void *)prod,
-                                 before_pass, &ps, s, names, n, "_prod", &v, why, sizeof why)) {
+                                 before_pass, &ps, 0, s, names, n, "_prod", &v, why, sizeof why)) {
         collector(m, key, 0, why);
         return;
     }

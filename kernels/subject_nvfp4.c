@@ -215,9 +215,10 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     gs_meta_set(meta, "variant", "%s", c->v->name);
     gs_meta_set(meta, "variant_requested", "%s", a->variant);
     gs_meta_set(meta, "variant.description", "%s", c->v->description);
-    gs_meta_set(meta, "knobs", "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d",
+    gs_meta_set(meta, "knobs",
+                "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d fused_tokens=%d",
                 c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
-                c->v->split_k);
+                c->v->split_k, c->v->fused_tokens);
     gs_meta_set(meta, "dist", "%s", nvfp4_dist_name(dist));
     gs_meta_set(meta, "seed", "%llu", a->seed);
     gs_meta_set(meta, "groups", "%d", sh->groups);

@@ -16,7 +16,7 @@
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
-#                rounds so drift falls on all alike; tables in reports/ab/<binary>-<round>.tsv,
+#                rounds so drift falls on all alike; tables in reports/ab/<folder>-<binary>-<round>.tsv,
 #                medians over the rounds in reports/ab/summary.tsv (scripts/ab-summary.sh)
 # Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
 # shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
@@ -57,12 +57,14 @@ log="$out/session.log"
             done ;;
         ab) echo "== A/B timing: ${GS_AB_BINS:-} and this build, alternating"
             mkdir -p reports/ab
+            rm -f reports/ab/*.tsv # never mix with an earlier call's rounds
             for r in $(seq "${GS_AB_ROUNDS:-3}"); do
                 for b in ${GS_AB_BINS:-} build/nvfp4-bench; do
+                    # tables named by the binary's folder and name: build/nvfp4-bench -> build-nvfp4-bench
                     echo "-- round $r: $b"
                     "$b" --shapes "${GS_AB_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}" \
                         --variants "${GS_AB_VARIANTS:-s3_w128_t256_ws_p,s3_w128_t256_ws_p_sk,s4_w128_t128_ws_p_tma}" \
-                        --reps "${GS_AB_REPS:-100}" --tsv "reports/ab/$(basename "$b")-$r.tsv"
+                        --reps "${GS_AB_REPS:-100}" --tsv "reports/ab/$(basename "$(dirname "$b")")-$(basename "$b")-$r.tsv"
                 done
             done
             scripts/ab-summary.sh reports/ab | tee reports/ab/summary.tsv ;;

@@ -12,6 +12,7 @@ shapes=${1:-g8k7168,g8k2048,g2k4096,g2k1536}
 levels=${GS_TWIN_LEVELS:-1 2 3 4}
 dir=reports/twin-overhead
 mkdir -p "$dir"
+rm -f "$dir"/*.tsv # never mix with an earlier run's rounds
 # each level's build starts from a copy of build/ (same objects, same times), so make
 # recompiles only the twin object, with the level's flag
 for l in $levels; do

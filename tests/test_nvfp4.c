@@ -536,7 +536,6 @@ static void test_kperm_matches_fragment_layout(void **state)
                     const int P = 32 * c + 8 * i + 4 * h + p, L = nvfp4_kperm(P);
                     assert_int_equal(L / 16, 2 * i + p / 2);
                     assert_int_equal(L % 16, 2 * c + 8 * (p % 2) + h);
-                    assert_int_equal(P / 16, 2 * c + i / 2); /* scale block: lo or hi scale of the pair */
                 }
 }
 
@@ -637,7 +636,7 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
     unsigned char *slot_used = calloc(65536, 1);
     unsigned *buf_used = calloc((size_t)sc.partial_bufs + 1, sizeof *buf_used);
     assert_true(covered && parts_seen && slot_used && buf_used);
-    long long total = 0, most = 0, least = -1, per_max = 0;
+    long long total = 0, most = 0, per_max = 0;
     for (int b = 0; b < sc.grid; b++) {
         long long load = 0;
         for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
@@ -674,8 +673,6 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
         total += load;
         if (load > most)
             most = load;
-        if (least < 0 || load < least)
-            least = load;
     }
     /* every tile complete, with as many units as it says it has parts */
     int tiles = 0;
@@ -697,7 +694,6 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
     /* equal shares: a CTA exceeds the mean by less than an unsplittable tile (< 2 minimal
      * parts) plus the minimal part its predecessor may have left it */
     assert_true(most <= (total + sms - 1) / sms + 3 * NVFP4_MIN_PART_KB * per_max);
-    (void)least;
     free(covered), free(parts_seen), free(slot_used), free(buf_used);
     nvfp4_schedule_free(&sc);
 }
@@ -811,7 +807,7 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_int_equal(nvfp4_stamp_geometry(p, &s, 100, 0, &ctas, &wpc, &ev), 0);
     assert_int_equal(ctas, 100u);
     assert_int_equal(wpc, 12u);
-    assert_true(ev >= 8u); /* 128 tiles on 100 CTAs: some CTA runs two */
+    assert_int_equal(ev, 8u); /* 128 tiles on 100 CTAs: some CTA runs two, none three */
     /* fused tokens need the producer warpgroup's spare warps, all resident (persistent) */
     int fused = 0;
     for (int i = 0; i < nvfp4_variant_count(); i++) {

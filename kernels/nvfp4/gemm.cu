@@ -635,8 +635,9 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
     cfg.stream = s;
     cfg.attrs = &attr;
     cfg.numAttrs = kp->fuse_tokens ? 0 : 1;
-    e = cudaLaunchKernelEx(&cfg, kern, *kp, stamps);
-    return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
+    /* cudaLaunchKernelEx reports this launch's own errors; cudaGetLastError here could
+     * return an earlier call's, and the caller would undo a launch that was enqueued */
+    return (int)cudaLaunchKernelEx(&cfg, kern, *kp, stamps);
 }
 
 } // namespace

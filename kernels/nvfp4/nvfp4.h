@@ -72,10 +72,6 @@ int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer 
  * pre-pass wrote (nvfp4_prepare must have run before).  0 or a CUDA error. */
 int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);
 
-/* Enqueue a discard of every C_g line from L2 (no write-back: the next launch overwrites
- * C).  0 or a CUDA error. */
-int nvfp4_discard_outputs(nvfp4_problem *p, cudaStream_t s);
-
 /* Enqueue what nvfp4_launch_gemm_alone needs before it: the token pre-pass, or nothing for
  * a fused-token point.  0 or a CUDA error. */
 int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);

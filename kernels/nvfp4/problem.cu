@@ -344,27 +344,6 @@ int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out)
     return 0;
 }
 
-/* Drops C's lines from L2 without writing them back (discard.global.L2): whatever a
- * previous launch left there is about to be overwritten. */
-__global__ void nvfp4_discard_lines(uint8_t *p, size_t lines)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += (size_t)gridDim.x * blockDim.x)
-        asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + 128 * i) : "memory");
-}
-
-int nvfp4_discard_outputs(nvfp4_problem *p, cudaStream_t s)
-{
-    const unsigned T = 256;
-    for (int g = 0; g < p->shape.groups; g++) {
-        const size_t lines = (size_t)p->shape.m[g] * (size_t)p->shape.n[g] * sizeof(uint16_t) / 128;
-        nvfp4_discard_lines<<<blocks_for(lines, T), T, 0, s>>>((uint8_t *)p->C[g], lines);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return (int)e;
-    }
-    return 0;
-}
-
 int nvfp4_problem_poison(nvfp4_problem *p, cudaStream_t s)
 {
     const unsigned T = 256;
@@ -450,11 +429,11 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     kp->token_ready = p->token_ready;
     /* the fused-token stream (gemm.cu, token_item): K blocks x all token rows, packed in an
      * int as K block << 25 | group << 21 | row */
-    long long mtot = 0;
+    long long mtot = 0, items = 0;
     kp->tok_all = p->token_counters;
     for (int g = 0; g < s->groups; g++) {
         mtot += s->m[g];
-        kp->tok_items += s->m[g] * (s->k[g] / NVFP4_BK);
+        items += (long long)s->m[g] * (s->k[g] / NVFP4_BK);
         if (s->k[g] / NVFP4_BK > kp->tok_kblocks)
             kp->tok_kblocks = s->k[g] / NVFP4_BK;
     }
@@ -463,6 +442,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
             kp->tok_kblocks = 0;
     if (kp->tok_kblocks >= 64 || mtot * kp->tok_kblocks > INT_MAX)
         kp->tok_kblocks = 0; /* the fused points refuse to launch (cudaErrorInvalidValue) */
+    kp->tok_items = kp->tok_kblocks ? (int)items : 0; /* items <= mtot x tok_kblocks <= INT_MAX */
     int rc = 0;
     for (int g = 0; g < s->groups && rc == 0; g++) {
         const int M = s->m[g], N = s->n[g], K = s->k[g];

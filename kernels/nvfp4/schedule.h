@@ -48,9 +48,10 @@ typedef struct nvfp4_schedule {
 #define NVFP4_MIN_PART_KB 4
 
 /* Relative cost of a tile: the weight dequantisation scales with K x tile_w whatever the
- * width, the wgmmas with K x n_eff.  Fitted on the H100 (g8k7168, detail twin): a K=7168
- * tile of 128 weight rows took 45 / 52.5 / 59 us at n_eff 64 / 96 / 128, i.e. about
- * (n_eff + 130) x 0.23 us. */
+ * width, the wgmmas with K x n_eff.  The equal weighting of the two is a model, read off
+ * the H100 detail twin's per-group main-loop times (`make report SHAPE=g8k7168`, "Per
+ * group") when tiles were 128 tokens wide, not a fit to the current kernel; a refitted
+ * weighting was measured slower (docs/variants.md, "Tried and dropped"). */
 static inline long long nvfp4_tile_cost(int K, int n_eff, int tile_w)
 {
     return (long long)K * (long long)(n_eff + tile_w);
