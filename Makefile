@@ -57,7 +57,7 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
             $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
             $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 
-TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx
+TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx test_ncu_compare
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
@@ -112,7 +112,7 @@ $(BUILD)/cupti/%.o: %.cpp $(CUPTI_HEADERS) | cuda-check
 	$(NVCC) -std=c++17 -O2 -g -Xcompiler -Wall,-Wextra,-Werror -I. -I$(CUPTI_INC) -c $< -o $@
 
 CUPTI_CHECK_OBJS := $(BUILD)/cupti/instrument/cupti_check.o $(CUPTI_OBJS) $(BUILD)/cuda/instrument/gs_timing.o \
-    $(BUILD)/instrument/gs_flush.o \
+    $(BUILD)/instrument/gs_flush.o $(BUILD)/instrument/gs_probe.o \
     $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
     $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
     $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)

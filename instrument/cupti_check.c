@@ -6,21 +6,26 @@
  *   cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] [--pcsamp-last]
  *   cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]   (run under ncu: no CUPTI)
  *   cupti_check --list-metrics                              (names for ncu --metrics)
+ *   cupti_check --truth [--ncu]       (our collector on probe kernels of known traffic: gs_probe.h;
+ *                                      with --ncu the same launches for Nsight Compute)
  *   cupti_check --only-metrics LIST [--shape S] [--flush read|discard|none]
  *       [--replay user|kernel]
  *       (just those metrics, flushing L2 before every pass the given way: gs_flush.h; with
  *       --replay kernel CUPTI replays the launch and the flush runs once, before it)
  *
- * Comparison with Nsight Compute on the same launch sequence:
+ * Every metric figure is the median of --metric-reps collections (default 5): one launch
+ * differs from the next by a few percent.  Comparison with Nsight Compute on the same
+ * launch sequence:
  *   m=$(cupti_check --list-metrics)
  *   ncu --clock-control none --replay-mode application --cache-control none \
- *       -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+ *       -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 \
  *       --metrics $m --csv --print-units base cupti_check --ncu --shape g8k7168
- * The profiled launch is preceded by what precedes every pass of our collector (the token
+ * Each profiled launch is preceded by what precedes every pass of our collector (the token
  * pre-pass, then the --flush of L2), and ncu re-runs the whole program for every pass
  * without touching the caches: both see the same L2 state.  (ncu's default cache control
- * leaves L2 empty, which no program can do: docs/method.md.)  Compare with the "metric"
- * lines of a normal run (durations within 2%, percentages within 3 points). */
+ * leaves L2 empty, which no program can do: docs/method.md.)  ncu-compare takes the
+ * median of ncu's launches against the "metric" lines of a normal run (durations within
+ * 2%, percentages within 3 points). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +36,7 @@
 
 #include "gs_cupti.h"
 #include "gs_flush.h"
+#include "gs_probe.h"
 #include "gs_timing.h"
 #include "../kernels/nvfp4/nvfp4.h"
 
@@ -55,7 +61,8 @@ static void usage(FILE *f)
                "[--pcsamp-last]\n"
                "       cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]\n"
                "       cupti_check --list-metrics\n"
-               "       cupti_check --only-metrics LIST [--shape S] [--flush F] [--replay user|kernel]\n");
+               "       cupti_check --only-metrics LIST [--shape S] [--flush F] [--replay user|kernel]\n"
+               "       cupti_check --truth [--ncu] [--metric-reps N]\n");
 }
 
 static void list_metrics(void)
@@ -104,34 +111,128 @@ static int launch_gemm(void *arg, cudaStream_t s)
     return nvfp4_launch_gemm_alone(a->v, a->p, s);
 }
 
-static void print_metrics(const char *set, const char *const *names, int n, subject *a, cudaStream_t s,
-                          const gs_l2_flusher *fl)
+/* What one metric collection profiles: a launch, the set-up before each of its passes, and
+ * the kernel (a name substring) whose range is read. */
+typedef struct profiled {
+    gs_launch_fn launch, before;
+    void *arg, *before_arg;
+    const char *kernel;
+} profiled;
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Collects `names` g_metric_reps times (a launch varies by a few percent from the next, so one
+ * launch is no figure to compare) and prints, per metric, the median ("metric SET NAME VALUE",
+ * with the kernel substring after it when it is not the GEMM's) and the range. Medians go to
+ * med[] when it is not NULL.  0, or -1 when the collector could not run. */
+static int g_metric_reps = 5;
+static int print_metrics(const char *set, const char *const *names, int n, const profiled *pr, cudaStream_t s,
+                         double *med)
 {
     int host_passes = -1;
     char why[512];
-    gs_metric_values mv;
-    pass_setup ps = {a, fl};
+    static gs_metric_values mv;
+    static double vals[GS_CUPTI_MAX_METRICS][64];
     if (gs_cupti_metrics_validate("GH100", names, n, &host_passes, why, sizeof why))
         printf("metrics.%s host check (GH100) failed: %s\n", set, why);
-    if (gs_cupti_metrics_collect(launch_gemm, a, before_pass, &ps, g_kernel_replay, s, names, n, KERNEL, &mv, why,
-                                 sizeof why)) {
-        if (!strstr(why, "MULTIPLE_SUBSCRIBERS")) {
-            printf("metrics.%s: skipped: %s\n", set, why);
-            return;
+    for (int r = 0; r < g_metric_reps; r++) {
+        int e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, g_kernel_replay, s, names,
+                                         n, pr->kernel, &mv, why, sizeof why);
+        if (e && strstr(why, "MULTIPLE_SUBSCRIBERS")) {
+            /* our own module-load subscription may hold the one subscriber slot */
+            printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
+            gs_cupti_pcsamp_release();
+            e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, g_kernel_replay, s, names,
+                                         n, pr->kernel, &mv, why, sizeof why);
         }
-        /* our own module-load subscription may hold the one subscriber slot */
-        printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
-        gs_cupti_pcsamp_release();
-        if (gs_cupti_metrics_collect(launch_gemm, a, before_pass, &ps, g_kernel_replay, s, names, n, KERNEL, &mv,
-                                     why, sizeof why)) {
+        if (e) {
             printf("metrics.%s: skipped: %s\n", set, why);
-            return;
+            return -1;
+        }
+        for (int i = 0; i < mv.n; i++)
+            vals[i][r] = mv.values[i];
+    }
+    printf("metrics.%s passes %d (host API for GH100: %d), chip %s, %d range(s), range '%s', %s replay, median of "
+           "%d collections\n",
+           set, mv.passes, host_passes, mv.chip, mv.ranges, mv.range_name, mv.replay, g_metric_reps);
+    const int gemm = !strcmp(pr->kernel, KERNEL);
+    for (int i = 0; i < mv.n; i++) {
+        qsort(vals[i], (size_t)g_metric_reps, sizeof(double), cmp_double);
+        const double m = g_metric_reps % 2 ? vals[i][g_metric_reps / 2]
+                                           : 0.5 * (vals[i][g_metric_reps / 2 - 1] + vals[i][g_metric_reps / 2]);
+        if (med)
+            med[i] = m;
+        printf("metric %s %s %.6g%s%s\n", set, mv.names[i], m, gemm ? "" : " ", gemm ? "" : pr->kernel);
+        printf("metric.range %s %s %.6g %.6g\n", set, mv.names[i], vals[i][0], vals[i][g_metric_reps - 1]);
+    }
+    return 0;
+}
+
+/* ---- probes: kernels whose DRAM traffic is known (gs_probe.h) ---- */
+typedef struct probe_arg {
+    const gs_probe *p;
+    gs_probe_kind k;
+} probe_arg;
+
+static int probe_launch(void *arg, cudaStream_t s)
+{
+    const probe_arg *a = arg;
+    return gs_probe_launch(a->p, a->k, s);
+}
+
+static int probe_before(void *arg, cudaStream_t s)
+{
+    return gs_l2_flush_discard(arg, s); /* no dirty line and no probe line left in L2 */
+}
+
+static const char *const probe_metrics[] = {"gpu__time_duration.sum", "dram__bytes_read.sum",
+                                            "dram__bytes_write.sum"};
+#define PROBE_METRICS 3
+
+/* Our collector against each probe's known traffic: prints the measured medians in the
+ * "metric" format (for ncu-compare), the truths ("truth SET NAME LO HI") and a judged table
+ * ending in 'N passed, N failed'.  Returns the failures (or -1 when nothing ran). */
+static int run_probes(const gs_probe *pb, const gs_l2_flusher *fl, cudaStream_t s)
+{
+    int pass = 0, fail = 0;
+    char rows[GS_PROBE_KINDS * PROBE_METRICS][256];
+    int nrows = 0;
+    printf("probes: buffer %.1f MB, idle spin %llu ns, L2 %.1f MB, %d SMs; L2 emptied (writes + discard) before "
+           "every pass\n",
+           (double)pb->bytes / 1e6, pb->idle_ns, (double)pb->l2_bytes / 1e6, pb->sms);
+    for (int k = 0; k < GS_PROBE_KINDS; k++) {
+        probe_arg a = {pb, (gs_probe_kind)k};
+        profiled pr = {probe_launch, probe_before, &a, (void *)fl, gs_probe_kernel((gs_probe_kind)k)};
+        char set[32];
+        double med[PROBE_METRICS];
+        snprintf(set, sizeof set, "probe-%s", gs_probe_name((gs_probe_kind)k));
+        for (int i = 0; i < 3; i++) /* first launches (module load) outside the profiled ones */
+            if (probe_launch(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
+                printf("probes: %s launch failed\n", set);
+                return -1;
+            }
+        if (print_metrics(set, probe_metrics, PROBE_METRICS, &pr, s, med))
+            return -1;
+        for (int i = 0; i < PROBE_METRICS; i++) {
+            double lo, hi;
+            if (gs_probe_truth(pb, (gs_probe_kind)k, probe_metrics[i], &lo, &hi))
+                continue;
+            printf("truth %s %s %.6g %.6g\n", set, probe_metrics[i], lo, hi);
+            const int ok = med[i] >= lo && med[i] <= hi;
+            snprintf(rows[nrows++], sizeof rows[0], "%-12s %-24s %14.6g %14.6g %14.6g %s", set, probe_metrics[i], lo,
+                     hi, med[i], ok ? "pass" : "FAIL");
+            ok ? pass++ : fail++;
         }
     }
-    printf("metrics.%s passes %d (host API for GH100: %d), chip %s, %d range(s), range '%s', %s replay\n", set,
-           mv.passes, host_passes, mv.chip, mv.ranges, mv.range_name, mv.replay);
-    for (int i = 0; i < mv.n; i++)
-        printf("metric %s %s %.6g\n", set, mv.names[i], mv.values[i]);
+    printf("%-12s %-24s %14s %14s %14s %s\n", "probe", "metric", "truth from", "truth to", "ours", "result");
+    for (int i = 0; i < nrows; i++)
+        printf("%s\n", rows[i]);
+    printf("%d passed, %d failed\n", pass, fail);
+    return fail;
 }
 
 static int cmp_reason(const void *a, const void *b)
@@ -202,11 +303,55 @@ static void print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv
     gs_pcsamp_result_free(&r);
 }
 
+/* --truth: our collector on the probes (judged against what they must measure), or with
+ * --ncu the same launches for Nsight Compute to profile. */
+static int truth_main(int ncu)
+{
+    cudaStream_t s = NULL;
+    gs_l2_flusher fl;
+    gs_probe pb;
+    memset(&fl, 0, sizeof fl);
+    memset(&pb, 0, sizeof pb);
+    /* 1 GiB: what L2 may still hold dirty at the end is under 5% of the write probe's
+     * writes; 100 us of idle spin, about an 8-group GEMM's time */
+    int e = (int)cudaStreamCreate(&s);
+    if (!e)
+        e = gs_l2_flusher_init(&fl, 0) ? -1 : 0;
+    if (!e)
+        e = gs_probe_init(&pb, (size_t)1 << 30, 100000ull);
+    if (e) {
+        fprintf(stderr, "cupti_check: probe set-up failed (%d)\n", e);
+        return 1;
+    }
+    int rc = 0;
+    if (ncu) {
+        /* warm-up launches of every probe first (ncu --launch-skip 9), then the profiled ones,
+         * each after the L2 emptying that precedes our collector's passes */
+        for (int w = 0; w < 2 && !rc; w++)
+            for (int k = 0; k < GS_PROBE_KINDS && !rc; k++)
+                for (int r = 0; r < (w ? g_metric_reps : 3) && !rc; r++)
+                    if ((w && probe_before(&fl, s)) || gs_probe_launch(&pb, (gs_probe_kind)k, s) ||
+                        cudaStreamSynchronize(s) != cudaSuccess)
+                        rc = 1;
+        if (rc)
+            fprintf(stderr, "cupti_check: probe launch failed\n");
+        else
+            printf("ncu-target probes kernel regex:gs_probe_ launch-skip %d launch-count %d\n", 3 * GS_PROBE_KINDS,
+                   GS_PROBE_KINDS * g_metric_reps);
+    } else {
+        rc = run_probes(&pb, &fl, s) ? 1 : 0;
+    }
+    gs_probe_free(&pb);
+    gs_l2_flusher_free(&fl);
+    cudaStreamDestroy(s);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *shape_name = "g8k7168", *tsv = NULL, *only = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep what was printed if a collector crashes */
-    int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0;
+    int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0, truth = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--ncu")) {
@@ -215,6 +360,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(o, "--probe")) {
             probe = 1;
+            continue;
+        }
+        if (!strcmp(o, "--truth")) {
+            truth = 1;
             continue;
         }
         if (!strcmp(o, "--pcsamp-last")) {
@@ -244,6 +393,8 @@ int main(int argc, char **argv)
             period = atoi(v);
         else if (!strcmp(o, "--pcsamp-tsv"))
             tsv = v;
+        else if (!strcmp(o, "--metric-reps"))
+            g_metric_reps = atoi(v);
         else if (!strcmp(o, "--only-metrics"))
             only = v;
         else if (!strcmp(o, "--replay")) {
@@ -269,15 +420,15 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (reps < 1 || warmup < 0) {
-        fprintf(stderr, "cupti_check: --reps >= 1, --warmup >= 0\n");
+    if (reps < 1 || warmup < 0 || g_metric_reps < 1 || g_metric_reps > 64) {
+        fprintf(stderr, "cupti_check: --reps >= 1, --warmup >= 0, --metric-reps 1..64\n");
         return 2;
     }
 
     char why[512];
     int pcs_ready = 0;
     /* first, before any module loads: keeps the cubins for PC -> line */
-    if (!ncu && !only) {
+    if (!ncu && !only && !truth) {
         if (gs_cupti_pcsamp_init(why, sizeof why))
             printf("pcsamp.init: %s (stall reasons will have no lines)\n", why);
         else
@@ -298,6 +449,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cupti_check: cudaGetDeviceProperties failed\n");
         return 3;
     }
+    if (truth)
+        return truth_main(ncu);
     subject a = {nvfp4_variant_default(&shape), NULL}; /* the production point of the shape */
     if (!a.v || nvfp4_problem_create(&shape, NVFP4_DIST_GPUMODE, 1, &a.p)) {
         fprintf(stderr, "cupti_check: cannot set up the NVFP4 problem\n");
@@ -318,15 +471,17 @@ int main(int argc, char **argv)
                 fprintf(stderr, "cupti_check: launch failed\n");
                 return 1;
             }
-        /* the profiled launch starts as every pass of our collector does (before_pass):
-         * ncu --replay-mode application --cache-control none then sees the same L2 state */
+        /* the profiled launches (as many as our collector's collections) start as every pass
+         * of our collector does (before_pass): ncu --replay-mode application --cache-control
+         * none then sees the same L2 state */
         pass_setup ps = {&a, &fl};
-        if (before_pass(&ps, s) || launch_gemm(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
-            fprintf(stderr, "cupti_check: profiled launch failed\n");
-            return 1;
-        }
-        printf("ncu-target shape %s kernel regex:%s launch-skip %d launch-count 1\n", shape_name, KERNEL,
-               warmup);
+        for (int r = 0; r < g_metric_reps; r++)
+            if (before_pass(&ps, s) || launch_gemm(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
+                fprintf(stderr, "cupti_check: profiled launch failed\n");
+                return 1;
+            }
+        printf("ncu-target shape %s kernel regex:%s launch-skip %d launch-count %d\n", shape_name, KERNEL,
+               warmup, g_metric_reps);
         if (probe) { /* what our collectors say with ncu attached */
             int r1 = gs_cupti_pcsamp_init(why, sizeof why);
             printf("probe pcsamp_init: %s\n", r1 ? why : "ok");
@@ -370,7 +525,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "cupti_check: launch failed\n");
                 return 1;
             }
-        print_metrics("custom", names, n, &a, s, &fl);
+        pass_setup ps = {&a, &fl};
+        profiled pr = {launch_gemm, before_pass, &a, &ps, KERNEL};
+        print_metrics("custom", names, n, &pr, s, NULL);
         free(copy);
         nvfp4_problem_destroy(a.p);
         gs_l2_flusher_free(&fl);
@@ -450,7 +607,9 @@ int main(int argc, char **argv)
         const char *set = k ? "sol" : "default";
         int n = 0;
         const char *const *names = gs_cupti_metric_set(set, &n);
-        print_metrics(set, names, n, &a, s, &fl);
+        pass_setup ps = {&a, &fl};
+        profiled pr = {launch_gemm, before_pass, &a, &ps, KERNEL};
+        print_metrics(set, names, n, &pr, s, NULL);
     }
 
     /* ---- stall reasons last (--pcsamp-last: the order that gave no PC records on H100) ---- */

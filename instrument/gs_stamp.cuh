@@ -51,6 +51,16 @@
 #ifndef GS_HOLD_SLOT
 #define GS_HOLD_SLOT (GS_TWIN >= 2)
 #endif
+/* The twin (GS_TWIN=1) stores its records in batches: GS_END keeps a finished phase in
+ * the registers of one lane (record i of the batch in lane i: three registers a lane,
+ * whatever the batch size) and the warp writes the whole batch with one pair of
+ * 16-byte stores per lane at the next GS_TILE or GS_SET_ROLE (every record of a batch
+ * has the same tag and role), at GS_FINISH, or when 32 are pending.  A tile's four
+ * phase records then cost one store instruction pair, one address computation and one
+ * branch instead of four of each, off the phases themselves.  The detail twin, whose
+ * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
+ * would stay live through the loops. */
+#define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -61,6 +71,10 @@ struct gs_ctx {
     gs_record *seg; /* the warp's records */
     uint16_t sm;
     bool writer; /* lane 0 */
+#else
+    uint32_t pending;          /* records in the batch (warp-uniform) */
+    uint32_t p_clk0, p_dur, p_phase; /* this lane's record of the batch: begin clock (low 32 bits),
+                                      * clock64 duration, phase */
 #endif
 };
 #define GS_CTX_SUB 0x100u
@@ -139,6 +153,9 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.n = 0;
     c.tag = 0;
     c.flags = role | GS_CTX_SUB;
+#if GS_BATCH
+    c.pending = c.p_clk0 = c.p_dur = c.p_phase = 0;
+#endif
     const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_HOLD_SLOT
     c.seg = b.records + (uint64_t)slot * b.capacity;
@@ -162,45 +179,78 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
  * stamps sit inside main loops), and the analyzers place every record from clk_begin
  * through the per-SM cycles->ns fit of the warp headers' edge pairs.  gt_begin and gt_dur
  * are written as 0 ("not sampled", docs/stamp-format.md).  The begin clock is kept as its
- * low 32 bits: the end clock less the 32-bit duration restores it exactly (phases are far
- * shorter than 2^32 cycles). */
+ * low 32 bits: a later clock64 less the 32-bit distance restores it exactly (phases and
+ * batches are far shorter than 2^32 cycles). */
+__device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_begin, uint32_t dur, uint32_t tag,
+                                                uint8_t phase, uint8_t role, uint16_t sm)
+{
+    gs_record r;
+    r.gt_begin = 0;
+    r.clk_begin = clk_begin;
+    r.clk_dur = dur;
+    r.gt_dur = 0;
+    r.tile = (uint16_t)tag;
+    r.group = (uint16_t)(tag >> 16);
+    r.phase = phase;
+    r.role = role;
+    r.sm = sm;
+    /* two 16-byte stores */
+    const uint4 *src = reinterpret_cast<const uint4 *>(&r);
+    uint4 *d = reinterpret_cast<uint4 *>(dst);
+    d[0] = src[0];
+    d[1] = src[1];
+}
+
+#if GS_BATCH
+/* Writes the pending batch: lane i stores record n - pending + i (records past the
+ * capacity are counted, not stored). */
+__device__ __forceinline__ void gs_flush(gs_ctx &c)
+{
+    if (c.pending == 0)
+        return;
+    if (GS_STAMP_ABLATE < 1) {
+        const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
+        if (lane < c.pending && idx < c.b.capacity) {
+            const uint64_t now = gs_clock();
+            gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
+            gs_store_record(seg + idx, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.tag,
+                            (uint8_t)c.p_phase, (uint8_t)c.flags, (uint16_t)gs_smid());
+        }
+    }
+    /* constants again: nothing of the batch stays live through the code that follows */
+    c.pending = c.p_clk0 = c.p_dur = c.p_phase = 0;
+}
+
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    uint64_t clk1 = gs_clock();
-#if GS_HOLD_SLOT
-    const bool writer = c.writer;
-#else
-    const bool writer = gs_lane() == 0;
-#endif
-    if (GS_STAMP_ABLATE < 1 && writer && c.n < c.b.capacity) {
+    const uint32_t dur = (uint32_t)gs_clock() - clk0;
+    if (GS_STAMP_ABLATE < 1) {
+        const bool mine = gs_lane() == c.pending;
+        c.p_clk0 = mine ? clk0 : c.p_clk0;
+        c.p_dur = mine ? dur : c.p_dur;
+        c.p_phase = mine ? phase : c.p_phase;
+    }
+    c.n++;
+    if (++c.pending == 32)
+        gs_flush(c);
+}
+#else /* the detail twin: lane 0 stores each record at its GS_END */
+__device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
+{
+    const uint64_t clk1 = gs_clock();
+    if (GS_STAMP_ABLATE < 1 && c.writer && c.n < c.b.capacity) {
         const uint32_t dur = (uint32_t)clk1 - clk0;
-        gs_record r;
-        r.gt_begin = 0;
-        r.clk_begin = clk1 - dur;
-        r.clk_dur = dur;
-        r.gt_dur = 0;
-        r.tile = (uint16_t)c.tag;
-        r.group = (uint16_t)(c.tag >> 16);
-        r.phase = phase;
-        r.role = (uint8_t)c.flags;
-#if GS_HOLD_SLOT
-        r.sm = c.sm;
-        gs_record *const seg = c.seg;
-#else
-        r.sm = (uint16_t)gs_smid();
-        gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
-#endif
-        /* two 16-byte stores */
-        const uint4 *src = reinterpret_cast<const uint4 *>(&r);
-        uint4 *dst = reinterpret_cast<uint4 *>(seg + c.n);
-        dst[0] = src[0];
-        dst[1] = src[1];
+        gs_store_record(c.seg + c.n, clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
     }
     c.n++;
 }
+#endif
 
 __device__ __forceinline__ void gs_finish(gs_ctx &c)
 {
+#if GS_BATCH
+    gs_flush(c);
+#endif
     if (GS_STAMP_ABLATE < 4 && gs_lane() == 0) {
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
@@ -213,8 +263,13 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
 }
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
-#define GS_SET_ROLE(c, r) ((c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
-#define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
+#if GS_BATCH
+#define GS_BATCH_FLUSH(c) gs_flush(c)
+#else
+#define GS_BATCH_FLUSH(c) ((void)(c))
+#endif
+#define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
+#define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #define GS_FINISH(c) gs_finish(c)
 #if GS_STAMP_ABLATE >= 2
 #define GS_BEGIN(c, ph) ((void)(c))

@@ -1,7 +1,11 @@
-/* ncu-compare: our CUPTI metrics (the "metric <set> <name> <value>" lines of
- * cupti-check) against Nsight Compute's CSV for the same launch.  Durations
- * must agree within 2%, throughput percentages within 3 points; bytes are
- * shown for information.  Prints both columns and 'N passed, N failed'.
+/* ncu-compare: our CUPTI metrics (the "metric <set> <name> <value> [<kernel>]" lines of
+ * cupti-check, medians of its collections) against Nsight Compute's CSV for the same
+ * launches (the median of ncu's launches of the kernel whose name contains <kernel>, or of
+ * all its launches).  Durations must agree within 2%, throughput percentages within 3
+ * points; bytes are shown for information.  Where cupti-check gave a truth ("truth <set>
+ * <name> <lo> <hi>", cupti-check --truth) the row is judged by it instead: ours must lie
+ * in [lo, hi], and whether ncu's does is shown.  Prints both columns and
+ * 'N passed, N failed'.
  * usage: ncu-compare OURS.txt NCU.csv */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -10,11 +14,39 @@
 #include <string.h>
 
 #define MAXM 128
+#define MAXROWS 4096
 
 typedef struct metric {
-    char name[160], set[16];
-    double v;
+    char name[160], set[32], kernel[160];
+    double v, lo, hi; /* lo, hi: the truth, when has_truth */
+    int has_truth;
 } metric;
+
+typedef struct ncu_row {
+    char name[160], kernel[512];
+    double v;
+} ncu_row;
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of ncu's values of `name` over the launches whose kernel name contains
+ * `kernel` (every launch when it is empty); NAN when there is none. */
+static double ncu_median(const ncu_row *rows, int n, const char *name, const char *kernel)
+{
+    static double v[MAXROWS];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(rows[i].name, name) && (!kernel[0] || strstr(rows[i].kernel, kernel)))
+            v[k++] = rows[i].v;
+    if (!k)
+        return NAN;
+    qsort(v, (size_t)k, sizeof v[0], cmp_double);
+    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
 
 /* Splits one CSV line of quoted fields; returns the field count. */
 static int csv_fields(char *line, char **f, int max)
@@ -71,7 +103,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: ncu-compare OURS.txt NCU.csv\n");
         return 2;
     }
-    static metric ours[MAXM], ncu[MAXM];
+    static metric ours[MAXM];
+    static ncu_row ncu[MAXROWS];
     int no = 0, nn = 0;
     char line[8192];
     FILE *f = fopen(argv[1], "r");
@@ -79,18 +112,32 @@ int main(int argc, char **argv)
         fprintf(stderr, "ncu-compare: cannot open %s\n", argv[1]);
         return 2;
     }
-    while (fgets(line, sizeof line, f) && no < MAXM)
-        if (!strncmp(line, "metric ", 7) &&
-            sscanf(line + 7, "%15s %159s %lf", ours[no].set, ours[no].name, &ours[no].v) == 3)
-            no++;
+    while (fgets(line, sizeof line, f)) {
+        char set[32], name[160];
+        double lo, hi;
+        if (!strncmp(line, "metric ", 7) && no < MAXM) {
+            metric *m = &ours[no];
+            m->kernel[0] = 0;
+            m->has_truth = 0;
+            if (sscanf(line + 7, "%31s %159s %lf %159s", m->set, m->name, &m->v, m->kernel) >= 3)
+                no++;
+        } else if (!strncmp(line, "truth ", 6) && sscanf(line + 6, "%31s %159s %lf %lf", set, name, &lo, &hi) == 4) {
+            for (int i = 0; i < no; i++)
+                if (!strcmp(ours[i].set, set) && !strcmp(ours[i].name, name)) {
+                    ours[i].has_truth = 1;
+                    ours[i].lo = lo;
+                    ours[i].hi = hi;
+                }
+        }
+    }
     fclose(f);
     f = fopen(argv[2], "r");
     if (!f) {
         fprintf(stderr, "ncu-compare: cannot open %s\n", argv[2]);
         return 2;
     }
-    int c_name = -1, c_unit = -1, c_val = -1;
-    while (fgets(line, sizeof line, f) && nn < MAXM) {
+    int c_name = -1, c_unit = -1, c_val = -1, c_kernel = -1;
+    while (fgets(line, sizeof line, f) && nn < MAXROWS) {
         if (line[0] != '"')
             continue;
         line[strcspn(line, "\r\n")] = 0;
@@ -104,6 +151,8 @@ int main(int argc, char **argv)
                     c_unit = i;
                 if (!strcmp(fld[i], "Metric Value"))
                     c_val = i;
+                if (!strcmp(fld[i], "Kernel Name"))
+                    c_kernel = i;
             }
             continue;
         }
@@ -121,6 +170,7 @@ int main(int argc, char **argv)
         int is_time;
         v *= unit_scale(fld[c_unit], &is_time);
         snprintf(ncu[nn].name, sizeof ncu[nn].name, "%s", fld[c_name]);
+        snprintf(ncu[nn].kernel, sizeof ncu[nn].kernel, "%s", c_kernel >= 0 && c_kernel < n ? fld[c_kernel] : "");
         ncu[nn++].v = v;
     }
     fclose(f);
@@ -129,34 +179,34 @@ int main(int argc, char **argv)
         return 2;
     }
     int pass = 0, fail = 0;
-    printf("%-70s %-7s %14s %14s %12s %s\n", "metric", "set", "ours", "ncu", "difference", "result");
+    printf("%-70s %-12s %14s %14s %12s %s\n", "metric", "set", "ours", "ncu", "difference", "result");
     for (int i = 0; i < no; i++) {
         const metric *m = &ours[i];
-        double nv = NAN;
-        for (int k = 0; k < nn; k++)
-            if (!strcmp(ncu[k].name, m->name))
-                nv = ncu[k].v;
+        const double nv = ncu_median(ncu, nn, m->name, m->kernel);
         if (isnan(nv)) {
-            printf("%-70s %-7s %14.6g %14s %12s FAIL (ncu has no value)\n", m->name, m->set, m->v, "-", "-");
+            printf("%-70s %-12s %14.6g %14s %12s FAIL (ncu has no value)\n", m->name, m->set, m->v, "-", "-");
             fail++;
             continue;
         }
-        char diff[32];
-        const char *res;
-        if (strstr(m->name, ".pct")) {
+        char diff[32], res[96];
+        if (strstr(m->name, ".pct"))
             snprintf(diff, sizeof diff, "%+.2f pts", m->v - nv);
-            res = fabs(m->v - nv) <= 3.0 ? "pass" : "FAIL";
-        } else if (strstr(m->name, "time_duration")) {
-            snprintf(diff, sizeof diff, "%+.2f %%", 100 * (m->v - nv) / nv);
-            res = fabs(m->v - nv) <= 0.02 * nv ? "pass" : "FAIL";
-        } else {
+        else
             snprintf(diff, sizeof diff, "%+.2f %%", nv ? 100 * (m->v - nv) / nv : 0.0);
-            res = "info";
-        }
-        printf("%-70s %-7s %14.6g %14.6g %12s %s\n", m->name, m->set, m->v, nv, diff, res);
-        if (!strcmp(res, "pass"))
+        if (m->has_truth) {
+            const int ok = m->v >= m->lo && m->v <= m->hi, nok = nv >= m->lo && nv <= m->hi;
+            snprintf(res, sizeof res, "%s (truth %.4g..%.4g; ncu %s)", ok ? "pass" : "FAIL", m->lo, m->hi,
+                     nok ? "inside" : "OUTSIDE");
+        } else if (strstr(m->name, ".pct"))
+            snprintf(res, sizeof res, "%s", fabs(m->v - nv) <= 3.0 ? "pass" : "FAIL");
+        else if (strstr(m->name, "time_duration"))
+            snprintf(res, sizeof res, "%s", fabs(m->v - nv) <= 0.02 * nv ? "pass" : "FAIL");
+        else
+            snprintf(res, sizeof res, "info");
+        printf("%-70s %-12s %14.6g %14.6g %12s %s\n", m->name, m->set, m->v, nv, diff, res);
+        if (!strncmp(res, "pass", 4))
             pass++;
-        else if (!strcmp(res, "FAIL"))
+        else if (!strncmp(res, "FAIL", 4))
             fail++;
     }
     printf("%d passed, %d failed\n", pass, fail);

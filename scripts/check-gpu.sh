@@ -5,10 +5,14 @@
 #   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
 #      twin builds, every kernel variant, the cuBLAS anchor
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
-#   4. CUPTI collectors against ncu --clock-control none (when ncu is on PATH), and the
-#      recorder under ncu: every CUPTI collector "skipped: <reason>", the report still written
+#   4. the hardware-metric collector against the truth: probe kernels whose DRAM bytes
+#      (and the idle one's duration) are known before they run (instrument/gs_probe.h)
+#   5. CUPTI collectors against ncu --clock-control none (when ncu is on PATH): medians of
+#      5 launches on each side; ncu's figures for the probes beside ours (not counted);
+#      and the recorder under ncu: every CUPTI collector "skipped: <reason>", the report
+#      still written
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
-# only the named parts (calib nvfp4 sanitizer ncu), for a quick re-check of one of them.
+# only the named parts (calib nvfp4 sanitizer truth ncu), for a quick re-check of one of them.
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
@@ -87,7 +91,15 @@ else
     echo "== compute-sanitizer not on PATH: memcheck and racecheck not run"
 fi
 
-# 4. our CUPTI collectors against Nsight Compute on the same launch
+# 4. our hardware-metric collector against what the probe kernels must measure
+if want truth; then
+    echo "== hardware metrics against known traffic (probe kernels)"
+    build/cupti-check --truth >"$root/truth.txt" 2>&1
+    grep -E '^(probes|metrics\.|probe |probe-|[0-9]+ passed)' "$root/truth.txt"
+    tally "$root/truth.txt" "metric truth probes"
+fi
+
+# 5. our CUPTI collectors against Nsight Compute on the same launches
 if ! want ncu; then
     :
 elif command -v ncu >/dev/null 2>&1; then
@@ -101,12 +113,19 @@ elif command -v ncu >/dev/null 2>&1; then
         # that precede every pass of our collector (ncu's default cache control empties L2, which
         # no program can: docs/method.md)
         ncu --clock-control none --replay-mode application --cache-control none \
-            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 1 \
+            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 \
             --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --shape "$shape" \
             >"$root/ncu-$shape.csv" 2>&1
         build/ncu-compare "$root/cupti-$shape.txt" "$root/ncu-$shape.csv" | tee "$root/ncu-compare-$shape.out"
         tally "$root/ncu-compare-$shape.out" "ncu comparison $shape"
     done
+    if [ -s "$root/truth.txt" ]; then
+        echo "== ncu on the probe kernels (for information: the counted verdicts are part 4's)"
+        ncu --clock-control none --replay-mode application --cache-control none -k regex:gs_probe_ \
+            --launch-skip 9 --launch-count 15 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+            --csv --print-units base build/cupti-check --truth --ncu >"$root/ncu-truth.csv" 2>&1
+        build/ncu-compare "$root/truth.txt" "$root/ncu-truth.csv" | sed 's/ passed, \([0-9]*\) failed$/ within the truth, \1 outside (ours; not counted here)/'
+    fi
     # a collector that cannot run must say why and leave the rest of the run intact
     echo "== the recorder with ncu attached: collectors skipped with a reason, report still written"
     dir=$root/under-ncu

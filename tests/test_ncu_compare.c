@@ -1,0 +1,159 @@
+/* ncu-compare: medians of ncu's launches, the kernel filter of probe rows, the truth
+ * verdicts, the bounds and the result line.  Runs build/ncu-compare on fixtures. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tmpdir.h"
+
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char out_text[16384];
+
+static int setup(void **state)
+{
+    return access("build/ncu-compare", X_OK) == 0 ? tmpdir_setup(state) : -1;
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Runs ncu-compare on the two fixtures; returns its exit status, stdout in out_text. */
+static int compare(const char *ours, const char *ncu)
+{
+    write_file("ours.txt", ours);
+    write_file("ncu.csv", ncu);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "build/ncu-compare %s/ours.txt %s/ncu.csv >%s/out 2>&1", dir, dir, dir);
+    const int st = system(cmd);
+    snprintf(cmd, sizeof cmd, "%s/out", dir);
+    FILE *f = fopen(cmd, "r");
+    assert_non_null(f);
+    const size_t n = fread(out_text, 1, sizeof out_text - 1, f);
+    out_text[n] = 0;
+    fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The row of `metric` in set `set` (a copy of its line, "" when missing). */
+static const char *row(const char *metric, const char *set)
+{
+    static char line[512];
+    line[0] = 0;
+    for (const char *p = out_text; *p;) {
+        const char *e = strchr(p, '\n');
+        const size_t n = e ? (size_t)(e - p) : strlen(p);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)n, p);
+        char m[200], s[64];
+        if (sscanf(buf, "%199s %63s", m, s) == 2 && !strcmp(m, metric) && !strcmp(s, set)) {
+            snprintf(line, sizeof line, "%s", buf);
+            break;
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return line;
+}
+
+#define HEADER "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+
+/* ncu gave five launches: the median is compared, not the last launch nor the mean. */
+static void medians_of_ncu_launches(void **state)
+{
+    (void)state;
+    const char *ours = "metric default gpu__time_duration.sum 100000\n"
+                       "metric.range default gpu__time_duration.sum 98000 103000\n"
+                       "metric sol sm__throughput.avg.pct_of_peak_sustained_elapsed 50\n";
+    const char *ncu = HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"99,000\"\n"
+                             "\"1\",\"gemm\",\"gpu__time_duration.sum\",\"usecond\",\"150\"\n"
+                             "\"2\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"98000\"\n"
+                             "\"3\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"100500\"\n"
+                             "\"4\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"60000\"\n"
+                             "\"0\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"46\"\n"
+                             "\"1\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"48\"\n"
+                             "\"2\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"60\"\n";
+    assert_int_equal(compare(ours, ncu), 0);
+    /* median 99000 ns (the 150 us outlier and the 60 us one do not move it): +1.01% */
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "99000"));
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "+1.01 %"));
+    assert_non_null(strstr(row("sm__throughput.avg.pct_of_peak_sustained_elapsed", "sol"), "+2.00 pts pass"));
+    assert_non_null(strstr(out_text, "2 passed, 0 failed"));
+}
+
+/* Bounds: 2% on durations, 3 points on percentages, bytes only shown. */
+static void bounds_decide(void **state)
+{
+    (void)state;
+    const char *ours = "metric default gpu__time_duration.sum 102500\n"
+                       "metric sol gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed 44.5\n"
+                       "metric default dram__bytes.sum 2e8\n";
+    const char *ncu = HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"100000\"\n"
+                             "\"0\",\"gemm\",\"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"41\"\n"
+                             "\"0\",\"gemm\",\"dram__bytes.sum\",\"Mbyte\",\"100\"\n";
+    assert_int_equal(compare(ours, ncu), 1);
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "FAIL"));
+    assert_non_null(strstr(row("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "sol"), "FAIL"));
+    assert_non_null(strstr(row("dram__bytes.sum", "default"), "+100.00 % info"));
+    assert_non_null(strstr(out_text, "0 passed, 2 failed"));
+}
+
+/* Probe rows: only ncu's launches of that probe's kernel count, and the truth judges ours
+ * (ncu's place against the truth is shown, not counted). */
+static void probe_rows_use_their_kernel_and_the_truth(void **state)
+{
+    (void)state;
+    const char *ours = "metric probe-write dram__bytes_write.sum 1.05e+09 gs_probe_write\n"
+                       "metric probe-read dram__bytes_write.sum 9e+06 gs_probe_read\n"
+                       "truth probe-write dram__bytes_write.sum 1.02e+09 1.074e+09\n"
+                       "truth probe-read dram__bytes_write.sum 0 262144\n";
+    const char *ncu = HEADER "\"0\",\"gs_probe_read(const uint4 *, unsigned long, unsigned int *)\","
+                             "\"dram__bytes_write.sum\",\"byte\",\"0\"\n"
+                             "\"1\",\"gs_probe_write(uint4 *, unsigned long, unsigned int)\","
+                             "\"dram__bytes_write.sum\",\"Gbyte\",\"0.5\"\n"
+                             "\"2\",\"gs_probe_write(uint4 *, unsigned long, unsigned int)\","
+                             "\"dram__bytes_write.sum\",\"Gbyte\",\"0.5\"\n";
+    assert_int_equal(compare(ours, ncu), 1);
+    const char *w = row("dram__bytes_write.sum", "probe-write");
+    assert_non_null(strstr(w, "5e+08"));
+    assert_non_null(strstr(w, "pass (truth"));
+    assert_non_null(strstr(w, "ncu OUTSIDE"));
+    const char *r = row("dram__bytes_write.sum", "probe-read");
+    assert_non_null(strstr(r, "FAIL (truth"));
+    assert_non_null(strstr(r, "ncu inside"));
+    assert_non_null(strstr(out_text, "1 passed, 1 failed"));
+}
+
+/* A metric ncu did not give fails; an empty CSV is an error with one line. */
+static void missing_values_fail(void **state)
+{
+    (void)state;
+    assert_int_equal(compare("metric default lts__t_bytes.sum 5\n",
+                             HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"1\"\n"),
+                     1);
+    assert_non_null(strstr(row("lts__t_bytes.sum", "default"), "FAIL (ncu has no value)"));
+    assert_int_equal(compare("metric default lts__t_bytes.sum 5\n", "==PROF== nothing profiled\n"), 2);
+    assert_non_null(strstr(out_text, "ncu-compare: no metrics in"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(medians_of_ncu_launches),
+        cmocka_unit_test(bounds_decide),
+        cmocka_unit_test(probe_rows_use_their_kernel_and_the_truth),
+        cmocka_unit_test(missing_values_fail),
+    };
+    return cmocka_run_group_tests_name("ncu-compare", tests, setup, tmpdir_teardown);
+}
