@@ -62,7 +62,7 @@ static void usage(FILE *f)
                "       cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]\n"
                "       cupti_check --list-metrics\n"
                "       cupti_check --only-metrics LIST [--shape S] [--flush F] [--replay user|kernel]\n"
-               "       cupti_check --truth [--ncu] [--metric-reps N]\n");
+               "       cupti_check --truth [--ncu] [--metric-reps N] [--setup inside|outside]\n");
 }
 
 static void list_metrics(void)
@@ -90,6 +90,10 @@ static flush_mode g_flush = FLUSH_READ;
 /* --replay kernel: CUPTI's kernel replay (it saves and restores memory around every pass;
  * before_pass runs once, before it) in place of user replay; for comparing the two */
 static int g_kernel_replay = 0;
+/* --setup outside: the set-up runs before the range profiler starts each pass (the old
+ * order; for comparing) instead of after it */
+static int g_setup_outside = 0;
+#define COLLECT_FLAGS ((g_kernel_replay ? GS_CUPTI_KERNEL_REPLAY : 0u) | (g_setup_outside ? GS_CUPTI_SETUP_OUTSIDE : 0u))
 
 typedef struct pass_setup {
     subject *a;
@@ -140,13 +144,13 @@ static int print_metrics(const char *set, const char *const *names, int n, const
     if (gs_cupti_metrics_validate("GH100", names, n, &host_passes, why, sizeof why))
         printf("metrics.%s host check (GH100) failed: %s\n", set, why);
     for (int r = 0; r < g_metric_reps; r++) {
-        int e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, g_kernel_replay, s, names,
+        int e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, COLLECT_FLAGS, s, names,
                                          n, pr->kernel, &mv, why, sizeof why);
         if (e && strstr(why, "MULTIPLE_SUBSCRIBERS")) {
             /* our own module-load subscription may hold the one subscriber slot */
             printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
             gs_cupti_pcsamp_release();
-            e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, g_kernel_replay, s, names,
+            e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, COLLECT_FLAGS, s, names,
                                          n, pr->kernel, &mv, why, sizeof why);
         }
         if (e) {
@@ -156,9 +160,10 @@ static int print_metrics(const char *set, const char *const *names, int n, const
         for (int i = 0; i < mv.n; i++)
             vals[i][r] = mv.values[i];
     }
-    printf("metrics.%s passes %d (host API for GH100: %d), chip %s, %d range(s), range '%s', %s replay, median of "
-           "%d collections\n",
-           set, mv.passes, host_passes, mv.chip, mv.ranges, mv.range_name, mv.replay, g_metric_reps);
+    printf("metrics.%s passes %d (host API for GH100: %d), chip %s, %d range(s), range '%s', %s replay, set-up %s "
+           "the profiler's start, median of %d collections\n",
+           set, mv.passes, host_passes, mv.chip, mv.ranges, mv.range_name, mv.replay,
+           g_setup_outside ? "before" : "after", g_metric_reps);
     const int gemm = !strcmp(pr->kernel, KERNEL);
     for (int i = 0; i < mv.n; i++) {
         qsort(vals[i], (size_t)g_metric_reps, sizeof(double), cmp_double);
@@ -402,6 +407,13 @@ int main(int argc, char **argv)
                 g_kernel_replay = !strcmp(v, "kernel");
             else {
                 fprintf(stderr, "cupti_check: --replay kernel or user\n");
+                return 2;
+            }
+        } else if (!strcmp(o, "--setup")) {
+            if (!strcmp(v, "inside") || !strcmp(v, "outside"))
+                g_setup_outside = !strcmp(v, "outside");
+            else {
+                fprintf(stderr, "cupti_check: --setup inside or outside\n");
                 return 2;
             }
         } else if (!strcmp(o, "--flush")) {

@@ -270,7 +270,7 @@ static int device_supported(int dev, CUpti_Profiler_API api, char *why, size_t w
 }
 
 int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
-                             int kernel_replay, cudaStream_t s, const char *const *names, int n,
+                             unsigned flags, cudaStream_t s, const char *const *names, int n,
                              const char *kernel_substring, gs_metric_values *out, char *why, size_t wn)
 {
     enum { MAX_RANGES = 16 };
@@ -282,6 +282,7 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
     int dev = 0, rc = -1;
     const char *chip = NULL;
     cudaError_t ce;
+    const int kernel_replay = (flags & GS_CUPTI_KERNEL_REPLAY) != 0, setup_inside = !(flags & GS_CUPTI_SETUP_OUTSIDE);
 
     memset(&c, 0, sizeof c);
     memset(out, 0, sizeof *out);
@@ -404,7 +405,8 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
     /* Kernel replay submits every pass within the one launch (the loop only guards against
      * a configuration that needs the launch again); user replay needs one launch per pass. */
     for (int iter = 0;; iter++) {
-        if (before_pass && (ce = gs_cupti_launch_and_wait(before_pass, before_arg, s)) != cudaSuccess) {
+        if (before_pass && !setup_inside &&
+            (ce = gs_cupti_launch_and_wait(before_pass, before_arg, s)) != cudaSuccess) {
             gs_cupti_failf(why, wn, "the set-up before pass %d failed: %s", iter, cudaGetErrorString(ce));
             goto fail;
         }
@@ -413,7 +415,10 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
         sp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
         sp.pRangeProfilerObject = obj;
         CUPTI_TRY(cuptiRangeProfilerStart(&sp));
-        ce = gs_cupti_launch_and_wait(fn, arg, s);
+        /* the set-up's kernels become ranges of the pass too; the measured kernel is the last */
+        ce = before_pass && setup_inside ? gs_cupti_launch_and_wait(before_pass, before_arg, s) : cudaSuccess;
+        if (ce == cudaSuccess)
+            ce = gs_cupti_launch_and_wait(fn, arg, s);
         CUpti_RangeProfiler_Stop_Params tp;
         memset(&tp, 0, sizeof tp);
         tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;

@@ -61,6 +61,14 @@
  * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
  * would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
+/* A batching warp holds the index of its first record (one register) and keeps its SM in
+ * the high half of `flags`: a flush is then a lane read, a clock read and the stores,
+ * where reading the CTA and warp indices and the SM again was a chain of special-register
+ * and constant reads at the start of every tile (GS_HOLD_SEG=0: that chain, for the
+ * twin-overhead study). */
+#ifndef GS_HOLD_SEG
+#define GS_HOLD_SEG 1
+#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -72,6 +80,9 @@ struct gs_ctx {
     uint16_t sm;
     bool writer; /* lane 0 */
 #else
+#if GS_HOLD_SEG
+    uint32_t seg0; /* index of the warp's first record in b.records */
+#endif
     uint32_t pending;          /* records in the batch (warp-uniform) */
     uint32_t p_clk0, p_dur, p_phase; /* this lane's record of the batch: begin clock (low 32 bits),
                                       * clock64 duration, phase */
@@ -153,10 +164,14 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.n = 0;
     c.tag = 0;
     c.flags = role | GS_CTX_SUB;
+    const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_BATCH
     c.pending = c.p_clk0 = c.p_dur = c.p_phase = 0;
+#if GS_HOLD_SEG
+    c.seg0 = slot * b.capacity; /* the recorder sizes buffers below 2^32 records */
+    c.flags |= gs_smid() << 16;
 #endif
-    const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
+#endif
 #if GS_HOLD_SLOT
     c.seg = b.records + (uint64_t)slot * b.capacity;
     c.sm = (uint16_t)gs_smid();
@@ -212,9 +227,15 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
         const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
         if (lane < c.pending && idx < c.b.capacity) {
             const uint64_t now = gs_clock();
-            gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
-            gs_store_record(seg + idx, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.tag,
-                            (uint8_t)c.p_phase, (uint8_t)c.flags, (uint16_t)gs_smid());
+#if GS_HOLD_SEG
+            gs_record *const rec = c.b.records + (c.seg0 + idx);
+            const uint16_t sm = (uint16_t)(c.flags >> 16);
+#else
+            gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
+            const uint16_t sm = (uint16_t)gs_smid();
+#endif
+            gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.tag, (uint8_t)c.p_phase,
+                            (uint8_t)c.flags, sm);
         }
     }
     /* constants again: nothing of the batch stays live through the code that follows */

@@ -13,6 +13,11 @@
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
 #        twin    scripts/twin-overhead.sh (what each piece of the twin's stamping costs)
+#        setup   where the set-up before each metrics pass runs (cupti-check --setup outside:
+#                before the range profiler starts, inside: after it), on the probe kernels of
+#                known traffic and on g8k2048 and g2k1536 (docs/method.md, "Metric truth")
+#        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS
+#                (e.g. -DGS_HOLD_SEG=0), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
@@ -49,6 +54,20 @@ log="$out/session.log"
             done ;;
         evidence) echo "== evidence"; time scripts/evidence.sh ;;
         twin) echo "== twin overhead study"; time scripts/twin-overhead.sh ;;
+        setup) echo "== set-up before or after the range profiler's start"
+            m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+            for su in outside inside; do
+                echo "-- probes, set-up $su"
+                build/cupti-check --truth --setup $su | grep -E '^(metric |metrics\.|probe|[0-9]+ passed)'
+                for sh in g8k2048 g2k1536; do
+                    echo "-- $sh, set-up $su"
+                    build/cupti-check --shape $sh --setup $su --only-metrics $m | grep -E '^(metric |metrics\.)'
+                done
+            done ;;
+        alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}"
+            rm -rf build/alt && mkdir -p build/alt && cp -a build/cuda build/instrument build/kernels build/alt/
+            rm -f build/alt/kernels/nvfp4/gemm_twin.o
+            make -s BUILD=build/alt TWIN_FLAGS="${GS_ALT_TWIN_FLAGS:-}" build/alt/nvfp4-bench ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do
