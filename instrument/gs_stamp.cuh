@@ -61,13 +61,13 @@
  * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
  * would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
-/* A batching warp holds the index of its first record (one register) and keeps its SM in
- * the high half of `flags`: a flush is then a lane read, a clock read and the stores,
- * where reading the CTA and warp indices and the SM again was a chain of special-register
- * and constant reads at the start of every tile (GS_HOLD_SEG=0: that chain, for the
- * twin-overhead study). */
+/* GS_HOLD_SEG=1: a batching warp holds the index of its first record (one register) and
+ * keeps its SM in the high half of `flags`, so a flush does not read the CTA and warp
+ * indices and the SM again.  Measured against reading them (H100, docs/method.md): within
+ * the noise on three benchmark shapes, and the held register made ptxas spill 4 bytes in
+ * one point; off by default, kept for the twin-overhead study. */
 #ifndef GS_HOLD_SEG
-#define GS_HOLD_SEG 1
+#define GS_HOLD_SEG 0
 #endif
 struct gs_ctx {
     gs_buffer b;
