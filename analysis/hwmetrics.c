@@ -77,6 +77,10 @@ static const char *unit_of(const char *name)
         return "ns";
     if (strstr(name, ".ratio"))
         return "ratio";
+    if (strstr(name, "cycles_elapsed.avg.per_second"))
+        return "cycles/s";
+    if (strstr(name, "cycles_elapsed"))
+        return "cycles";
     return "";
 }
 

@@ -24,6 +24,10 @@ const char *const gs_cupti_metrics_default[] = {
     "sm__warps_active.avg.pct_of_peak_sustained_active",
     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
     "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active",
+    /* the clock the launch ran at, and its length in cycles: durations of launches made at
+     * different clocks compare in cycles */
+    "sm__cycles_elapsed.avg.per_second",
+    "gpc__cycles_elapsed.max",
     NULL,
 };
 

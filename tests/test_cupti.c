@@ -165,7 +165,7 @@ static void test_sets_by_name(void **state)
     (void)state;
     int n = 0;
     assert_ptr_equal(gs_cupti_metric_set("default", &n), gs_cupti_metrics_default);
-    assert_int_equal(n, 7);
+    assert_int_equal(n, 9);
     assert_ptr_equal(gs_cupti_metric_set("sol", &n), gs_cupti_metrics_sol);
     assert_int_equal(n, 6);
     assert_null(gs_cupti_metric_set("nope", &n));
