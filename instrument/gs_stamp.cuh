@@ -61,14 +61,6 @@
  * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
  * would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
-/* GS_HOLD_SEG=1: a batching warp holds the index of its first record (one register) and
- * keeps its SM in the high half of `flags`, so a flush does not read the CTA and warp
- * indices and the SM again.  Measured against reading them (H100, docs/method.md): within
- * the noise on three benchmark shapes, and the held register made ptxas spill 4 bytes in
- * one point; off by default, kept for the twin-overhead study. */
-#ifndef GS_HOLD_SEG
-#define GS_HOLD_SEG 0
-#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -80,9 +72,6 @@ struct gs_ctx {
     uint16_t sm;
     bool writer; /* lane 0 */
 #else
-#if GS_HOLD_SEG
-    uint32_t seg0; /* index of the warp's first record in b.records */
-#endif
     uint32_t pending;          /* records in the batch (warp-uniform) */
     uint32_t p_clk0, p_dur, p_phase; /* this lane's record of the batch: begin clock (low 32 bits),
                                       * clock64 duration, phase */
@@ -167,10 +156,6 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_BATCH
     c.pending = c.p_clk0 = c.p_dur = c.p_phase = 0;
-#if GS_HOLD_SEG
-    c.seg0 = slot * b.capacity; /* the recorder sizes buffers below 2^32 records */
-    c.flags |= gs_smid() << 16;
-#endif
 #endif
 #if GS_HOLD_SLOT
     c.seg = b.records + (uint64_t)slot * b.capacity;
@@ -227,13 +212,8 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
         const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
         if (lane < c.pending && idx < c.b.capacity) {
             const uint64_t now = gs_clock();
-#if GS_HOLD_SEG
-            gs_record *const rec = c.b.records + (c.seg0 + idx);
-            const uint16_t sm = (uint16_t)(c.flags >> 16);
-#else
             gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
             const uint16_t sm = (uint16_t)gs_smid();
-#endif
             gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.tag, (uint8_t)c.p_phase,
                             (uint8_t)c.flags, sm);
         }

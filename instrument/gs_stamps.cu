@@ -12,11 +12,6 @@ int gs_stamps_alloc(gs_stamps *st, uint32_t ctas, uint32_t warps_per_cta, uint32
         fprintf(stderr, "gemmscope: stamp buffer needs ctas, warps and events per warp > 0\n");
         return -1;
     }
-    if (warps * events_per_warp > 0xFFFFFFFFu) { /* the twin indexes records in 32 bits (gs_stamp.cuh) */
-        fprintf(stderr, "gemmscope: stamp buffer of %zu records is over the 2^32 a kernel can index\n",
-                warps * events_per_warp);
-        return -1;
-    }
     st->ctas = ctas;
     st->dev.capacity = events_per_warp;
     st->dev.warps_per_cta = warps_per_cta;

@@ -16,6 +16,7 @@
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
+reps=5 # metric figures: medians of our collections and of ncu's profiled launches, as many each
 if ! scripts/has-gpu.sh; then
     echo "gemmscope: check-gpu needs a CUDA GPU (nvidia-smi lists none)" >&2
     exit 1
@@ -94,7 +95,7 @@ fi
 # 4. our hardware-metric collector against what the probe kernels must measure
 if want truth; then
     echo "== hardware metrics against known traffic (probe kernels)"
-    build/cupti-check --truth >"$root/truth.txt" 2>&1
+    build/cupti-check --truth --metric-reps $reps >"$root/truth.txt" 2>&1
     grep -E '^(probes|metrics\.|probe |probe-|[0-9]+ passed)' "$root/truth.txt"
     tally "$root/truth.txt" "metric truth probes"
 fi
@@ -106,24 +107,25 @@ elif command -v ncu >/dev/null 2>&1; then
     metrics=$(build/cupti-check --list-metrics)
     for shape in g8k7168 g8k2048 g2k4096 g2k1536; do
         echo "== CUPTI vs ncu --clock-control none: $shape"
-        build/cupti-check --shape "$shape" >"$root/cupti-$shape.txt" 2>&1
+        build/cupti-check --shape "$shape" --metric-reps $reps >"$root/cupti-$shape.txt" 2>&1
         grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
         # the same L2 state on both sides: ncu re-runs the program for every pass and leaves the
         # caches alone; the launch it profiles follows the token pre-pass and the clean L2 flush
         # that precede every pass of our collector (ncu's default cache control empties L2, which
         # no program can: docs/method.md)
         ncu --clock-control none --replay-mode application --cache-control none \
-            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 \
-            --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --shape "$shape" \
+            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count $reps \
+            --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --metric-reps $reps --shape "$shape" \
             >"$root/ncu-$shape.csv" 2>&1
         build/ncu-compare "$root/cupti-$shape.txt" "$root/ncu-$shape.csv" | tee "$root/ncu-compare-$shape.out"
         tally "$root/ncu-compare-$shape.out" "ncu comparison $shape"
     done
     if [ -s "$root/truth.txt" ]; then
         echo "== ncu on the probe kernels (for information: the counted verdicts are part 4's)"
+        # cupti-check --truth --ncu launches each of the 3 probes 3 times unprofiled, then $reps times
         ncu --clock-control none --replay-mode application --cache-control none -k regex:gs_probe_ \
-            --launch-skip 9 --launch-count 15 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-            --csv --print-units base build/cupti-check --truth --ncu >"$root/ncu-truth.csv" 2>&1
+            --launch-skip 9 --launch-count $((3 * reps)) --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+            --csv --print-units base build/cupti-check --truth --ncu --metric-reps $reps >"$root/ncu-truth.csv" 2>&1
         build/ncu-compare "$root/truth.txt" "$root/ncu-truth.csv" | sed 's/ passed, \([0-9]*\) failed$/ within the truth, \1 outside (ours; not counted here)/'
     fi
     # a collector that cannot run must say why and leave the rest of the run intact

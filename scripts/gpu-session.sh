@@ -17,7 +17,7 @@
 #                before the range profiler starts, inside: after it), on the probe kernels of
 #                known traffic and on g8k2048 and g2k1536 (docs/method.md, "Metric truth")
 #        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS
-#                (e.g. -DGS_HOLD_SEG=0), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
+#                (e.g. -DGS_STAMP_ABLATE=1), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
