@@ -117,11 +117,17 @@ void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b)
     any = 0;
     for (int i = 0; i < m->n; i++)
         if (!strncmp(m->kv[i].key, "metric.", 7)) {
-            if (!any)
-                gs_buf_printf(b, "\nMetrics of one launch (Range Profiler, kernel replay, clocks not locked: compare "
-                                 "with `ncu --clock-control none`); passes: default %s, sol %s.\n\n| metric | value | "
-                                 "unit |\n|---|---:|---|\n",
-                              gs_rundata_str(r, "metrics.default.passes"), gs_rundata_str(r, "metrics.sol.passes"));
+            if (!any) {
+                const char *coll = gs_meta_get(&r->meta, "metrics.collections");
+                char how[64] = "one collection";
+                if (coll)
+                    snprintf(how, sizeof how, "medians of %s collections", coll);
+                gs_buf_printf(b, "\nMetrics of the production kernel (Range Profiler, %s replay; %s; clocks not "
+                                 "locked: compare with `ncu --clock-control none`); passes: default %s, sol %s.\n\n"
+                                 "| metric | value | unit |\n|---|---:|---|\n",
+                              gs_rundata_str(r, "metrics.replay"), how, gs_rundata_str(r, "metrics.default.passes"),
+                              gs_rundata_str(r, "metrics.sol.passes"));
+            }
             any = 1;
             gs_buf_printf(b, "| `%s` | %s | %s |\n", m->kv[i].key + 7, m->kv[i].val, unit_of(m->kv[i].key + 7));
         }

@@ -8,6 +8,10 @@
  *   cupti_check --list-metrics                              (names for ncu --metrics)
  *   cupti_check --truth [--ncu]       (our collector on probe kernels of known traffic: gs_probe.h;
  *                                      with --ncu the same launches for Nsight Compute)
+ *   cupti_check --alone [--shape S] [--reps N] [--warmup N]
+ *       (the GEMM by itself as every metrics pass runs it: set-up, wait, launch; timed by
+ *       CUDA events and CUPTI activity)
+ *   any of these with --no-pdl: the GEMM launches without programmatic dependent launch
  *   cupti_check --only-metrics LIST [--shape S] [--flush read|discard|none]
  *       [--replay user|kernel]
  *       (just those metrics, flushing L2 before every pass the given way: gs_flush.h; with
@@ -17,14 +21,13 @@
  * differs from the next by a few percent.  Comparison with Nsight Compute on the same
  * launch sequence:
  *   m=$(cupti_check --list-metrics)
- *   ncu --clock-control none --replay-mode application --cache-control none \
- *       -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 \
+ *   ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 \
  *       --metrics $m --csv --print-units base cupti_check --ncu --shape g8k7168
- * Each profiled launch is preceded by what precedes every pass of our collector (the token
- * pre-pass, then the --flush of L2), and ncu re-runs the whole program for every pass
- * without touching the caches: both see the same L2 state.  (ncu's default cache control
- * leaves L2 empty, which no program can do: docs/method.md.)  ncu-compare takes the
- * median of ncu's launches against the "metric" lines of a normal run (durations within
+ * ncu's default kernel replay flushes and invalidates L2 before every pass: the kernel
+ * starts, as in every pass of our collector (token pre-pass, then an L2 flush that
+ * writes and discards twice the L2), with none of its data in L2 and no dirty line.  (With --cache-control none ncu's own work before the
+ * launch changes what L2 holds: scripts/gap-study.sh, docs/method.md.)  ncu-compare takes
+ * the median of ncu's launches against the "metric" lines of a normal run (durations within
  * 2%, percentages within 3 points). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -60,9 +63,11 @@ static void usage(FILE *f)
     fprintf(f, "usage: cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] "
                "[--pcsamp-last]\n"
                "       cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]\n"
+               "       cupti_check --alone [--shape S] [--reps N] [--warmup N]\n"
                "       cupti_check --list-metrics\n"
                "       cupti_check --only-metrics LIST [--shape S] [--flush F] [--replay user|kernel]\n"
-               "       cupti_check --truth [--ncu] [--metric-reps N] [--setup inside|outside]\n");
+               "       cupti_check --truth [--ncu] [--metric-reps N] [--setup inside|outside]\n"
+               "       (--no-pdl with any: the GEMM launches in plain stream order)\n");
 }
 
 static void list_metrics(void)
@@ -84,15 +89,18 @@ static void list_metrics(void)
 }
 
 /* Before every profiled pass: the token pre-pass (the GEMM's input), then an L2 flush
- * (gs_flush.h: a clean read by default; for the flush study, writes then a discard, or none). */
+ * (gs_flush.h: by default writes then a discard, which leaves L2 empty; for the studies, a
+ * clean read, which leaves it full of clean lines, or none). */
 typedef enum { FLUSH_READ, FLUSH_DISCARD, FLUSH_NONE } flush_mode;
-static flush_mode g_flush = FLUSH_READ;
+static flush_mode g_flush = FLUSH_DISCARD;
 /* --replay kernel: CUPTI's kernel replay (it saves and restores memory around every pass;
  * before_pass runs once, before it) in place of user replay; for comparing the two */
 static int g_kernel_replay = 0;
 /* --setup outside: the set-up runs before the range profiler starts each pass (the old
  * order; for comparing) instead of after it */
 static int g_setup_outside = 0;
+/* --no-pdl: the GEMM launches in plain stream order (nvfp4_problem_set_pdl) */
+static int g_no_pdl = 0;
 #define COLLECT_FLAGS ((g_kernel_replay ? GS_CUPTI_KERNEL_REPLAY : 0u) | (g_setup_outside ? GS_CUPTI_SETUP_OUTSIDE : 0u))
 
 typedef struct pass_setup {
@@ -129,50 +137,41 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Collects `names` g_metric_reps times (a launch varies by a few percent from the next, so one
- * launch is no figure to compare) and prints, per metric, the median ("metric SET NAME VALUE",
- * with the kernel substring after it when it is not the GEMM's) and the range. Medians go to
- * med[] when it is not NULL.  0, or -1 when the collector could not run. */
-static int g_metric_reps = 5;
+/* Collects `names` g_metric_reps times and prints, per metric, the median ("metric SET NAME
+ * VALUE", with the kernel substring after it when it is not the GEMM's) and the range.
+ * Medians go to med[] when it is not NULL.  0, or -1 when the collector could not run. */
+static int g_metric_reps = GS_CUPTI_METRIC_REPS;
 static int print_metrics(const char *set, const char *const *names, int n, const profiled *pr, cudaStream_t s,
                          double *med)
 {
     int host_passes = -1;
     char why[512];
     static gs_metric_values mv;
-    static double vals[GS_CUPTI_MAX_METRICS][64];
     if (gs_cupti_metrics_validate("GH100", names, n, &host_passes, why, sizeof why))
         printf("metrics.%s host check (GH100) failed: %s\n", set, why);
-    for (int r = 0; r < g_metric_reps; r++) {
-        int e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, COLLECT_FLAGS, s, names,
-                                         n, pr->kernel, &mv, why, sizeof why);
-        if (e && strstr(why, "MULTIPLE_SUBSCRIBERS")) {
-            /* our own module-load subscription may hold the one subscriber slot */
-            printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
-            gs_cupti_pcsamp_release();
-            e = gs_cupti_metrics_collect(pr->launch, pr->arg, pr->before, pr->before_arg, COLLECT_FLAGS, s, names,
-                                         n, pr->kernel, &mv, why, sizeof why);
-        }
-        if (e) {
-            printf("metrics.%s: skipped: %s\n", set, why);
-            return -1;
-        }
-        for (int i = 0; i < mv.n; i++)
-            vals[i][r] = mv.values[i];
+    int e = gs_cupti_metrics_collect_median(pr->launch, pr->arg, pr->before, pr->before_arg, COLLECT_FLAGS, s, names,
+                                            n, pr->kernel, g_metric_reps, &mv, why, sizeof why);
+    if (e && strstr(why, "MULTIPLE_SUBSCRIBERS")) {
+        /* our own module-load subscription may hold the one subscriber slot */
+        printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
+        gs_cupti_pcsamp_release();
+        e = gs_cupti_metrics_collect_median(pr->launch, pr->arg, pr->before, pr->before_arg, COLLECT_FLAGS, s, names,
+                                            n, pr->kernel, g_metric_reps, &mv, why, sizeof why);
+    }
+    if (e) {
+        printf("metrics.%s: skipped: %s\n", set, why);
+        return -1;
     }
     printf("metrics.%s passes %d (host API for GH100: %d), chip %s, %d range(s), range '%s', %s replay, set-up %s "
            "the profiler's start, median of %d collections\n",
            set, mv.passes, host_passes, mv.chip, mv.ranges, mv.range_name, mv.replay,
-           g_setup_outside ? "before" : "after", g_metric_reps);
+           g_setup_outside ? "before" : "after", mv.collections);
     const int gemm = !strcmp(pr->kernel, KERNEL);
     for (int i = 0; i < mv.n; i++) {
-        qsort(vals[i], (size_t)g_metric_reps, sizeof(double), cmp_double);
-        const double m = g_metric_reps % 2 ? vals[i][g_metric_reps / 2]
-                                           : 0.5 * (vals[i][g_metric_reps / 2 - 1] + vals[i][g_metric_reps / 2]);
         if (med)
-            med[i] = m;
-        printf("metric %s %s %.6g%s%s\n", set, mv.names[i], m, gemm ? "" : " ", gemm ? "" : pr->kernel);
-        printf("metric.range %s %s %.6g %.6g\n", set, mv.names[i], vals[i][0], vals[i][g_metric_reps - 1]);
+            med[i] = mv.values[i];
+        printf("metric %s %s %.6g%s%s\n", set, mv.names[i], mv.values[i], gemm ? "" : " ", gemm ? "" : pr->kernel);
+        printf("metric.range %s %s %.6g %.6g\n", set, mv.names[i], mv.lo[i], mv.hi[i]);
     }
     return 0;
 }
@@ -352,11 +351,64 @@ static int truth_main(int ncu)
     return rc;
 }
 
+/* The GEMM by itself, as every metrics pass runs it: the set-up (pre-pass, L2 flush), a
+ * wait until the GPU is idle, then the launch between two events.  CUPTI activity gives
+ * the kernel's own start and end; the events add the launch's latency. */
+static int time_alone(subject *a, const gs_l2_flusher *fl, cudaStream_t s, int warmup, int reps)
+{
+    char why[512];
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double *ev = calloc((size_t)reps, sizeof *ev);
+    pass_setup ps = {a, fl};
+    int rc = 1;
+    if (!ev || cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
+        fprintf(stderr, "cupti_check: events failed\n");
+        goto done;
+    }
+    int act = gs_cupti_activity_begin(why, sizeof why);
+    if (act)
+        printf("alone: CUPTI activity skipped: %s\n", why);
+    for (int r = 0; r < warmup + reps; r++) {
+        float ms = 0.0f;
+        if (before_pass(&ps, s) || cudaStreamSynchronize(s) != cudaSuccess || cudaEventRecord(e0, s) != cudaSuccess ||
+            launch_gemm(a, s) || cudaEventRecord(e1, s) != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess ||
+            cudaEventElapsedTime(&ms, e0, e1) != cudaSuccess) {
+            fprintf(stderr, "cupti_check: alone launch %d failed\n", r);
+            goto done;
+        }
+        if (r >= warmup)
+            ev[r - warmup] = 1e3 * ms;
+    }
+    qsort(ev, (size_t)reps, sizeof *ev, cmp_double);
+    printf("alone.events_us median %.3f min %.3f max %.3f (%d reps after %d warm-up, pdl %s)\n", ev[reps / 2], ev[0],
+           ev[reps - 1], reps, warmup, g_no_pdl ? "off" : "on");
+    if (!act) {
+        gs_kernel_durations d;
+        memset(&d, 0, sizeof d);
+        if (gs_cupti_activity_end(KERNEL, &d, why, sizeof why))
+            printf("alone: CUPTI activity failed: %s\n", why);
+        else {
+            gs_kernel_durations_drop_first(&d, warmup);
+            printf("alone.cupti_us median %.3f min %.3f max %.3f (%d launches, pdl %s)\n", 1e3 * d.median_ms,
+                   1e3 * d.min_ms, 1e3 * d.max_ms, d.count, g_no_pdl ? "off" : "on");
+            gs_kernel_durations_free(&d);
+        }
+    }
+    rc = 0;
+done:
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    free(ev);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *shape_name = "g8k7168", *tsv = NULL, *only = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep what was printed if a collector crashes */
-    int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0, truth = 0;
+    int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0, truth = 0, alone = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--ncu")) {
@@ -369,6 +421,14 @@ int main(int argc, char **argv)
         }
         if (!strcmp(o, "--truth")) {
             truth = 1;
+            continue;
+        }
+        if (!strcmp(o, "--alone")) {
+            alone = 1;
+            continue;
+        }
+        if (!strcmp(o, "--no-pdl")) {
+            g_no_pdl = 1;
             continue;
         }
         if (!strcmp(o, "--pcsamp-last")) {
@@ -440,7 +500,7 @@ int main(int argc, char **argv)
     char why[512];
     int pcs_ready = 0;
     /* first, before any module loads: keeps the cubins for PC -> line */
-    if (!ncu && !only && !truth) {
+    if (!ncu && !only && !truth && !alone) {
         if (gs_cupti_pcsamp_init(why, sizeof why))
             printf("pcsamp.init: %s (stall reasons will have no lines)\n", why);
         else
@@ -468,6 +528,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "cupti_check: cannot set up the NVFP4 problem\n");
         return 1;
     }
+    if (g_no_pdl && nvfp4_problem_set_pdl(a.p, 0)) {
+        fprintf(stderr, "cupti_check: cannot turn programmatic dependent launch off\n");
+        return 1;
+    }
     cudaStream_t s = NULL;
     gs_l2_flusher fl;
     memset(&fl, 0, sizeof fl);
@@ -483,9 +547,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "cupti_check: launch failed\n");
                 return 1;
             }
-        /* the profiled launches (as many as our collector's collections) start as every pass
-         * of our collector does (before_pass): ncu --replay-mode application --cache-control
-         * none then sees the same L2 state */
+        /* the profiled launches (as many as our collector's collections) follow the same
+         * set-up as every pass of our collector (before_pass); ncu's default cache control
+         * then empties L2 before each of its passes */
         pass_setup ps = {&a, &fl};
         for (int r = 0; r < g_metric_reps; r++)
             if (before_pass(&ps, s) || launch_gemm(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
@@ -509,8 +573,15 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    printf("== cupti_check nvfp4 %s variant %s on %s (%d SMs)\n", shape_name, a.v->name, prop.name,
-           prop.multiProcessorCount);
+    printf("== cupti_check nvfp4 %s variant %s on %s (%d SMs)%s\n", shape_name, a.v->name, prop.name,
+           prop.multiProcessorCount, g_no_pdl ? ", no programmatic dependent launch" : "");
+    if (alone) {
+        int rc = time_alone(&a, &fl, s, warmup, reps);
+        nvfp4_problem_destroy(a.p);
+        gs_l2_flusher_free(&fl);
+        cudaStreamDestroy(s);
+        return rc;
+    }
     if (only) { /* a comma-separated list, one set "custom" */
         char *copy = strdup(only), *save = NULL;
         const char *names[GS_CUPTI_MAX_METRICS];

@@ -90,7 +90,14 @@ typedef struct gs_metric_values {
     char chip[32];                           /* e.g. "GH100" */
     char range_name[512];                    /* the range evaluated */
     char replay[40];                         /* "user (before_pass each pass)" or "kernel" */
+    int collections;                         /* values are medians of this many collections */
+    double lo[GS_CUPTI_MAX_METRICS];         /* smallest and largest value over them */
+    double hi[GS_CUPTI_MAX_METRICS];
 } gs_metric_values;
+
+/* Collections a metric figure is the median of: one launch differs from the next by a
+ * few percent, so one launch is no figure to report or to compare with Nsight Compute. */
+#define GS_CUPTI_METRIC_REPS 5
 
 /* The two sets (NULL-terminated): "default" (1-2 passes on GH100) and "sol"
  * (Nsight Compute's speed-of-light header, 9 passes on GH100). */
@@ -127,6 +134,14 @@ int gs_cupti_metrics_validate(const char *chip, const char *const *names, int n,
 int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
                              unsigned flags, cudaStream_t s, const char *const *names, int n,
                              const char *kernel_substring, gs_metric_values *out, char *why, size_t wn);
+
+/* gs_cupti_metrics_collect `reps` times (1..64); out->values are the medians (the mean of
+ * the middle two for an even count), out->lo and out->hi the extremes, out->collections =
+ * reps.  Fails as soon as one collection does. */
+int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
+                                    unsigned flags, cudaStream_t s, const char *const *names, int n,
+                                    const char *kernel_substring, int reps, gs_metric_values *out, char *why,
+                                    size_t wn);
 
 /* cuptiProfilerDeInitialize if gs_cupti_metrics_collect initialised the
  * profiler (it stays initialised between collections otherwise). */

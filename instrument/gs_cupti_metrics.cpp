@@ -514,3 +514,35 @@ fail:
     free(avail);
     return rc;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
+                                    unsigned flags, cudaStream_t s, const char *const *names, int n,
+                                    const char *kernel_substring, int reps, gs_metric_values *out, char *why,
+                                    size_t wn)
+{
+    enum { MAX_REPS = 64 };
+    static double vals[GS_CUPTI_MAX_METRICS][MAX_REPS];
+    if (reps < 1 || reps > MAX_REPS)
+        return gs_cupti_failf(why, wn, "gs_cupti_metrics_collect_median: 1..%d collections, not %d", MAX_REPS, reps);
+    for (int r = 0; r < reps; r++) {
+        if (gs_cupti_metrics_collect(fn, arg, before_pass, before_arg, flags, s, names, n, kernel_substring, out, why,
+                                     wn))
+            return -1;
+        for (int i = 0; i < out->n; i++)
+            vals[i][r] = out->values[i];
+    }
+    for (int i = 0; i < out->n; i++) {
+        qsort(vals[i], (size_t)reps, sizeof(double), cmp_double);
+        out->values[i] = reps % 2 ? vals[i][reps / 2] : 0.5 * (vals[i][reps / 2 - 1] + vals[i][reps / 2]);
+        out->lo[i] = vals[i][0];
+        out->hi[i] = vals[i][reps - 1];
+    }
+    out->collections = reps;
+    return 0;
+}

@@ -1,7 +1,7 @@
 /* L2 flushes that leave no dirty lines behind.  gs_timing's flush writes twice the L2
  * (as the benchmark harness does), so the kernel timed after it also pays for writing
- * those lines back; hardware-metric passes start from a clean L2 instead
- * (docs/method.md: what this does and does not change against Nsight Compute). */
+ * those lines back; hardware-metric passes start from an empty L2 instead (the discard
+ * flush: the state Nsight Compute's default cache control gives; docs/method.md). */
 #ifndef GS_FLUSH_H
 #define GS_FLUSH_H
 

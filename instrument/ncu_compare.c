@@ -3,7 +3,10 @@
  * launches (the median of ncu's launches of the kernel whose name contains <kernel>, or of
  * all its launches).  Durations (in ns, and in cycles: gpc__cycles_elapsed.max) must agree
  * within 2%, throughput percentages within 3 points; bytes and the clock are shown for
- * information.  Where cupti-check gave a truth ("truth <set>
+ * information.  A row outside its bound still passes, marked so, when ncu's own launches
+ * spread wider than the bound and ours lies inside that spread: ncu's median is then no
+ * reference at the bound's precision (seen on lts__throughput, whose launches under ncu's
+ * cache control fall into two groups 4-5 points apart; docs/method.md).  Where cupti-check gave a truth ("truth <set>
  * <name> <lo> <hi>", cupti-check --truth) the row is judged by it instead: ours must lie
  * in [lo, hi], and whether ncu's does is shown.  Prints both columns and
  * 'N passed, N failed'.
@@ -35,8 +38,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The median of ncu's values of `name` over the launches whose kernel name contains
- * `kernel` (every launch when it is empty); NAN when there is none. */
-static double ncu_median(const ncu_row *rows, int n, const char *name, const char *kernel)
+ * `kernel` (every launch when it is empty), their extremes in *lo and *hi; NAN when there
+ * is none. */
+static double ncu_median(const ncu_row *rows, int n, const char *name, const char *kernel, double *lo, double *hi)
 {
     static double v[MAXROWS];
     int k = 0;
@@ -46,7 +50,21 @@ static double ncu_median(const ncu_row *rows, int n, const char *name, const cha
     if (!k)
         return NAN;
     qsort(v, (size_t)k, sizeof v[0], cmp_double);
+    *lo = v[0];
+    *hi = v[k - 1];
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/* The verdict of a row with a bound: within it of ncu's median; or outside it, inside ncu's
+ * own spread [lo, hi] when that spread is wider than the bound. */
+static void bounded_verdict(char *res, size_t n, double ours, double med, double lo, double hi, double bound)
+{
+    if (fabs(ours - med) <= bound)
+        snprintf(res, n, "pass");
+    else if (hi - lo > bound && ours >= lo && ours <= hi)
+        snprintf(res, n, "pass (inside ncu's own spread %.4g..%.4g)", lo, hi);
+    else
+        snprintf(res, n, "FAIL (ncu's launches %.4g..%.4g)", lo, hi);
 }
 
 /* Splits one CSV line of quoted fields; returns the field count. */
@@ -183,13 +201,14 @@ int main(int argc, char **argv)
     printf("%-70s %-12s %14s %14s %12s %s\n", "metric", "set", "ours", "ncu", "difference", "result");
     for (int i = 0; i < no; i++) {
         const metric *m = &ours[i];
-        const double nv = ncu_median(ncu, nn, m->name, m->kernel);
+        double nlo = NAN, nhi = NAN;
+        const double nv = ncu_median(ncu, nn, m->name, m->kernel, &nlo, &nhi);
         if (isnan(nv)) {
             printf("%-70s %-12s %14.6g %14s %12s FAIL (ncu has no value)\n", m->name, m->set, m->v, "-", "-");
             fail++;
             continue;
         }
-        char diff[32], res[96];
+        char diff[32], res[128];
         if (strstr(m->name, ".pct"))
             snprintf(diff, sizeof diff, "%+.2f pts", m->v - nv);
         else
@@ -199,9 +218,9 @@ int main(int argc, char **argv)
             snprintf(res, sizeof res, "%s (truth %.4g..%.4g; ncu %s)", ok ? "pass" : "FAIL", m->lo, m->hi,
                      nok ? "inside" : "OUTSIDE");
         } else if (strstr(m->name, ".pct"))
-            snprintf(res, sizeof res, "%s", fabs(m->v - nv) <= 3.0 ? "pass" : "FAIL");
+            bounded_verdict(res, sizeof res, m->v, nv, nlo, nhi, 3.0);
         else if (strstr(m->name, "time_duration") || strstr(m->name, "cycles_elapsed.max"))
-            snprintf(res, sizeof res, "%s", fabs(m->v - nv) <= 0.02 * nv ? "pass" : "FAIL");
+            bounded_verdict(res, sizeof res, m->v, nv, nlo, nhi, 0.02 * nv);
         else
             snprintf(res, sizeof res, "info");
         printf("%-70s %-12s %14.6g %14.6g %12s %s\n", m->name, m->set, m->v, nv, diff, res);

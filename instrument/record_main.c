@@ -171,8 +171,9 @@ static void collect_durations(gs_meta *m, twin_arg *prod, cudaStream_t s, const 
 }
 
 /* What runs before every profiled pass: the subject's helper kernels (if it can launch
- * its kernel alone), then a clean L2 flush (gs_flush.h), so every pass starts from the
- * same state (docs/method.md: how that compares with Nsight Compute's). */
+ * its kernel alone), then an L2 flush that leaves L2 empty (gs_flush.h: writes, then a
+ * discard), so every pass starts from the state Nsight Compute's default cache control
+ * gives (docs/method.md). */
 typedef struct pass_setup {
     const gs_subject_run *run;
     const gs_l2_flusher *fl;
@@ -186,7 +187,7 @@ static int before_pass(void *arg, cudaStream_t s)
         if (e)
             return e;
     }
-    return gs_l2_flush_clean(p->fl, s);
+    return gs_l2_flush_discard(p->fl, s);
 }
 
 static int launch_alone(void *arg, cudaStream_t s)
@@ -195,8 +196,9 @@ static int launch_alone(void *arg, cudaStream_t s)
     return run->launch_alone(run->ctx, s);
 }
 
-/* Hardware metrics of one production launch (user replay, L2 flushed before every pass;
- * untimed).  A subject that can launch its kernel alone has only that kernel profiled. */
+/* Hardware metrics of the production launch (user replay, L2 flushed before every pass;
+ * untimed), medians of GS_CUPTI_METRIC_REPS collections.  A subject that can launch its
+ * kernel alone has only that kernel profiled. */
 static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs_l2_flusher *fl, const char *set)
 {
     char why[512], key[160];
@@ -211,8 +213,9 @@ static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs
         collector(m, key, 0, "unknown metric set");
         return;
     }
-    if (gs_cupti_metrics_collect(alone ? launch_alone : launch_build, alone ? (void *)prod->run : (void *)prod,
-                                 before_pass, &ps, 0, s, names, n, "_prod", &v, why, sizeof why)) {
+    if (gs_cupti_metrics_collect_median(alone ? launch_alone : launch_build, alone ? (void *)prod->run : (void *)prod,
+                                        before_pass, &ps, 0, s, names, n, "_prod", GS_CUPTI_METRIC_REPS, &v, why,
+                                        sizeof why)) {
         collector(m, key, 0, why);
         return;
     }
@@ -223,8 +226,9 @@ static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs
     snprintf(key, sizeof key, "metrics.%s.passes", set);
     gs_meta_set(m, key, "%d", v.passes);
     gs_meta_set(m, "metrics.chip", "%s", v.chip);
+    gs_meta_set(m, "metrics.collections", "%d", v.collections);
     gs_meta_set(m, "metrics.replay", "%s%s", v.replay,
-                strcmp(v.replay, "user") == 0 ? " (clean L2 flush before every pass)" : " (caches carry over between passes)");
+                strcmp(v.replay, "user") == 0 ? " (L2 emptied before every pass)" : " (caches carry over between passes)");
     gs_meta_set(m, "metrics.profiled", "%s", alone ? "the production kernel alone (helper kernels run before each pass)"
                                                    : "the production launch");
     snprintf(key, sizeof key, "metrics_%s", set);

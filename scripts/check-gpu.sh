@@ -7,8 +7,8 @@
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
 #   4. the hardware-metric collector against the truth: probe kernels whose DRAM bytes
 #      (and the idle one's duration) are known before they run (instrument/gs_probe.h)
-#   5. CUPTI collectors against ncu --clock-control none (when ncu is on PATH): medians of
-#      5 launches on each side; ncu's figures for the probes beside ours (not counted);
+#   5. CUPTI collectors against ncu --clock-control none, its other settings the defaults
+#      (when ncu is on PATH): medians of 5 launches on each side; ncu's figures for the probes beside ours (not counted);
 #      and the recorder under ncu: every CUPTI collector "skipped: <reason>", the report
 #      still written
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
@@ -16,7 +16,7 @@
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
-reps=5 # metric figures: medians of our collections and of ncu's profiled launches, as many each
+reps=9 # metric figures: medians of our collections and of ncu's profiled launches, as many each
 if ! scripts/has-gpu.sh; then
     echo "gemmscope: check-gpu needs a CUDA GPU (nvidia-smi lists none)" >&2
     exit 1
@@ -109,11 +109,12 @@ elif command -v ncu >/dev/null 2>&1; then
         echo "== CUPTI vs ncu --clock-control none: $shape"
         build/cupti-check --shape "$shape" --metric-reps $reps >"$root/cupti-$shape.txt" 2>&1
         grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
-        # the same L2 state on both sides: ncu re-runs the program for every pass and leaves the
-        # caches alone; the launch it profiles follows the token pre-pass and the clean L2 flush
-        # that precede every pass of our collector (ncu's default cache control empties L2, which
-        # no program can: docs/method.md)
-        ncu --clock-control none --replay-mode application --cache-control none \
+        # ncu's defaults (kernel replay; before every pass it flushes and invalidates L2) give
+        # the state every pass of our collector starts from: no line of the kernel's data in
+        # L2 and no dirty line (our clean flush).  With --cache-control none, ncu's own work
+        # between our flush and the launch changes what L2 holds, and the launch ran 3-7%
+        # shorter than after our flush (scripts/gap-study.sh, docs/method.md)
+        ncu --clock-control none \
             -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count $reps \
             --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --metric-reps $reps --shape "$shape" \
             >"$root/ncu-$shape.csv" 2>&1
@@ -123,7 +124,7 @@ elif command -v ncu >/dev/null 2>&1; then
     if [ -s "$root/truth.txt" ]; then
         echo "== ncu on the probe kernels (for information: the counted verdicts are part 4's)"
         # cupti-check --truth --ncu launches each of the 3 probes 3 times unprofiled, then $reps times
-        ncu --clock-control none --replay-mode application --cache-control none -k regex:gs_probe_ \
+        ncu --clock-control none -k regex:gs_probe_ \
             --launch-skip 9 --launch-count $((3 * reps)) --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
             --csv --print-units base build/cupti-check --truth --ncu --metric-reps $reps >"$root/ncu-truth.csv" 2>&1
         build/ncu-compare "$root/truth.txt" "$root/ncu-truth.csv" | sed 's/ passed, \([0-9]*\) failed$/ within the truth, \1 outside (ours; not counted here)/'

@@ -16,6 +16,8 @@
 #        setup   where the set-up before each metrics pass runs (cupti-check --setup outside:
 #                before the range profiler starts, inside: after it), on the probe kernels of
 #                known traffic and on g8k2048 and g2k1536 (docs/method.md, "Metric truth")
+#        gap     scripts/gap-study.sh (the GEMM's duration alone, in our collector and under
+#                ncu, with programmatic dependent launch on and off)
 #        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS
 #                (e.g. -DGS_STAMP_ABLATE=1), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
@@ -44,6 +46,7 @@ log="$out/session.log"
                     --shapes "${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536,m=200;n=512;k=4096}"
             done ;;
         flush) echo "== flush study"; time scripts/flush-study.sh ;;
+        gap) echo "== gap study"; time scripts/gap-study.sh "$@" ;;
         check) echo "== check-gpu"; time make check-gpu ;;
         ncu) echo "== check-gpu (ncu part)"; time GS_CHECK_PARTS=ncu scripts/check-gpu.sh ;;
         sanitizer) echo "== check-gpu (sanitizer part)"; time GS_CHECK_PARTS=sanitizer scripts/check-gpu.sh ;;

@@ -136,6 +136,34 @@ static void probe_rows_use_their_kernel_and_the_truth(void **state)
 }
 
 /* A metric ncu did not give fails; an empty CSV is an error with one line. */
+/* A row outside its bound passes, marked, only when ncu's own launches spread wider than
+ * the bound and ours lies inside them; outside them, or with a tight spread, it fails. */
+static void ncu_spread_wider_than_the_bound(void **state)
+{
+    (void)state;
+    const char *ours = "metric sol lts__throughput.avg.pct_of_peak_sustained_elapsed 32.3\n"
+                       "metric sol l1tex__throughput.avg.pct_of_peak_sustained_active 30\n"
+                       "metric sol sm__throughput.avg.pct_of_peak_sustained_elapsed 45\n";
+    const char *ncu = HEADER "\"0\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"31.9\"\n"
+                             "\"1\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"35.5\"\n"
+                             "\"2\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"37.2\"\n"
+                             "\"0\",\"gemm\",\"l1tex__throughput.avg.pct_of_peak_sustained_active\",\"%\",\"35\"\n"
+                             "\"1\",\"gemm\",\"l1tex__throughput.avg.pct_of_peak_sustained_active\",\"%\",\"38\"\n"
+                             "\"2\",\"gemm\",\"l1tex__throughput.avg.pct_of_peak_sustained_active\",\"%\",\"40\"\n"
+                             "\"0\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"49\"\n"
+                             "\"1\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"49.5\"\n";
+    assert_int_equal(compare(ours, ncu), 1);
+    /* 3.2 points under the median 35.5, inside ncu's 31.9..37.2 (5.3 points wide) */
+    assert_non_null(strstr(row("lts__throughput.avg.pct_of_peak_sustained_elapsed", "sol"),
+                           "pass (inside ncu's own spread 31.9..37.2)"));
+    /* ncu spreads 5 points, but ours lies below all of its launches */
+    assert_non_null(strstr(row("l1tex__throughput.avg.pct_of_peak_sustained_active", "sol"),
+                           "FAIL (ncu's launches 35..40)"));
+    /* outside the bound, ncu's spread (0.5 points) tighter than it */
+    assert_non_null(strstr(row("sm__throughput.avg.pct_of_peak_sustained_elapsed", "sol"), "FAIL"));
+    assert_non_null(strstr(out_text, "1 passed, 2 failed"));
+}
+
 static void missing_values_fail(void **state)
 {
     (void)state;
@@ -153,6 +181,7 @@ int main(void)
         cmocka_unit_test(medians_of_ncu_launches),
         cmocka_unit_test(bounds_decide),
         cmocka_unit_test(probe_rows_use_their_kernel_and_the_truth),
+        cmocka_unit_test(ncu_spread_wider_than_the_bound),
         cmocka_unit_test(missing_values_fail),
     };
     return cmocka_run_group_tests_name("ncu-compare", tests, setup, tmpdir_teardown);

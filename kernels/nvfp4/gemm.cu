@@ -634,7 +634,7 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
     cfg.dynamicSmemBytes = (size_t)L::dyn_bytes;
     cfg.stream = s;
     cfg.attrs = &attr;
-    cfg.numAttrs = kp->fuse_tokens ? 0 : 1;
+    cfg.numAttrs = kp->pdl && !kp->fuse_tokens ? 1 : 0;
     /* cudaLaunchKernelEx reports this launch's own errors; cudaGetLastError here could
      * return an earlier call's, and the caller would undo a launch that was enqueued */
     return (int)cudaLaunchKernelEx(&cfg, kern, *kp, stamps);

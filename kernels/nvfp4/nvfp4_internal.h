@@ -30,6 +30,7 @@ typedef struct nvfp4_kparams {
     int groups, tile_w, tile_t, persistent, grid;
     /* fused tokens (the _ft points; set per launch by problem.cu, 0 otherwise) */
     int fuse_tokens;
+    int pdl;        /* launch with programmatic dependent launch (the pre-pass may still run) */
     unsigned epoch;                        /* fused launches of this problem so far, this one included */
     const uint8_t *A[NVFP4_MAX_GROUPS];    /* FP4 tokens [M, K/2] */
     const uint8_t *SFA[NVFP4_MAX_GROUPS];  /* their blocked scales */

@@ -51,6 +51,7 @@ struct nvfp4_problem {
     unsigned *token_ready; /* device: token_counters per-block counters, then the all-items one */
     int token_counters, ready0[NVFP4_MAX_GROUPS];
     unsigned token_epoch;   /* fused launches enqueued so far */
+    int no_pdl;             /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
     struct {
         int tile_w, tile_t, persistent, split_k;
         nvfp4_kparams *kp;
@@ -555,6 +556,7 @@ static nvfp4_kparams *launch_kparams(nvfp4_problem *p, const nvfp4_variant *v, i
     if (!kp)
         return NULL;
     kp->fuse_tokens = v->fused_tokens;
+    kp->pdl = !p->no_pdl;
     if (v->fused_tokens) {
         kp->epoch = ++p->token_epoch;
         *epoch_taken = 1;
@@ -599,6 +601,14 @@ int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream
     gs_buffer none;
     memset(&none, 0, sizeof none);
     return gemm_enqueue(p, v, NVFP4_PROD, none, s);
+}
+
+int nvfp4_problem_set_pdl(nvfp4_problem *p, int on)
+{
+    if (!p)
+        return (int)cudaErrorInvalidValue;
+    p->no_pdl = !on;
+    return 0;
 }
 
 int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Why does the GEMM's range last longer in our collector than under Nsight Compute?  Per
+# shape, the duration, cycles and SM clock (medians of 5) from:
+#   alone: the GEMM by itself after the set-up and a wait (CUDA events, CUPTI activity;
+#          GS_GAP_ALONE=0 skips it);
+#   ours:  the range profiler, as GS_GAP_OURS lists (replay:setup:flush, cupti-check's
+#          --replay, --setup, --flush), with programmatic dependent launch on and off;
+#   ncu:   the same launches, as GS_GAP_NCU lists (replay-mode:cache-control).
+# GPU and ncu required.
+# GS_GAP_METRICS replaces the metric list.
+# usage: scripts/gap-study.sh [SHAPES...]   (default: the four benchmark shapes)
+set -u -o pipefail
+m=${GS_GAP_METRICS:-gpu__time_duration.sum,gpc__cycles_elapsed.max,sm__cycles_elapsed.avg.per_second}
+shapes=${*:-g8k7168 g8k2048 g2k4096 g2k1536}
+dir=${GS_GAP_DIR:-reports/gap}
+mkdir -p "$dir"
+for shape in $shapes; do
+    for pdl in $([ "${GS_GAP_ALONE:-1}" = 1 ] && echo on --no-pdl); do
+        pdl=${pdl#on}
+        echo "== $shape, programmatic dependent launch ${pdl:+off}${pdl:-on}"
+        build/cupti-check --shape "$shape" $pdl --alone --reps 30 | grep -E '^alone'
+    done
+    for mode in ${GS_GAP_NCU:-kernel:all application:none}; do
+        tag=$shape-${mode/:/-}
+        ncu --clock-control none --replay-mode "${mode%%:*}" --cache-control "${mode#*:}" \
+            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 --metrics "$m" --csv --print-units base \
+            build/cupti-check --ncu --metric-reps 5 --shape "$shape" >"$dir/ncu-$tag.csv" 2>&1
+    done
+    for mode in ${GS_GAP_OURS:-user:inside:read user:inside:none kernel:inside:read user:inside:read:nopdl}; do
+        IFS=: read -r rp su fl np <<<"$mode"
+        tag=$shape-$rp-$su-$fl${np:+-$np}
+        build/cupti-check --shape "$shape" ${np:+--no-pdl} --replay "$rp" --setup "$su" --flush "$fl" \
+            --only-metrics "$m" >"$dir/ours-$tag.txt" 2>&1
+        for nm in ${GS_GAP_NCU:-kernel:all application:none}; do
+            echo "-- $shape: ours replay $rp, set-up $su, flush $fl${np:+, no pdl} against ncu ${nm/:/, cache }"
+            build/ncu-compare "$dir/ours-$tag.txt" "$dir/ncu-$shape-${nm/:/-}.csv" | grep -vE "^(metric |[0-9]+ passed)"
+        done
+    done
+done
