@@ -10,7 +10,10 @@
  * <name> <lo> <hi>", cupti-check --truth) the row is judged by it instead: ours must lie
  * in [lo, hi], and whether ncu's does is shown.  Prints both columns and
  * 'N passed, N failed'.
- * usage: ncu-compare OURS.txt NCU.csv */
+ * Several pairs (rounds taken alternately, ours then ncu's) pool what drifts between
+ * processes: ours is then the median of the rounds' medians, ncu's the median of all its
+ * launches.
+ * usage: ncu-compare OURS.txt NCU.csv [OURS2.txt NCU2.csv ...] */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -20,10 +23,13 @@
 #define MAXM 128
 #define MAXROWS 4096
 
+#define MAXROUNDS 16
+
 typedef struct metric {
     char name[160], set[32], kernel[160];
-    double v, lo, hi; /* lo, hi: the truth, when has_truth */
-    int has_truth;
+    double v, lo, hi; /* v: the median of the rounds' values; lo, hi: the truth, when has_truth */
+    double round_v[MAXROUNDS];
+    int rounds, has_truth;
 } metric;
 
 typedef struct ncu_row {
@@ -116,32 +122,37 @@ static double unit_scale(const char *u, int *is_time)
     return 1;
 }
 
-int main(int argc, char **argv)
+/* Reads one file of ours: its "metric" lines join the table (a metric seen in an earlier
+ * round gains a value), its "truth" lines mark rows.  0, or -1 when it cannot be read. */
+static int read_ours(const char *path, metric *ours, int *no)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: ncu-compare OURS.txt NCU.csv\n");
-        return 2;
-    }
-    static metric ours[MAXM];
-    static ncu_row ncu[MAXROWS];
-    int no = 0, nn = 0;
     char line[8192];
-    FILE *f = fopen(argv[1], "r");
+    FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "ncu-compare: cannot open %s\n", argv[1]);
-        return 2;
+        fprintf(stderr, "ncu-compare: cannot open %s\n", path);
+        return -1;
     }
     while (fgets(line, sizeof line, f)) {
-        char set[32], name[160];
-        double lo, hi;
-        if (!strncmp(line, "metric ", 7) && no < MAXM) {
-            metric *m = &ours[no];
-            m->kernel[0] = 0;
-            m->has_truth = 0;
-            if (sscanf(line + 7, "%31s %159s %lf %159s", m->set, m->name, &m->v, m->kernel) >= 3)
-                no++;
+        char set[32], name[160], kernel[160] = "";
+        double v, lo, hi;
+        if (!strncmp(line, "metric ", 7) && sscanf(line + 7, "%31s %159s %lf %159s", set, name, &v, kernel) >= 3) {
+            int i = 0;
+            while (i < *no && !(!strcmp(ours[i].set, set) && !strcmp(ours[i].name, name) &&
+                                !strcmp(ours[i].kernel, kernel)))
+                i++;
+            if (i == *no) {
+                if (*no == MAXM)
+                    continue;
+                memset(&ours[i], 0, sizeof ours[i]);
+                snprintf(ours[i].set, sizeof ours[i].set, "%s", set);
+                snprintf(ours[i].name, sizeof ours[i].name, "%s", name);
+                snprintf(ours[i].kernel, sizeof ours[i].kernel, "%s", kernel);
+                (*no)++;
+            }
+            if (ours[i].rounds < MAXROUNDS)
+                ours[i].round_v[ours[i].rounds++] = v;
         } else if (!strncmp(line, "truth ", 6) && sscanf(line + 6, "%31s %159s %lf %lf", set, name, &lo, &hi) == 4) {
-            for (int i = 0; i < no; i++)
+            for (int i = 0; i < *no; i++)
                 if (!strcmp(ours[i].set, set) && !strcmp(ours[i].name, name)) {
                     ours[i].has_truth = 1;
                     ours[i].lo = lo;
@@ -150,13 +161,21 @@ int main(int argc, char **argv)
         }
     }
     fclose(f);
-    f = fopen(argv[2], "r");
+    return 0;
+}
+
+/* Appends the metric rows of one ncu CSV to rows[*nn].  0, or -1 when it cannot be read or
+ * has no metric column. */
+static int read_ncu(const char *path, ncu_row *ncu, int *nn)
+{
+    char line[8192];
+    FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "ncu-compare: cannot open %s\n", argv[2]);
-        return 2;
+        fprintf(stderr, "ncu-compare: cannot open %s\n", path);
+        return -1;
     }
     int c_name = -1, c_unit = -1, c_val = -1, c_kernel = -1;
-    while (fgets(line, sizeof line, f) && nn < MAXROWS) {
+    while (fgets(line, sizeof line, f) && *nn < MAXROWS) {
         if (line[0] != '"')
             continue;
         line[strcspn(line, "\r\n")] = 0;
@@ -188,13 +207,40 @@ int main(int argc, char **argv)
             continue;
         int is_time;
         v *= unit_scale(fld[c_unit], &is_time);
-        snprintf(ncu[nn].name, sizeof ncu[nn].name, "%s", fld[c_name]);
-        snprintf(ncu[nn].kernel, sizeof ncu[nn].kernel, "%s", c_kernel >= 0 && c_kernel < n ? fld[c_kernel] : "");
-        ncu[nn++].v = v;
+        ncu_row *r = &ncu[(*nn)++];
+        snprintf(r->name, sizeof r->name, "%s", fld[c_name]);
+        snprintf(r->kernel, sizeof r->kernel, "%s", c_kernel >= 0 && c_kernel < n ? fld[c_kernel] : "");
+        r->v = v;
     }
     fclose(f);
-    if (c_name < 0 || !nn) {
-        fprintf(stderr, "ncu-compare: no metrics in %s\n", argv[2]);
+    if (c_name < 0) {
+        fprintf(stderr, "ncu-compare: no metrics in %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || argc % 2 == 0 || argc - 1 > 2 * MAXROUNDS) {
+        fprintf(stderr, "usage: ncu-compare OURS.txt NCU.csv [OURS2.txt NCU2.csv ...] (at most %d pairs)\n",
+                MAXROUNDS);
+        return 2;
+    }
+    static metric ours[MAXM];
+    static ncu_row ncu[MAXROWS];
+    int no = 0, nn = 0;
+    for (int a = 1; a < argc; a += 2)
+        if (read_ours(argv[a], ours, &no) || read_ncu(argv[a + 1], ncu, &nn))
+            return 2;
+    for (int i = 0; i < no; i++) {
+        metric *m = &ours[i];
+        qsort(m->round_v, (size_t)m->rounds, sizeof m->round_v[0], cmp_double);
+        m->v = m->rounds % 2 ? m->round_v[m->rounds / 2]
+                             : 0.5 * (m->round_v[m->rounds / 2 - 1] + m->round_v[m->rounds / 2]);
+    }
+    if (!nn) {
+        fprintf(stderr, "ncu-compare: no metric values in the ncu files\n");
         return 2;
     }
     int pass = 0, fail = 0;

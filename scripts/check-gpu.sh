@@ -8,7 +8,7 @@
 #   4. the hardware-metric collector against the truth: probe kernels whose DRAM bytes
 #      (and the idle one's duration) are known before they run (instrument/gs_probe.h)
 #   5. CUPTI collectors against ncu --clock-control none, its other settings the defaults
-#      (when ncu is on PATH): medians of 5 launches on each side; ncu's figures for the probes beside ours (not counted);
+#      (when ncu is on PATH): 2 rounds of 9 launches on each side, alternately, pooled; ncu's figures for the probes beside ours (not counted);
 #      and the recorder under ncu: every CUPTI collector "skipped: <reason>", the report
 #      still written
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
@@ -16,7 +16,8 @@
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
-reps=9 # metric figures: medians of our collections and of ncu's profiled launches, as many each
+reps=9   # metric figures: medians of our collections and of ncu's profiled launches, as many each
+rounds=2 # ours then ncu's, alternately, pooled by ncu-compare: what drifts between processes falls on both
 if ! scripts/has-gpu.sh; then
     echo "gemmscope: check-gpu needs a CUDA GPU (nvidia-smi lists none)" >&2
     exit 1
@@ -107,18 +108,21 @@ elif command -v ncu >/dev/null 2>&1; then
     metrics=$(build/cupti-check --list-metrics)
     for shape in g8k7168 g8k2048 g2k4096 g2k1536; do
         echo "== CUPTI vs ncu --clock-control none: $shape"
-        build/cupti-check --shape "$shape" --metric-reps $reps >"$root/cupti-$shape.txt" 2>&1
-        grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape.txt"
         # ncu's defaults (kernel replay; before every pass it flushes and invalidates L2) give
         # the state every pass of our collector starts from: no line of the kernel's data in
-        # L2 and no dirty line (our clean flush).  With --cache-control none, ncu's own work
+        # L2 and no dirty line (our discard flush).  With --cache-control none, ncu's own work
         # between our flush and the launch changes what L2 holds, and the launch ran 3-7%
         # shorter than after our flush (scripts/gap-study.sh, docs/method.md)
-        ncu --clock-control none \
-            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count $reps \
-            --metrics "$metrics" --csv --print-units base build/cupti-check --ncu --metric-reps $reps --shape "$shape" \
-            >"$root/ncu-$shape.csv" 2>&1
-        build/ncu-compare "$root/cupti-$shape.txt" "$root/ncu-$shape.csv" | tee "$root/ncu-compare-$shape.out"
+        pairs=()
+        for r in $(seq $rounds); do
+            build/cupti-check --shape "$shape" --metric-reps $reps >"$root/cupti-$shape-$r.txt" 2>&1
+            [ "$r" = 1 ] && grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape-$r.txt"
+            ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count $reps \
+                --metrics "$metrics" --csv --print-units base \
+                build/cupti-check --ncu --metric-reps $reps --shape "$shape" >"$root/ncu-$shape-$r.csv" 2>&1
+            pairs+=("$root/cupti-$shape-$r.txt" "$root/ncu-$shape-$r.csv")
+        done
+        build/ncu-compare "${pairs[@]}" | tee "$root/ncu-compare-$shape.out"
         tally "$root/ncu-compare-$shape.out" "ncu comparison $shape"
     done
     if [ -s "$root/truth.txt" ]; then

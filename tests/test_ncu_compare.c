@@ -1,5 +1,6 @@
 /* ncu-compare: medians of ncu's launches, the kernel filter of probe rows, the truth
- * verdicts, the bounds and the result line.  Runs build/ncu-compare on fixtures. */
+ * verdicts, the bounds, ncu's own spread, pooled rounds and the result line.  Runs
+ * build/ncu-compare on fixtures. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -164,6 +165,36 @@ static void ncu_spread_wider_than_the_bound(void **state)
     assert_non_null(strstr(out_text, "1 passed, 2 failed"));
 }
 
+/* Two rounds: ours is the median of the rounds' medians (here their mean), ncu's the
+ * median of all its launches pooled. */
+static void rounds_pool(void **state)
+{
+    (void)state;
+    write_file("ours2.txt", "metric default gpu__time_duration.sum 104000\n");
+    write_file("ncu2.csv", HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"104000\"\n"
+                                  "\"1\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"103000\"\n");
+    write_file("ours.txt", "metric default gpu__time_duration.sum 100000\n");
+    write_file("ncu.csv", HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"100000\"\n");
+    char cmd[768];
+    snprintf(cmd, sizeof cmd, "build/ncu-compare %s/ours.txt %s/ncu.csv %s/ours2.txt %s/ncu2.csv >%s/out 2>&1", dir,
+             dir, dir, dir, dir);
+    const int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(cmd, sizeof cmd, "%s/out", dir);
+    FILE *f = fopen(cmd, "r");
+    assert_non_null(f);
+    const size_t n = fread(out_text, 1, sizeof out_text - 1, f);
+    out_text[n] = 0;
+    fclose(f);
+    /* ours (100000 + 104000) / 2 = 102000 against ncu's pooled median 103000: -0.97% */
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "102000"));
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "-0.97 % pass"));
+    /* an odd number of files is a usage error */
+    snprintf(cmd, sizeof cmd, "build/ncu-compare %s/ours.txt %s/ncu.csv %s/ours2.txt >/dev/null 2>&1", dir, dir, dir);
+    const int st2 = system(cmd);
+    assert_true(WIFEXITED(st2) && WEXITSTATUS(st2) == 2);
+}
+
 static void missing_values_fail(void **state)
 {
     (void)state;
@@ -182,6 +213,7 @@ int main(void)
         cmocka_unit_test(bounds_decide),
         cmocka_unit_test(probe_rows_use_their_kernel_and_the_truth),
         cmocka_unit_test(ncu_spread_wider_than_the_bound),
+        cmocka_unit_test(rounds_pool),
         cmocka_unit_test(missing_values_fail),
     };
     return cmocka_run_group_tests_name("ncu-compare", tests, setup, tmpdir_teardown);
