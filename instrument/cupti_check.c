@@ -25,10 +25,11 @@
  *       --metrics $m --csv --print-units base cupti_check --ncu --shape g8k7168
  * ncu's default kernel replay flushes and invalidates L2 before every pass: the kernel
  * starts, as in every pass of our collector (token pre-pass, then an L2 flush that
- * writes and discards twice the L2), with none of its data in L2 and no dirty line.  (With --cache-control none ncu's own work before the
- * launch changes what L2 holds: scripts/gap-study.sh, docs/method.md.)  ncu-compare takes
- * the median of ncu's launches against the "metric" lines of a normal run (durations within
- * 2%, percentages within 3 points). */
+ * writes and discards twice the L2), with none of its data in L2 and no dirty line.
+ * (With --cache-control none ncu's own work before the launch changes what L2 holds:
+ * scripts/gap-study.sh, docs/method.md.)  ncu-compare takes the median of ncu's launches
+ * against the "metric" lines of a normal run (durations within 2%, percentages within 3
+ * points). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
