@@ -122,7 +122,7 @@ void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b)
                 char how[64] = "one collection";
                 if (coll)
                     snprintf(how, sizeof how, "medians of %s collections", coll);
-                gs_buf_printf(b, "\nMetrics of the production kernel (Range Profiler, %s replay; %s; clocks not "
+                gs_buf_printf(b, "\nMetrics of the production kernel (Range Profiler, replay: %s; %s; clocks not "
                                  "locked: compare with `ncu --clock-control none`); passes: default %s, sol %s.\n\n"
                                  "| metric | value | unit |\n|---|---:|---|\n",
                               gs_rundata_str(r, "metrics.replay"), how, gs_rundata_str(r, "metrics.default.passes"),

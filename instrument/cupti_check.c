@@ -93,7 +93,7 @@ static void list_metrics(void)
  * (gs_flush.h: by default writes then a discard, which leaves L2 empty; for the studies, a
  * clean read, which leaves it full of clean lines, or none). */
 typedef enum { FLUSH_READ, FLUSH_DISCARD, FLUSH_NONE } flush_mode;
-static flush_mode g_flush = FLUSH_DISCARD;
+static int g_flush = FLUSH_DISCARD; /* a flush_mode */
 /* --replay kernel: CUPTI's kernel replay (it saves and restores memory around every pass;
  * before_pass runs once, before it) in place of user replay; for comparing the two */
 static int g_kernel_replay = 0;
@@ -131,12 +131,6 @@ typedef struct profiled {
     void *arg, *before_arg;
     const char *kernel;
 } profiled;
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Collects `names` g_metric_reps times and prints, per metric, the median ("metric SET NAME
  * VALUE", with the kernel substring after it when it is not the GEMM's) and the range.
@@ -359,10 +353,11 @@ static int time_alone(subject *a, const gs_l2_flusher *fl, cudaStream_t s, int w
 {
     char why[512];
     cudaEvent_t e0 = NULL, e1 = NULL;
-    double *ev = calloc((size_t)reps, sizeof *ev);
+    gs_timing ev = {0};
+    ev.samples_ms = calloc((size_t)reps, sizeof *ev.samples_ms);
     pass_setup ps = {a, fl};
     int rc = 1;
-    if (!ev || cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
+    if (!ev.samples_ms || cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
         fprintf(stderr, "cupti_check: events failed\n");
         goto done;
     }
@@ -378,11 +373,12 @@ static int time_alone(subject *a, const gs_l2_flusher *fl, cudaStream_t s, int w
             goto done;
         }
         if (r >= warmup)
-            ev[r - warmup] = 1e3 * ms;
+            ev.samples_ms[r - warmup] = ms;
     }
-    qsort(ev, (size_t)reps, sizeof *ev, cmp_double);
-    printf("alone.events_us median %.3f min %.3f max %.3f (%d reps after %d warm-up, pdl %s)\n", ev[reps / 2], ev[0],
-           ev[reps - 1], reps, warmup, g_no_pdl ? "off" : "on");
+    if (gs_timing_summarise(&ev, reps))
+        goto done;
+    printf("alone.events_us median %.3f min %.3f max %.3f (%d reps after %d warm-up, pdl %s)\n", 1e3 * ev.median_ms,
+           1e3 * ev.min_ms, 1e3 * ev.max_ms, reps, warmup, g_no_pdl ? "off" : "on");
     if (!act) {
         gs_kernel_durations d;
         memset(&d, 0, sizeof d);
@@ -401,8 +397,38 @@ done:
         cudaEventDestroy(e0);
     if (e1)
         cudaEventDestroy(e1);
-    free(ev);
+    gs_timing_free(&ev);
     return rc;
+}
+
+/* The options that pick one of a few values (the value's index goes to the variable).
+ * 1: set; 0: o is none of them; -1, with a one-line error: v is not a value of o. */
+static int set_choice(const char *o, const char *v)
+{
+    static const char *const replay[] = {"user", "kernel", NULL}, *const setup[] = {"inside", "outside", NULL},
+                             *const flush[] = {"read", "discard", "none", NULL}; /* flush_mode order */
+    const struct {
+        const char *name;
+        const char *const *values;
+        int *target;
+    } opts[] = {{"--replay", replay, &g_kernel_replay},
+                {"--setup", setup, &g_setup_outside},
+                {"--flush", flush, &g_flush}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        if (strcmp(o, opts[i].name))
+            continue;
+        for (int k = 0; opts[i].values[k]; k++)
+            if (!strcmp(v, opts[i].values[k])) {
+                *opts[i].target = k;
+                return 1;
+            }
+        fprintf(stderr, "cupti_check: %s takes", o);
+        for (int k = 0; opts[i].values[k]; k++)
+            fprintf(stderr, " %s", opts[i].values[k]);
+        fprintf(stderr, ", not '%s'\n", v);
+        return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -412,30 +438,17 @@ int main(int argc, char **argv)
     int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0, truth = 0, alone = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "--ncu")) {
-            ncu = 1;
+        const struct {
+            const char *name;
+            int *on;
+        } flags[] = {{"--ncu", &ncu},     {"--probe", &probe},      {"--truth", &truth},
+                     {"--alone", &alone}, {"--no-pdl", &g_no_pdl}, {"--pcsamp-last", &pcsamp_last}};
+        int flag = 0;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !flag; k++)
+            if (!strcmp(o, flags[k].name))
+                flag = *flags[k].on = 1;
+        if (flag)
             continue;
-        }
-        if (!strcmp(o, "--probe")) {
-            probe = 1;
-            continue;
-        }
-        if (!strcmp(o, "--truth")) {
-            truth = 1;
-            continue;
-        }
-        if (!strcmp(o, "--alone")) {
-            alone = 1;
-            continue;
-        }
-        if (!strcmp(o, "--no-pdl")) {
-            g_no_pdl = 1;
-            continue;
-        }
-        if (!strcmp(o, "--pcsamp-last")) {
-            pcsamp_last = 1;
-            continue;
-        }
         if (!strcmp(o, "--list-metrics")) {
             list_metrics();
             return 0;
@@ -463,34 +476,13 @@ int main(int argc, char **argv)
             g_metric_reps = atoi(v);
         else if (!strcmp(o, "--only-metrics"))
             only = v;
-        else if (!strcmp(o, "--replay")) {
-            if (!strcmp(v, "kernel") || !strcmp(v, "user"))
-                g_kernel_replay = !strcmp(v, "kernel");
-            else {
-                fprintf(stderr, "cupti_check: --replay kernel or user\n");
+        else {
+            const int c = set_choice(o, v);
+            if (c <= 0) {
+                if (c == 0)
+                    usage(stderr);
                 return 2;
             }
-        } else if (!strcmp(o, "--setup")) {
-            if (!strcmp(v, "inside") || !strcmp(v, "outside"))
-                g_setup_outside = !strcmp(v, "outside");
-            else {
-                fprintf(stderr, "cupti_check: --setup inside or outside\n");
-                return 2;
-            }
-        } else if (!strcmp(o, "--flush")) {
-            if (!strcmp(v, "read"))
-                g_flush = FLUSH_READ;
-            else if (!strcmp(v, "discard"))
-                g_flush = FLUSH_DISCARD;
-            else if (!strcmp(v, "none"))
-                g_flush = FLUSH_NONE;
-            else {
-                fprintf(stderr, "cupti_check: --flush read, discard or none\n");
-                return 2;
-            }
-        } else {
-            usage(stderr);
-            return 2;
         }
     }
     if (reps < 1 || warmup < 0 || g_metric_reps < 1 || g_metric_reps > 64) {

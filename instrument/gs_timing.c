@@ -39,8 +39,7 @@ static int flush_l2(const gs_l2_flusher *f, cudaStream_t s, unsigned rep)
     return 0;
 }
 
-/* Sorts a copy of t->samples_ms into median, min and max. */
-static int summarise(gs_timing *t, int reps)
+int gs_timing_summarise(gs_timing *t, int reps)
 {
     double *sorted = malloc((size_t)reps * sizeof *sorted);
     if (!sorted) {
@@ -114,7 +113,7 @@ int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaS
             outs[k].samples_ms[i] = ms;
         }
     for (int k = 0; k < n; k++)
-        if (summarise(&outs[k], reps))
+        if (gs_timing_summarise(&outs[k], reps))
             goto done;
     rc = 0;
     goto done;

@@ -34,6 +34,9 @@ int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaS
 /* warmup untimed launches, then reps timed launches (reps >= 1). 0 on success. */
 int gs_time_launches(gs_launch_fn fn, void *arg, cudaStream_t s, const gs_l2_flusher *f,
                      int warmup, int reps, gs_timing *out);
+/* Sets t's reps, median, min and max from its first reps samples (samples_ms filled by the
+ * caller: a timing loop of its own).  0, or -1 out of memory. */
+int gs_timing_summarise(gs_timing *t, int reps);
 void gs_timing_free(gs_timing *t);
 
 #endif

@@ -31,13 +31,15 @@ static void write_file(const char *name, const char *text)
     fclose(f);
 }
 
-/* Runs ncu-compare on the two fixtures; returns its exit status, stdout in out_text. */
-static int compare(const char *ours, const char *ncu)
+/* Runs ncu-compare on the named files of the test directory (OURS NCU pairs); returns its
+ * exit status, stdout in out_text. */
+static int run_compare(int nfiles, const char *const *files)
 {
-    write_file("ours.txt", ours);
-    write_file("ncu.csv", ncu);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "build/ncu-compare %s/ours.txt %s/ncu.csv >%s/out 2>&1", dir, dir, dir);
+    char cmd[1024] = "build/ncu-compare";
+    size_t len = strlen(cmd);
+    for (int i = 0; i < nfiles; i++)
+        len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %s/%s", dir, files[i]);
+    snprintf(cmd + len, sizeof cmd - len, " >%s/out 2>&1", dir);
     const int st = system(cmd);
     snprintf(cmd, sizeof cmd, "%s/out", dir);
     FILE *f = fopen(cmd, "r");
@@ -46,6 +48,15 @@ static int compare(const char *ours, const char *ncu)
     out_text[n] = 0;
     fclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Runs ncu-compare on the two fixtures. */
+static int compare(const char *ours, const char *ncu)
+{
+    static const char *const files[] = {"ours.txt", "ncu.csv"};
+    write_file("ours.txt", ours);
+    write_file("ncu.csv", ncu);
+    return run_compare(2, files);
 }
 
 /* The row of `metric` in set `set` (a copy of its line, "" when missing). */
@@ -175,24 +186,14 @@ static void rounds_pool(void **state)
                                   "\"1\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"103000\"\n");
     write_file("ours.txt", "metric default gpu__time_duration.sum 100000\n");
     write_file("ncu.csv", HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"100000\"\n");
-    char cmd[768];
-    snprintf(cmd, sizeof cmd, "build/ncu-compare %s/ours.txt %s/ncu.csv %s/ours2.txt %s/ncu2.csv >%s/out 2>&1", dir,
-             dir, dir, dir, dir);
-    const int st = system(cmd);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    snprintf(cmd, sizeof cmd, "%s/out", dir);
-    FILE *f = fopen(cmd, "r");
-    assert_non_null(f);
-    const size_t n = fread(out_text, 1, sizeof out_text - 1, f);
-    out_text[n] = 0;
-    fclose(f);
+    static const char *const both[] = {"ours.txt", "ncu.csv", "ours2.txt", "ncu2.csv"};
+    assert_int_equal(run_compare(4, both), 0);
     /* ours (100000 + 104000) / 2 = 102000 against ncu's pooled median 103000: -0.97% */
     assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "102000"));
     assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "-0.97 % pass"));
     /* an odd number of files is a usage error */
-    snprintf(cmd, sizeof cmd, "build/ncu-compare %s/ours.txt %s/ncu.csv %s/ours2.txt >/dev/null 2>&1", dir, dir, dir);
-    const int st2 = system(cmd);
-    assert_true(WIFEXITED(st2) && WEXITSTATUS(st2) == 2);
+    assert_int_equal(run_compare(3, both), 2);
+    assert_non_null(strstr(out_text, "usage: ncu-compare"));
 }
 
 static void missing_values_fail(void **state)

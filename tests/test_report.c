@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include "run_fixture.h"
+#include "analysis/hwmetrics.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
 #include "analysis/run.h"
@@ -97,6 +98,50 @@ static void report_leads_with_the_summary_line(void **state)
     assert_null(strstr(md, "WARNING"));
 }
 
+/* The seeds' first line from the CUPTI keys of meta.txt: the sol percentages when collected,
+ * the default set's bytes otherwise, nothing of either when neither; and the hardware
+ * section names every collector's state and says how the metrics were taken. */
+static void seed_line_and_hardware_section(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    char err[256], line[256];
+    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    gs_meta_set(&r.meta, "kernel.registers", "168");
+    gs_meta_set(&r.meta, "kernel.local_bytes_per_thread", "0");
+    assert_int_equal(gs_seed_line(&r, line, sizeof line), 0);
+    assert_string_equal(line, "0.5000 ms, 168 regs, 0 spills.");
+    gs_meta_set(&r.meta, "metric.l1tex__t_bytes.sum", "1.86e7");
+    gs_meta_set(&r.meta, "metric.lts__t_bytes.sum", "4.72e8");
+    gs_meta_set(&r.meta, "metric.dram__bytes.sum", "1.541e8");
+    assert_int_equal(gs_seed_line(&r, line, sizeof line), 0);
+    assert_string_equal(line, "0.5000 ms, 168 regs, 0 spills. L1 tex 18.6 MB, L2 472.0 MB, DRAM 154.1 MB "
+                              "(METRICS=sol for %).");
+    gs_meta_set(&r.meta, "metric.l1tex__throughput.avg.pct_of_peak_sustained_active", "40.95");
+    gs_meta_set(&r.meta, "metric.lts__throughput.avg.pct_of_peak_sustained_elapsed", "44.45");
+    gs_meta_set(&r.meta, "metric.gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "37.2");
+    assert_int_equal(gs_seed_line(&r, line, sizeof line), 0);
+    assert_string_equal(line, "0.5000 ms, 168 regs, 0 spills. L1 tex at 41%, L2 at 44%, DRAM at 37%.");
+
+    gs_meta_set(&r.meta, "collector.metrics_sol", "ok");
+    gs_meta_set(&r.meta, "collector.stalls", "skipped: another profiler holds the counters");
+    gs_meta_set(&r.meta, "metrics.replay", "user (L2 emptied before every pass)");
+    gs_meta_set(&r.meta, "metrics.collections", "5");
+    gs_meta_set(&r.meta, "metrics.default.passes", "1");
+    gs_meta_set(&r.meta, "metrics.sol.passes", "9");
+    gs_buf b = {0};
+    gs_hwmetrics_markdown(&r, &b);
+    assert_false(b.oom);
+    assert_non_null(strstr(b.s, "| stalls | skipped: another profiler holds the counters |"));
+    assert_non_null(strstr(b.s, "| metrics_sol | ok |"));
+    assert_non_null(strstr(b.s, "replay: user (L2 emptied before every pass); medians of 5 collections;"));
+    assert_non_null(strstr(b.s, "passes: default 1, sol 9."));
+    assert_non_null(strstr(b.s, "| `lts__throughput.avg.pct_of_peak_sustained_elapsed` | 44.45 | % |"));
+    assert_non_null(strstr(b.s, "| `dram__bytes.sum` | 1.541e8 | bytes |"));
+    gs_buf_free(&b);
+    gs_rundata_free(&r);
+}
+
 /* With too small a buffer the report must say so loudly. */
 static void overflow_is_loud_in_the_report(void **state)
 {
@@ -146,6 +191,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_json_has_the_figures),
         cmocka_unit_test(report_leads_with_the_summary_line),
+        cmocka_unit_test(seed_line_and_hardware_section),
         cmocka_unit_test(overflow_is_loud_in_the_report),
         cmocka_unit_test(plot_scripts_render),
     };
