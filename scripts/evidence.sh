@@ -28,6 +28,12 @@ warp-specialisation s1_w128_t128 s1_w128_t128_ws s4_w128_t128_p_tma s4_w128_t128
 mkdir -p reports/evidence
 for shape in $shapes; do
     pairs=$(pairs_for "$shape")
+    # every pair above has the production point on one side; it must still be the default
+    prod=$($gs variants "$shape" | awk '/\[default\]$/ { print $1 }')
+    if [ -z "$prod" ] || echo "$pairs" | awk -v p="$prod" '$4 != p && $5 != p { bad = 1 } END { exit !bad }'; then
+        echo "evidence: $shape: the pairs' production point is not the shape's default ('${prod:-none}'): update pairs_for" >&2
+        exit 1
+    fi
     rm -rf "$root/$shape" "reports/ev-profile/$shape" # never mix with an earlier session's runs
     # every point once (twin), then the baseline again with the detail twin (the profile)
     for v in $(echo "$pairs" | awk '{print $2; print $3; print $4; print $5}' | sort -u); do
