@@ -275,22 +275,20 @@ struct consumer_ctx {
     uint32_t j;               /* stages consumed so far */
 };
 
-/* Dequantises half h of stage j's weights into the fragments a; before half 0, waits for
- * the stage's data. */
+/* Waits for stage j's data and dequantises its weights into the fragments a (a[h]: half h). */
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void fetch_half(uint32_t (&a)[4][4], const consumer_ctx &cc, uint32_t j, int h, int row,
-                                           int band_row, gs_ctx &gs)
+__device__ __forceinline__ void fetch_stage(uint32_t (&a)[2][4][4], const consumer_ctx &cc, uint32_t j, int row,
+                                            int band_row, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const uint32_t slot = j % STAGES;
     const uint32_t st = cc.sm_base + slot * L::STAGE;
-    if (h == 0) {
-        GS_SUB_BEGIN(gs, GS_LOAD_WAIT);
-        mbar_wait(cc.sm_base + L::o_bar + 8 * slot, (j / STAGES) & 1);
-        GS_SUB_END(gs, GS_LOAD_WAIT);
-    }
+    GS_SUB_BEGIN(gs, GS_LOAD_WAIT);
+    mbar_wait(cc.sm_base + L::o_bar + 8 * slot, (j / STAGES) & 1);
+    GS_SUB_END(gs, GS_LOAD_WAIT);
     GS_SUB_BEGIN(gs, GS_DEQUANT);
-    dequant_half(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3, h);
+    dequant_half(a[0], st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3, 0);
+    dequant_half(a[1], st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3, 1);
     GS_SUB_END(gs, GS_DEQUANT);
 }
 
@@ -317,7 +315,7 @@ template <int N, int R> __device__ __forceinline__ float (&acc_prefix(float (&ac
 }
 
 /* Issues the four wgmmas of width N of half h of stage j (token slab h, +32 bytes per k16
- * step inside the swizzle row) from the fragments a, as one commit group. */
+ * step inside the swizzle row) from the fragments a (the caller commits). */
 template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
 __device__ __forceinline__ void issue_half_n(float (&acc)[N / 2], const uint32_t (&a)[4][4], const consumer_ctx &cc,
                                              uint32_t j, int h)
@@ -328,7 +326,6 @@ __device__ __forceinline__ void issue_half_n(float (&acc)[N / 2], const uint32_t
 #pragma unroll
     for (int s = 0; s < 4; s++)
         wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(slab + (uint32_t)s * 32u));
-    wgmma_commit();
 }
 
 /* The wgmma width is the unit's n_eff (its valid token rows rounded up to 32), chosen here,
@@ -410,6 +407,40 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], const nvfp4_kp
     }
 }
 
+/* Stage cc.j: issue its eight wgmmas from the fragments a as one commit group.  With two or
+ * more stages they stay in flight: wait only for the previous stage's group (groups complete
+ * in order), release that stage's slot, and dequantise the next stage into `next`, the
+ * fragments the previous stage read, while this stage's wgmmas run; `first`: no stage of
+ * this unit before (the wait is then a no-op, nothing to release).  With one stage the slot
+ * must be released before the next stage can even be loaded into it: wait for all. */
+template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
+__device__ __forceinline__ void mma_stage(float (&acc)[TILE_T / 2], const uint32_t (&a)[2][4][4],
+                                          uint32_t (&next)[2][4][4], bool has_next, bool first, int n,
+                                          const nvfp4_kparams &kp, consumer_ctx &cc, load_cursor &cur, int last,
+                                          int row, int band_row, gs_ctx &gs)
+{
+    GS_SUB_BEGIN(gs, GS_MMA);
+    issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a[0], cc, cc.j, 0, n);
+    issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a[1], cc, cc.j, 1, n);
+    wgmma_commit();
+    if (STAGES > 1) {
+        wgmma_wait<1>();
+        if (!first)
+            release_slot<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, cc, cc.j - 1, cur, last);
+        GS_SUB_END(gs, GS_MMA);
+        if (has_next)
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    } else {
+        wgmma_wait<0>();
+        fence_regs(acc);
+        release_slot<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, cc, cc.j, cur, last);
+        GS_SUB_END(gs, GS_MMA);
+        if (has_next)
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    }
+    cc.j++;
+}
+
 /* The main loop of one unit (a tile, or one K range of a split tile) and the wgmma drain:
  * acc (zeroed here) ends up holding the unit's sum over its K range, in its first n / 2
  * entries (n = the unit's n_eff). */
@@ -425,48 +456,17 @@ __device__ __forceinline__ void main_loop(float (&acc)[TILE_T / 2], const nvfp4_
 #pragma unroll
     for (int i = 0; i < TILE_T / 2; i++)
         acc[i] = 0.0f;
-    /* Two fragment sets of half a stage each.  With two or more stages each half's wgmmas
-     * stay in flight while the next half is dequantised into the other set: issue a half,
-     * wait only for the half before it (commit groups complete in order), dequantise the
-     * next.  The tensor pipe then holds this warpgroup's next wgmmas before the current ones
-     * drain; the first version waited for all of a stage's wgmmas before issuing the next
-     * stage, and the pipe idled in between unless the other warpgroup filled the gap.  Half
-     * a stage, not a whole one, per set: the whole-stage sets with N = 256 took 64 registers
-     * and spilled (ptxas then also serialised the wgmmas).  With one stage the slot must be
-     * released before the next stage can even be loaded into it: load, then compute. */
-    uint32_t b0[4][4], b1[4][4];
+    /* two fragment sets, alternating: the wgmmas of one stage read one while the next is
+     * dequantised into the other (the loop is unrolled by two so both stay in registers) */
+    uint32_t f0[2][4][4], f1[2][4][4];
     GS_BEGIN(gs, GS_MAINLOOP);
-    if (STAGES == 1) {
-        for (int kb = 0; kb < nkb; kb++) {
-            fetch_half<STAGES, TILE_W, TILE_T, TMA_STORE>(b0, cc, cc.j, 0, row, band_row, gs);
-            fetch_half<STAGES, TILE_W, TILE_T, TMA_STORE>(b1, cc, cc.j, 1, row, band_row, gs);
-            GS_SUB_BEGIN(gs, GS_MMA);
-            issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, b0, cc, cc.j, 0, n);
-            issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, b1, cc, cc.j, 1, n);
-            wgmma_wait<0>();
-            fence_regs(acc);
-            release_slot<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, cc, cc.j, cur, last);
-            GS_SUB_END(gs, GS_MMA);
-            cc.j++;
-        }
-    } else {
-        fetch_half<STAGES, TILE_W, TILE_T, TMA_STORE>(b0, cc, cc.j, 0, row, band_row, gs);
-        for (int kb = 0; kb < nkb; kb++) {
-            GS_SUB_BEGIN(gs, GS_MMA);
-            issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, b0, cc, cc.j, 0, n);
-            wgmma_wait<1>(); /* the previous stage's second half: its slot and set b1 are free */
-            if (kb > 0)
-                release_slot<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, cc, cc.j - 1, cur, last);
-            GS_SUB_END(gs, GS_MMA);
-            fetch_half<STAGES, TILE_W, TILE_T, TMA_STORE>(b1, cc, cc.j, 1, row, band_row, gs);
-            GS_SUB_BEGIN(gs, GS_MMA);
-            issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, b1, cc, cc.j, 1, n);
-            wgmma_wait<1>(); /* this stage's first half: set b0 is free */
-            GS_SUB_END(gs, GS_MMA);
-            if (kb + 1 < nkb)
-                fetch_half<STAGES, TILE_W, TILE_T, TMA_STORE>(b0, cc, cc.j + 1, 0, row, band_row, gs);
-            cc.j++;
-        }
+    fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(f0, cc, cc.j, row, band_row, gs);
+    for (int kb = 0; kb < nkb; kb += 2) {
+        mma_stage<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, f0, f1, kb + 1 < nkb, kb == 0, n, kp, cc, cur,
+                                                                last, row, band_row, gs);
+        if (kb + 1 < nkb)
+            mma_stage<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, f1, f0, kb + 2 < nkb, false, n, kp, cc,
+                                                                    cur, last, row, band_row, gs);
     }
     GS_END(gs, GS_MAINLOOP);
 
