@@ -78,28 +78,26 @@ template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
                                            "227 KB of shared memory");
 };
 
-/* The register fragments of half h of a stage (k16 steps 4h..4h+3, the K range of token
- * slab h) for this thread's two weight rows.  Thread quad lane c reads bytes 16c..16c+15 of
- * each row: scale blocks 2c (words 0, 1: half 0) and 2c + 1 (words 2, 3: half 1); word i,
- * nibble pair p feeds step 2i + p/2 (nvfp4_kperm), so half h is the 8 bytes of words 2h,
- * 2h + 1 under one scale. */
-__device__ __forceinline__ void dequant_half(uint32_t (&a)[4][4], uint32_t w_raw, uint32_t sf, int row, int band_row,
-                                             int c, int h)
+/* The register fragments of one stage (eight k16 steps) for this thread's two weight rows.
+ * Thread quad lane c reads bytes 16c..16c+15 of each row: scale blocks 2c (words 0, 1) and
+ * 2c + 1 (words 2, 3); word i, nibble pair p feeds step 2i + p/2 (nvfp4_kperm). */
+__device__ __forceinline__ void dequant_stage(uint32_t (&a)[8][4], uint32_t w_raw, uint32_t sf, int row,
+                                              int band_row, int c)
 {
 #pragma unroll
-    for (int r8 = 0; r8 < 2; r8++) {
-        const int r = row + 8 * r8, br = band_row + 8 * r8;
-        const uint2 q = lds64(w_raw + (uint32_t)(r * (BK / 2) + 16 * c + 8 * h));
+    for (int h = 0; h < 2; h++) {
+        const int r = row + 8 * h, br = band_row + 8 * h;
+        const uint4 q = lds128(w_raw + (uint32_t)(r * (BK / 2) + 16 * c));
         /* blocked layout: row i's 4 scales of an atom are bytes (i%32)*16 + ((i%128)/32)*4 + 0..3 */
         const uint16_t s2 = lds16(sf + (uint32_t)((c >> 1) * 512 + (br & 31) * 16 + (br >> 5) * 4 + 2 * (c & 1)));
         const uint32_t sc = e4m3x2_to_f16x2(s2);
-        const uint32_t s = (h ? sc >> 16 : sc & 0xFFFFu) * 0x10001u;
-        const uint32_t words[2] = {q.x, q.y};
+        const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
+        const uint32_t words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < 4; i++)
 #pragma unroll
             for (int p = 0; p < 4; p++)
-                a[2 * i + (p >> 1)][2 * (p & 1) + r8] = dequant_nibbles_x2m14(words[i], p, s);
+                a[2 * i + (p >> 1)][2 * (p & 1) + h] = dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
     }
 }
 
@@ -275,9 +273,9 @@ struct consumer_ctx {
     uint32_t j;               /* stages consumed so far */
 };
 
-/* Waits for stage j's data and dequantises its weights into the fragments a (a[h]: half h). */
+/* Waits for stage j's data and dequantises its weights into the fragments a. */
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void fetch_stage(uint32_t (&a)[2][4][4], const consumer_ctx &cc, uint32_t j, int row,
+__device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t j, int row,
                                             int band_row, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -287,72 +285,45 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[2][4][4], const consum
     mbar_wait(cc.sm_base + L::o_bar + 8 * slot, (j / STAGES) & 1);
     GS_SUB_END(gs, GS_LOAD_WAIT);
     GS_SUB_BEGIN(gs, GS_DEQUANT);
-    dequant_half(a[0], st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3, 0);
-    dequant_half(a[1], st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3, 1);
+    dequant_stage(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
     GS_SUB_END(gs, GS_DEQUANT);
 }
 
-/* Stage j's wgmmas have completed: every consumer thread releases its slot itself (an
- * arrival orders only its own thread's reads of the slot before the producer's next bulk
- * copy into it; one lane arriving for its warp after __syncwarp left the other lanes' scale
- * reads unordered for compute-sanitizer's racecheck).  Without a producer warpgroup,
- * consumer thread 0 then loads the next stage of the CTA's stream into the freed slot. */
-template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
-__device__ __forceinline__ void release_slot(const nvfp4_kparams &kp, const consumer_ctx &cc, uint32_t j,
-                                             load_cursor &cur, int last)
+/* Stage cc.j: issue its eight wgmmas from the fragments a, then (with two or more stages)
+ * fetch the next stage into `next` while they run, wait, release the slot; with one stage
+ * the slot must be released before the next stage can even be loaded into it. */
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
+__device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
+                                          bool has_next, const nvfp4_kparams &kp, consumer_ctx &cc,
+                                          load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + j % STAGES));
-    if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
-        load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
-}
+    const uint32_t slot = cc.j % STAGES;
+    const uint32_t empty = cc.sm_base + L::o_bar + 8 * (STAGES + slot);
+    const uint32_t tok = cc.sm_base + slot * L::STAGE + L::o_t;
 
-/* The first N / 2 accumulators of a unit's (all N of its wgmmas write). */
-template <int N, int R> __device__ __forceinline__ float (&acc_prefix(float (&acc)[R]))[N / 2]
-{
-    static_assert(N / 2 <= R, "nvfp4 gemm: wgmma width above the tile's");
-    return *reinterpret_cast<float (*)[N / 2]>(&acc[0]);
-}
-
-/* Issues the four wgmmas of width N of half h of stage j (token slab h, +32 bytes per k16
- * step inside the swizzle row) from the fragments a (the caller commits). */
-template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void issue_half_n(float (&acc)[N / 2], const uint32_t (&a)[4][4], const consumer_ctx &cc,
-                                             uint32_t j, int h)
-{
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    const uint32_t slab = cc.sm_base + (j % STAGES) * L::STAGE + L::o_t + (uint32_t)h * L::T_SLAB;
+    GS_SUB_BEGIN(gs, GS_MMA);
     wgmma_fence();
 #pragma unroll
-    for (int s = 0; s < 4; s++)
-        wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(slab + (uint32_t)s * 32u));
-}
+    for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
+        wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
+    wgmma_commit();
+    if (STAGES > 1 && has_next)
+        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    wgmma_wait<0>();
+    fence_regs(acc);
+    /* every consumer thread releases the slot itself: an arrival orders only its own
+     * thread's reads of the slot before the producer's next bulk copy into it (one lane
+     * arriving for its warp after __syncwarp left the other lanes' scale reads unordered
+     * for compute-sanitizer's racecheck) */
+    mbar_arrive(empty);
+    GS_SUB_END(gs, GS_MMA);
 
-/* The wgmma width is the unit's n_eff (its valid token rows rounded up to 32), chosen here,
- * at every issue, rather than by instantiating the whole main loop per width: with one
- * inlined pipelined loop per width ptxas kept the in-flight accumulators of every width in
- * separate registers and serialised the wgmmas (C7512) or spilled.  One accumulator array
- * of the tile's width, of which each width writes a prefix, and a uniform branch per half
- * stage keep one pipeline.  An if chain, not a switch: a dense switch becomes an indirect
- * branch. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void issue_half(float (&acc)[TILE_T / 2], const uint32_t (&a)[4][4], const consumer_ctx &cc,
-                                           uint32_t j, int h, int n)
-{
-#define NVFP4_ISSUE(N)                                                                                       \
-    if constexpr (N <= TILE_T)                                                                               \
-        if (n == N)                                                                                          \
-            issue_half_n<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, TMA_STORE>(                         \
-                acc_prefix<(N <= TILE_T ? N : 32)>(acc), a, cc, j, h);
-    NVFP4_ISSUE(32)
-    NVFP4_ISSUE(64)
-    NVFP4_ISSUE(96)
-    NVFP4_ISSUE(128)
-    NVFP4_ISSUE(160)
-    NVFP4_ISSUE(192)
-    NVFP4_ISSUE(224)
-    NVFP4_ISSUE(256)
-#undef NVFP4_ISSUE
+    if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
+        load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
+    if (STAGES == 1 && has_next)
+        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    cc.j++;
 }
 
 /* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as
@@ -407,89 +378,44 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], const nvfp4_kp
     }
 }
 
-/* Stage cc.j: issue its eight wgmmas from the fragments a as one commit group.  With two or
- * more stages they stay in flight: wait only for the previous stage's group (groups complete
- * in order), release that stage's slot, and dequantise the next stage into `next`, the
- * fragments the previous stage read, while this stage's wgmmas run; `first`: no stage of
- * this unit before (the wait is then a no-op, nothing to release).  With one stage the slot
- * must be released before the next stage can even be loaded into it: wait for all. */
-template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
-__device__ __forceinline__ void mma_stage(float (&acc)[TILE_T / 2], const uint32_t (&a)[2][4][4],
-                                          uint32_t (&next)[2][4][4], bool has_next, bool first, int n,
-                                          const nvfp4_kparams &kp, consumer_ctx &cc, load_cursor &cur, int last,
-                                          int row, int band_row, gs_ctx &gs)
-{
-    GS_SUB_BEGIN(gs, GS_MMA);
-    issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a[0], cc, cc.j, 0, n);
-    issue_half<STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a[1], cc, cc.j, 1, n);
-    wgmma_commit();
-    if (STAGES > 1) {
-        wgmma_wait<1>();
-        if (!first)
-            release_slot<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, cc, cc.j - 1, cur, last);
-        GS_SUB_END(gs, GS_MMA);
-        if (has_next)
-            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
-    } else {
-        wgmma_wait<0>();
-        fence_regs(acc);
-        release_slot<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, cc, cc.j, cur, last);
-        GS_SUB_END(gs, GS_MMA);
-        if (has_next)
-            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
-    }
-    cc.j++;
-}
-
-/* The main loop of one unit (a tile, or one K range of a split tile) and the wgmma drain:
- * acc (zeroed here) ends up holding the unit's sum over its K range, in its first n / 2
- * entries (n = the unit's n_eff). */
-template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
-__device__ __forceinline__ void main_loop(float (&acc)[TILE_T / 2], const nvfp4_kparams &kp, const nvfp4_tile &tl,
-                                          consumer_ctx &cc, load_cursor &cur, int last, gs_ctx &gs)
-{
-    const int w0 = tl.wtile * TILE_W;
-    const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2);
-    const int band_row = (w0 & 127) + row;
-    const int nkb = tl.kb1 - tl.kb0, n = tl.n_eff;
-
-#pragma unroll
-    for (int i = 0; i < TILE_T / 2; i++)
-        acc[i] = 0.0f;
-    /* two fragment sets, alternating: the wgmmas of one stage read one while the next is
-     * dequantised into the other (the loop is unrolled by two so both stay in registers) */
-    uint32_t f0[2][4][4], f1[2][4][4];
-    GS_BEGIN(gs, GS_MAINLOOP);
-    fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(f0, cc, cc.j, row, band_row, gs);
-    for (int kb = 0; kb < nkb; kb += 2) {
-        mma_stage<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, f0, f1, kb + 1 < nkb, kb == 0, n, kp, cc, cur,
-                                                                last, row, band_row, gs);
-        if (kb + 1 < nkb)
-            mma_stage<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, f1, f0, kb + 2 < nkb, false, n, kp, cc,
-                                                                    cur, last, row, band_row, gs);
-    }
-    GS_END(gs, GS_MAINLOOP);
-
-    /* The wgmma drain: with two or more stages the last half's wgmmas are still in flight;
-     * then the last stage's slot is released. */
-    GS_BEGIN(gs, GS_ACC_TO_REG);
-    wgmma_wait<0>();
-    fence_regs(acc);
-    if (STAGES > 1)
-        release_slot<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, cc, cc.j - 1, cur, last);
-    GS_END(gs, GS_ACC_TO_REG);
-}
-
-/* The rest of a unit whose accumulators hold its sum, with wgmma width N: a part of a split
- * tile that does not own it hands its partial sum over; otherwise epilogue and store. */
+/* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,
+ * epilogue, store. */
 template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
-__device__ __forceinline__ void finish_unit(float (&acc)[N / 2], const nvfp4_kparams &kp, const nvfp4_tile &tl,
-                                            consumer_ctx &cc, gs_ctx &gs)
+__device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_tile &tl, consumer_ctx &cc,
+                                         load_cursor &cur, int last, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const int g = tl.group;
     const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T;
     const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
+    const int band_row = (w0 & 127) + row;
+    const int nkb = tl.kb1 - tl.kb0;
+
+    float acc[N / 2];
+#pragma unroll
+    for (int i = 0; i < N / 2; i++)
+        acc[i] = 0.0f;
+
+    /* two fragment sets: the wgmmas of one stage read one while the next is dequantised into
+     * the other (the loop is unrolled by two so both stay in registers) */
+    uint32_t a0[8][4], a1[8][4];
+    GS_BEGIN(gs, GS_MAINLOOP);
+    fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(a0, cc, cc.j, row, band_row, gs);
+    for (int kb = 0; kb < nkb; kb += 2) {
+        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, row,
+                                                                   band_row, gs);
+        if (kb + 1 < nkb)
+            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last,
+                                                                       row, band_row, gs);
+    }
+    GS_END(gs, GS_MAINLOOP);
+
+    /* Every stage already waited for its wgmmas: this is the (near-empty) hand-off; it
+     * becomes real once the loop leaves its last wgmma group in flight. */
+    GS_BEGIN(gs, GS_ACC_TO_REG);
+    wgmma_wait<0>();
+    fence_regs(acc);
+    GS_END(gs, GS_ACC_TO_REG);
 
     /* a part of a split tile that does not own it: hand the partial sum over, done */
     if (tl.parts > 1 && tl.part != 0) {
@@ -633,7 +559,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     }
     if (WARP_SPEC)
         setmaxnreg_inc<CONSUMER_REGS>();
-    if (!WARP_SPEC && tid == 0) { /* fill the ring; the main loops keep it full */
+    if (!WARP_SPEC && tid == 0) { /* fill the ring; run_tile keeps it full */
         griddep_wait();          /* the token pre-pass has finished: T is complete */
         for (int s = 0; s < STAGES && cur.t < last; s++)
             load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
@@ -643,25 +569,28 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
      * records the per-stage sub-phases for all four */
     GS_SUB_ENABLE(gs, cc.wq == 0);
-    float acc[TILE_T / 2];
     for (int t = first; t < last; t++) {
         const nvfp4_tile tl = kp.tiles[t];
         GS_TILE(gs, t, tl.group);
-        main_loop<STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, kp, tl, cc, cur, last, gs);
-#define NVFP4_FINISH(N)                                                                                      \
-    if constexpr (N <= TILE_T)                                                                               \
-        if (tl.n_eff == N)                                                                                   \
-            finish_unit<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(               \
-                acc_prefix<(N <= TILE_T ? N : 32)>(acc), kp, tl, cc, gs);
-        NVFP4_FINISH(32)
-        NVFP4_FINISH(64)
-        NVFP4_FINISH(96)
-        NVFP4_FINISH(128)
-        NVFP4_FINISH(160)
-        NVFP4_FINISH(192)
-        NVFP4_FINISH(224)
-        NVFP4_FINISH(256)
-#undef NVFP4_FINISH
+        switch (tl.n_eff) {
+#define NVFP4_N_CASE(N)                                                                                      \
+    case N:                                                                                                  \
+        if constexpr (N <= TILE_T)                                                                           \
+            run_tile<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, tl, cc, cur, \
+                                                                                           last, gs);       \
+        break;
+            NVFP4_N_CASE(32)
+            NVFP4_N_CASE(64)
+            NVFP4_N_CASE(96)
+            NVFP4_N_CASE(128)
+            NVFP4_N_CASE(160)
+            NVFP4_N_CASE(192)
+            NVFP4_N_CASE(224)
+            NVFP4_N_CASE(256)
+#undef NVFP4_N_CASE
+        default:
+            break; /* schedule.c never produces another width */
+        }
     }
     if (TMA_STORE && (tid & 127) == 0)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */

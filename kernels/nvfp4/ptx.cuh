@@ -342,13 +342,6 @@ static __device__ __forceinline__ uint4 lds128(uint32_t addr)
     return v;
 }
 
-static __device__ __forceinline__ uint2 lds64(uint32_t addr)
-{
-    uint2 v;
-    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr));
-    return v;
-}
-
 static __device__ __forceinline__ uint16_t lds16(uint32_t addr)
 {
     uint16_t v;
