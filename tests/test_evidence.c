@@ -183,6 +183,44 @@ static void evidence_page_compares_claim_and_bound(void **state)
     gs_buf_free(&b);
 }
 
+/* A pair whose speedup exceeds the profile's bound even at its interval's slow end is
+ * flagged; one inside the bound is not. */
+static void evidence_flags_a_speedup_beyond_the_bound(void **state)
+{
+    (void)state;
+    gs_rundata r, off, on, near;
+    char err[256];
+    set_run(&r, 0.1, 0.6, 0.2, 0.001, 0.006, 0.02, 0.03); /* tile-size bound: idle + padding = 5% */
+    r.time_ms = 0.03;
+    snprintf(r.dir, sizeof r.dir, "synthetic");
+    double ms_off[16], ms_on[16], ms_near[16];
+    for (int i = 0; i < 16; i++) {
+        ms_off[i] = 0.0318 + 1e-5 * (i % 4);
+        ms_on[i] = 0.0292 + 1e-5 * (i % 4);   /* x1.089: beyond x1.053 */
+        ms_near[i] = 0.0310 + 1e-5 * (i % 4); /* x1.026: inside */
+    }
+    gs_rundata *runs[3] = {&off, &on, &near};
+    double *ms[3] = {ms_off, ms_on, ms_near};
+    for (int k = 0; k < 3; k++) {
+        memset(runs[k], 0, sizeof *runs[k]);
+        runs[k]->tim.n = 1;
+        snprintf(runs[k]->tim.name[0], sizeof runs[k]->tim.name[0], "production");
+        runs[k]->tim.count[0] = 16;
+        runs[k]->tim.ms[0] = ms[k];
+    }
+    gs_ab ab[2] = {{&off, &on, "beyond"}, {&off, &near, "inside"}};
+    gs_buf b = {0};
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tile-size"), &r, ab, 2, &b, err, sizeof err), 0);
+    const char *first = strstr(b.s, "### beyond"), *second = strstr(b.s, "### inside");
+    assert_non_null(first);
+    assert_non_null(second);
+    const char *flag = strstr(first, "**Beyond the profile's bound**");
+    assert_non_null(flag);
+    assert_true(flag < second);
+    assert_null(strstr(second, "**Beyond the profile's bound**"));
+    gs_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +231,7 @@ int main(void)
         cmocka_unit_test(warp_specialisation_thresholds),
         cmocka_unit_test(bad_files_are_rejected_with_the_line),
         cmocka_unit_test(evidence_page_compares_claim_and_bound),
+        cmocka_unit_test(evidence_flags_a_speedup_beyond_the_bound),
     };
     return cmocka_run_group_tests_name("evidence", tests, setup, NULL);
 }
