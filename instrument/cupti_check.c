@@ -31,6 +31,7 @@
  * against the "metric" lines of a normal run (durations within 2%, percentages within 3
  * points). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,18 +463,33 @@ int main(int argc, char **argv)
             return 2;
         }
         i++;
+        const struct {
+            const char *name;
+            int *target, lo, hi;
+        } nums[] = {{"--reps", &reps, 1, 100000},
+                    {"--warmup", &warmup, 0, 100000},
+                    {"--period", &period, 0, 31},
+                    {"--metric-reps", &g_metric_reps, 1, 64}};
+        int num = 0;
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !num; k++)
+            if (!strcmp(o, nums[k].name)) {
+                char *end;
+                errno = 0;
+                const long x = strtol(v, &end, 10);
+                if (errno || end == v || *end || x < nums[k].lo || x > nums[k].hi) {
+                    fprintf(stderr, "cupti_check: %s takes a whole number %d..%d, not '%s'\n", o, nums[k].lo,
+                            nums[k].hi, v);
+                    return 2;
+                }
+                *nums[k].target = (int)x;
+                num = 1;
+            }
+        if (num)
+            continue;
         if (!strcmp(o, "--shape"))
             shape_name = v;
-        else if (!strcmp(o, "--reps"))
-            reps = atoi(v);
-        else if (!strcmp(o, "--warmup"))
-            warmup = atoi(v);
-        else if (!strcmp(o, "--period"))
-            period = atoi(v);
         else if (!strcmp(o, "--pcsamp-tsv"))
             tsv = v;
-        else if (!strcmp(o, "--metric-reps"))
-            g_metric_reps = atoi(v);
         else if (!strcmp(o, "--only-metrics"))
             only = v;
         else {
@@ -485,8 +501,9 @@ int main(int argc, char **argv)
             }
         }
     }
-    if (reps < 1 || warmup < 0 || g_metric_reps < 1 || g_metric_reps > 64) {
-        fprintf(stderr, "cupti_check: --reps >= 1, --warmup >= 0, --metric-reps 1..64\n");
+
+    if (period > 0 && period < 5) {
+        fprintf(stderr, "cupti_check: --period takes 0 (the default, 2^6 cycles) or 5..31, not %d\n", period);
         return 2;
     }
 

@@ -3,6 +3,7 @@
  * See gs_cupti.h. */
 #define _GNU_SOURCE /* dladdr */
 #include "gs_cupti.h"
+#include "gs_stats.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -228,12 +229,6 @@ int gs_cupti_activity_begin(char *why, size_t n)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int cmp_start(const void *a, const void *b)
 {
     const krec *x = a, *y = b;
@@ -249,10 +244,9 @@ static void stats(gs_kernel_durations *d)
     if (!s)
         return;
     memcpy(s, d->samples_ms, (size_t)d->count * sizeof *s);
-    qsort(s, (size_t)d->count, sizeof *s, cmp_double);
+    d->median_ms = gs_sort_median(s, d->count);
     d->min_ms = s[0];
     d->max_ms = s[d->count - 1];
-    d->median_ms = d->count % 2 ? s[d->count / 2] : 0.5 * (s[d->count / 2 - 1] + s[d->count / 2]);
     free(s);
 }
 

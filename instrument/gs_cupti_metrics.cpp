@@ -3,6 +3,7 @@
  * C++ only because cupti_profiler_host.h includes <string>; the code is C-like
  * and the exports are extern "C" (gs_cupti.h).  See gs_cupti.h. */
 #include "gs_cupti.h"
+#include "gs_stats.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -515,12 +516,6 @@ fail:
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
                                     unsigned flags, cudaStream_t s, const char *const *names, int n,
                                     const char *kernel_substring, int reps, gs_metric_values *out, char *why,
@@ -538,8 +533,7 @@ int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn bef
             vals[i][r] = out->values[i];
     }
     for (int i = 0; i < out->n; i++) {
-        qsort(vals[i], (size_t)reps, sizeof(double), cmp_double);
-        out->values[i] = reps % 2 ? vals[i][reps / 2] : 0.5 * (vals[i][reps / 2 - 1] + vals[i][reps / 2]);
+        out->values[i] = gs_sort_median(vals[i], reps);
         out->lo[i] = vals[i][0];
         out->hi[i] = vals[i][reps - 1];
     }

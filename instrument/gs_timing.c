@@ -1,6 +1,7 @@
 /* Timing method shared by every subject: see gs_timing.h and docs/method.md. */
 #include "gs_timing.h"
 #include "gs_check.h"
+#include "gs_stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,6 @@ void gs_l2_flusher_free(gs_l2_flusher *f)
     f->buf = NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int flush_l2(const gs_l2_flusher *f, cudaStream_t s, unsigned rep)
 {
     /* A different byte each time so no layer can skip the write. */
@@ -47,11 +42,10 @@ int gs_timing_summarise(gs_timing *t, int reps)
         return -1;
     }
     memcpy(sorted, t->samples_ms, (size_t)reps * sizeof *sorted);
-    qsort(sorted, (size_t)reps, sizeof(double), cmp_double);
     t->reps = reps;
+    t->median_ms = gs_sort_median(sorted, reps);
     t->min_ms = sorted[0];
     t->max_ms = sorted[reps - 1];
-    t->median_ms = reps % 2 ? sorted[reps / 2] : 0.5 * (sorted[reps / 2 - 1] + sorted[reps / 2]);
     free(sorted);
     return 0;
 }

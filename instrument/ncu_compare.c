@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gs_stats.h"
+
 #define MAXM 128
 #define MAXROWS 4096
 
@@ -37,12 +39,6 @@ typedef struct ncu_row {
     double v;
 } ncu_row;
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of ncu's values of `name` over the launches whose kernel name contains
  * `kernel` (every launch when it is empty), their extremes in *lo and *hi; NAN when there
  * is none. */
@@ -55,10 +51,10 @@ static double ncu_median(const ncu_row *rows, int n, const char *name, const cha
             v[k++] = rows[i].v;
     if (!k)
         return NAN;
-    qsort(v, (size_t)k, sizeof v[0], cmp_double);
+    const double med = gs_sort_median(v, k);
     *lo = v[0];
     *hi = v[k - 1];
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+    return med;
 }
 
 /* The verdict of a row with a bound: within it of ncu's median; or outside it, inside ncu's
@@ -235,9 +231,7 @@ int main(int argc, char **argv)
             return 2;
     for (int i = 0; i < no; i++) {
         metric *m = &ours[i];
-        qsort(m->round_v, (size_t)m->rounds, sizeof m->round_v[0], cmp_double);
-        m->v = m->rounds % 2 ? m->round_v[m->rounds / 2]
-                             : 0.5 * (m->round_v[m->rounds / 2 - 1] + m->round_v[m->rounds / 2]);
+        m->v = gs_sort_median(m->round_v, m->rounds);
     }
     if (!nn) {
         fprintf(stderr, "ncu-compare: no metric values in the ncu files\n");

@@ -15,10 +15,10 @@ shapes=${*:-g8k7168 g8k2048 g2k4096 g2k1536}
 dir=${GS_GAP_DIR:-reports/gap}
 mkdir -p "$dir"
 for shape in $shapes; do
-    for pdl in $([ "${GS_GAP_ALONE:-1}" = 1 ] && echo on --no-pdl); do
-        pdl=${pdl#on}
-        echo "== $shape, programmatic dependent launch ${pdl:+off}${pdl:-on}"
-        build/cupti-check --shape "$shape" $pdl --alone --reps 30 | grep -E '^alone'
+    for pdl in on off; do
+        [ "${GS_GAP_ALONE:-1}" = 1 ] || break
+        echo "== $shape, programmatic dependent launch $pdl"
+        build/cupti-check --shape "$shape" $([ $pdl = off ] && echo --no-pdl) --alone --reps 30 | grep -E '^alone'
     done
     for mode in ${GS_GAP_NCU:-kernel:all application:none}; do
         tag=$shape-${mode/:/-}

@@ -68,9 +68,7 @@ log="$out/session.log"
                 done
             done ;;
         alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}"
-            rm -rf build/alt && mkdir -p build/alt && cp -a build/cuda build/instrument build/kernels build/alt/
-            rm -f build/alt/kernels/nvfp4/gemm_twin.o
-            make -s BUILD=build/alt TWIN_FLAGS="${GS_ALT_TWIN_FLAGS:-}" build/alt/nvfp4-bench ;;
+            scripts/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do
@@ -78,18 +76,14 @@ log="$out/session.log"
                 cuobjdump -sass build/kernels/nvfp4/gemm_$b.o | gzip -9 >"$out/sass/gemm_$b.sass.gz"
             done ;;
         ab) echo "== A/B timing: ${GS_AB_BINS:-} and this build, alternating"
-            mkdir -p reports/ab
-            rm -f reports/ab/*.tsv # never mix with an earlier call's rounds
-            for r in $(seq "${GS_AB_ROUNDS:-3}"); do
-                for b in ${GS_AB_BINS:-} build/nvfp4-bench; do
-                    # tables named by the binary's folder and name: build/nvfp4-bench -> build-nvfp4-bench
-                    echo "-- round $r: $b"
-                    "$b" --shapes "${GS_AB_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}" \
-                        --variants "${GS_AB_VARIANTS:-s3_w128_t256_ws_p,s3_w128_t256_ws_p_sk,s4_w128_t128_ws_p_tma}" \
-                        --reps "${GS_AB_REPS:-100}" --tsv "reports/ab/$(basename "$(dirname "$b")")-$(basename "$b")-$r.tsv"
-                done
+            bins=()
+            for b in ${GS_AB_BINS:-} build/nvfp4-bench; do
+                # tables named by the binary's folder and name: build/nvfp4-bench -> build-nvfp4-bench
+                bins+=("$(basename "$(dirname "$b")")-$(basename "$b")=$b")
             done
-            scripts/ab-summary.sh reports/ab | tee reports/ab/summary.tsv ;;
+            scripts/ab-rounds.sh reports/ab "${GS_AB_ROUNDS:-3}" "${GS_AB_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}" \
+                "${GS_AB_VARIANTS:-s3_w128_t256_ws_p,s3_w128_t256_ws_p_sk,s4_w128_t128_ws_p_tma}" \
+                "${GS_AB_REPS:-100}" "${bins[@]}" ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac
     done

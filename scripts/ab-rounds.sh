@@ -1,0 +1,21 @@
+#!/bin/bash
+# Times nvfp4-bench binaries against each other in alternation: each round runs every
+# binary once, in turn, so drift between processes falls on all alike; then the medians
+# over the rounds (scripts/ab-summary.sh).  Used by the A/B step of gpu-session.sh and by
+# twin-overhead.sh.  GPU required.
+# usage: scripts/ab-rounds.sh DIR ROUNDS SHAPES VARIANTS REPS NAME=BINARY [NAME=BINARY ...]
+# writes DIR/<NAME>-<round>.tsv (earlier tables there are removed first) and DIR/summary.tsv
+set -u -o pipefail
+[ $# -ge 6 ] || { echo "usage: ab-rounds.sh DIR ROUNDS SHAPES VARIANTS REPS NAME=BINARY..." >&2; exit 2; }
+dir=$1 rounds=$2 shapes=$3 variants=$4 reps=$5
+shift 5
+mkdir -p "$dir"
+rm -f "$dir"/*.tsv # never mix with an earlier call's rounds
+for r in $(seq "$rounds"); do
+    for nb in "$@"; do
+        name=${nb%%=*} bin=${nb#*=}
+        echo "-- round $r: $name ($bin)"
+        "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" --tsv "$dir/$name-$r.tsv" || exit 1
+    done
+done
+scripts/ab-summary.sh "$dir" | tee "$dir/summary.tsv"
