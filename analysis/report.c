@@ -38,7 +38,11 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
     gs_json_int(&j, "sms_used", r->tl.sms_used);
     gs_json_num(&j, "kernel_span_us", r->tl.span_ns / 1e3);
     gs_json_num(&j, "clock_fit_residual_ns", r->tl.resid_max_ns);
+    gs_json_num(&j, "clock_model_heldout_ns", r->tl.heldout_max_ns);
+    gs_json_int(&j, "clock_sampler_pairs", r->tl.clock_pairs);
     gs_json_num(&j, "sm_clock_ghz", r->tl.clock_ghz);
+    gs_json_num(&j, "sm_clock_ghz_lo", r->tl.clock_ghz_lo);
+    gs_json_num(&j, "sm_clock_ghz_hi", r->tl.clock_ghz_hi);
     gs_hwmetrics_json(r, &j);
     char seed[512];
     if (gs_seed_line(r, seed, sizeof seed) == 0)
@@ -233,8 +237,20 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     gs_buf_printf(&b, "| CTAs | %u x %u warps on %d SMs |\n", r->trace.ctas, r->trace.warps_per_cta, tl->sms_used);
     gs_buf_printf(&b, "| kernel span (twin, stamps) | %.1f us |\n", tl->span_ns / 1e3);
     gs_buf_printf(&b, "| timer tick | %.0f ns |\n", r->trace.timer_tick_ns);
-    gs_buf_printf(&b, "| SM clock (fitted) | %.3f GHz |\n", tl->clock_ghz);
-    gs_buf_printf(&b, "| clock-fit residual | %.1f ns (worst SM) |\n", tl->resid_max_ns);
+    if (isnan(tl->clock_ghz_lo))
+        gs_buf_printf(&b, "| SM clock (fitted) | %.3f GHz mean |\n", tl->clock_ghz);
+    else
+        gs_buf_printf(&b, "| SM clock (fitted) | %.3f GHz mean; %.3f to %.3f GHz over 1 us or more between knots |\n",
+                      tl->clock_ghz, tl->clock_ghz_lo, tl->clock_ghz_hi);
+    gs_buf_printf(&b, "| clock model | piecewise linear, knots a median %.0f ns apart; %d clock-sampler pairs |\n",
+                  tl->knot_gap_ns, tl->clock_pairs);
+    if (isnan(tl->heldout_max_ns))
+        gs_buf_printf(&b, "| clock model held-out error | no interior knot to check with |\n");
+    else
+        gs_buf_printf(&b, "| clock model held-out error | %.1f ns (worst of %d knots, each predicted from its two "
+                          "neighbours) |\n",
+                      tl->heldout_max_ns, tl->heldout_knots);
+    gs_buf_printf(&b, "| clock-pair residual | %.1f ns (worst pair against the model) |\n", tl->resid_max_ns);
     gs_buf_printf(&b, "| records | %zu kept, %llu dropped |\n", tl->n_events, (unsigned long long)tl->dropped);
     gs_buf_printf(&b, "| recorded | %s, commit %s |\n", gs_rundata_str(r, "date"), gs_rundata_str(r, "git_commit"));
     gs_buf_printf(&b, "| command | `%s` |\n\n", gs_rundata_str(r, "command"));

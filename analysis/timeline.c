@@ -34,16 +34,102 @@ static int cmp_double(const void *a, const void *b)
 
 static int warp_ok(const gs_warp_header *w) { return (w->flags & GS_WARP_STARTED) != 0; }
 
+/* The model between the knots around x (cycles from clk_ref); the end segments extend
+ * beyond the first and last knot. */
+static double interpolate(const gs_smfit *f, double x)
+{
+    int lo = 0, hi = f->knots - 1;
+    if (x <= f->kx[0])
+        hi = 1;
+    else if (x >= f->kx[hi])
+        lo = hi - 1;
+    else
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (f->kx[mid] <= x)
+                lo = mid;
+            else
+                hi = mid;
+        }
+    double dx = f->kx[hi] - f->kx[lo];
+    return dx > 0 ? f->ky[lo] + (f->ky[hi] - f->ky[lo]) * (x - f->kx[lo]) / dx : f->ky[lo];
+}
+
 double gs_timeline_ns(const gs_timeline *tl, int sm, uint64_t clk)
 {
     const gs_smfit *f = &tl->fit[sm];
     /* signed cycle difference: records may precede the reference by a little */
     double dc = (double)(int64_t)(clk - f->clk_ref);
-    return f->a_ns + f->b_ns_per_cycle * dc;
+    return f->knots >= 2 ? interpolate(f, dc) : f->a_ns + f->b_ns_per_cycle * dc;
 }
 
-/* Least-squares fit per SM over the warps' calibration pairs.  gt values are
- * taken relative to the global origin so doubles keep sub-ns precision. */
+typedef struct clock_pair {
+    double x, y; /* cycles from the SM's clk_ref, ns from gt_origin */
+} clock_pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    double x = ((const clock_pair *)a)->x, y = ((const clock_pair *)b)->x;
+    return (x > y) - (x < y);
+}
+
+/* Every calibration pair of the trace: each started warp's start pair, each finished warp's
+ * end pair, and its GS_CLOCK_PAIR records.  With `pairs` NULL only counts them per SM (in
+ * fit[].points); otherwise stores them at pairs[off[sm] + fill[sm]++], relative to the SM's
+ * clk_ref and the global origin. */
+static void collect_pairs(const gs_trace *t, gs_timeline *tl, const size_t *off, size_t *fill, clock_pair *pairs)
+{
+    for (size_t w = 0; w < t->n_warps; w++) {
+        const gs_warp_header *h = &t->warps[w];
+        if (!warp_ok(h))
+            continue;
+        const gs_record *r = &t->records[t->first[w]];
+        const uint32_t n = gs_kept(t, w);
+        gs_smfit *f = &tl->fit[h->sm];
+        for (uint32_t i = 0; i < n + 2; i++) {
+            uint64_t gt, clk;
+            if (i == 0)
+                gt = h->gt_start, clk = h->clk_start;
+            else if (i == 1 && (h->flags & GS_WARP_FINISHED))
+                gt = h->gt_end, clk = h->clk_end;
+            else if (i >= 2 && r[i - 2].phase == GS_CLOCK_PAIR)
+                gt = r[i - 2].gt_begin, clk = r[i - 2].clk_begin;
+            else
+                continue;
+            if (!pairs) {
+                f->points++;
+                tl->clock_pairs += i >= 2;
+                continue;
+            }
+            clock_pair *q = &pairs[off[h->sm] + fill[h->sm]++];
+            q->x = (double)(int64_t)(clk - f->clk_ref);
+            q->y = (double)(int64_t)(gt - tl->gt_origin);
+        }
+    }
+}
+
+/* Merges an SM's pairs (sorted by cycles) into knots at least GS_KNOT_MIN_NS apart: each knot
+ * is the mean of a run of pairs, so pairs taken together (a CTA's warps starting) count once
+ * and their read jitter averages out.  Returns the number of knots written to kx/ky. */
+static int make_knots(const clock_pair *p, int n, double *kx, double *ky)
+{
+    int k = 0;
+    for (int i = 0; i < n;) {
+        double sx = 0, sy = 0;
+        int j = i;
+        for (; j < n && p[j].y - p[i].y < GS_KNOT_MIN_NS; j++)
+            sx += p[j].x, sy += p[j].y;
+        kx[k] = sx / (j - i);
+        ky[k] = sy / (j - i);
+        k++;
+        i = j;
+    }
+    return k;
+}
+
+/* Per SM: the least-squares line through its pairs (mean clock, fallback) and the knots of
+ * the piecewise-linear model; then residuals, held-out errors and the clock range.  gt values
+ * are taken relative to the global origin so doubles keep sub-ns precision. */
 static int fit_sms(const gs_trace *t, gs_timeline *tl)
 {
     int n_sm = 0;
@@ -52,13 +138,12 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
             n_sm = t->warps[w].sm + 1;
     tl->n_sm = n_sm;
     tl->fit = calloc((size_t)(n_sm ? n_sm : 1), sizeof(gs_smfit));
-    double *sx = calloc((size_t)n_sm + 1, sizeof(double)), *sy = calloc((size_t)n_sm + 1, sizeof(double));
-    double *sxx = calloc((size_t)n_sm + 1, sizeof(double)), *sxy = calloc((size_t)n_sm + 1, sizeof(double));
-    if (!tl->fit || !sx || !sy || !sxx || !sxy) {
-        free(sx), free(sy), free(sxx), free(sxy);
+    size_t *off = calloc((size_t)n_sm + 1, sizeof(size_t));
+    if (!tl->fit || !off) {
+        free(off);
         return -1;
     }
-    /* reference cycle per SM: the first start pair seen */
+    /* reference cycle per SM: the earliest start pair */
     for (size_t w = 0; w < t->n_warps; w++) {
         const gs_warp_header *h = &t->warps[w];
         if (!warp_ok(h))
@@ -70,45 +155,57 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
     }
     for (int s = 0; s < n_sm; s++)
         tl->fit[s].points = 0;
-    for (size_t w = 0; w < t->n_warps; w++) {
-        const gs_warp_header *h = &t->warps[w];
-        if (!warp_ok(h))
-            continue;
-        int s = h->sm;
-        gs_smfit *f = &tl->fit[s];
-        for (int e = 0; e < 2; e++) {
-            if (e == 1 && !(h->flags & GS_WARP_FINISHED))
-                continue;
-            double x = (double)(int64_t)((e ? h->clk_end : h->clk_start) - f->clk_ref);
-            double y = (double)(int64_t)((e ? h->gt_end : h->gt_start) - tl->gt_origin);
-            sx[s] += x, sy[s] += y, sxx[s] += x * x, sxy[s] += x * y;
-            f->points++;
-        }
+    collect_pairs(t, tl, NULL, NULL, NULL);
+    size_t total = 0;
+    for (int s = 0; s < n_sm; s++) {
+        off[s] = total;
+        total += (size_t)tl->fit[s].points;
     }
+    off[n_sm] = total;
+    clock_pair *pairs = malloc((total ? total : 1) * sizeof *pairs);
+    tl->knot_store = malloc(2 * (total ? total : 1) * sizeof(double));
     double *slopes = malloc((size_t)(n_sm ? n_sm : 1) * sizeof(double));
+    size_t *fill = calloc((size_t)n_sm + 1, sizeof(size_t));
+    if (!pairs || !tl->knot_store || !slopes || !fill) {
+        free(pairs), free(slopes), free(fill), free(off);
+        return -1;
+    }
+    collect_pairs(t, tl, off, fill, pairs);
+    free(fill);
+
     int n_slopes = 0;
     for (int s = 0; s < n_sm; s++) {
         gs_smfit *f = &tl->fit[s];
         if (f->points == 0)
             continue;
-        double n = f->points, mx = sx[s] / n, my = sy[s] / n;
-        double vxx = sxx[s] / n - mx * mx;
+        clock_pair *p = &pairs[off[s]];
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, n = f->points;
+        for (int i = 0; i < f->points; i++)
+            sx += p[i].x, sy += p[i].y, sxx += p[i].x * p[i].x, sxy += p[i].x * p[i].y;
+        double mx = sx / n, my = sy / n, vxx = sxx / n - mx * mx;
         if (f->points >= 2 && vxx > 1.0) {
-            f->b_ns_per_cycle = (sxy[s] / n - mx * my) / vxx;
+            f->b_ns_per_cycle = (sxy / n - mx * my) / vxx;
             f->a_ns = my - f->b_ns_per_cycle * mx;
-            if (slopes && f->b_ns_per_cycle > 0)
+            if (f->b_ns_per_cycle > 0)
                 slopes[n_slopes++] = f->b_ns_per_cycle;
         } else {
             f->fallback = 1;
-            f->a_ns = my; /* slope filled in below */
+            f->a_ns = my;           /* slope filled in below */
             f->b_ns_per_cycle = mx; /* keep mean x for now */
         }
+        qsort(p, (size_t)f->points, sizeof *p, cmp_pair);
+        f->kx = tl->knot_store + 2 * off[s];
+        f->ky = f->kx + f->points;
+        f->knots = make_knots(p, f->points, f->kx, f->ky);
+        if (f->knots < 2)
+            f->knots = 0; /* one knot: the line with the borrowed slope */
     }
     double b_med = 0.5; /* 2 GHz if nothing better is known */
     if (n_slopes) {
         qsort(slopes, (size_t)n_slopes, sizeof(double), cmp_double);
         b_med = slopes[n_slopes / 2];
     }
+    free(slopes);
     tl->clock_ghz = 1.0 / b_med;
     for (int s = 0; s < n_sm; s++) {
         gs_smfit *f = &tl->fit[s];
@@ -118,30 +215,61 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
             f->a_ns = my - b_med * mx;
         }
     }
-    free(slopes);
-    free(sx), free(sy), free(sxx), free(sxy);
-    /* residuals */
-    for (size_t w = 0; w < t->n_warps; w++) {
-        const gs_warp_header *h = &t->warps[w];
-        if (!warp_ok(h))
-            continue;
-        gs_smfit *f = &tl->fit[h->sm];
-        for (int e = 0; e < 2; e++) {
-            if (e == 1 && !(h->flags & GS_WARP_FINISHED))
-                continue;
-            double y = (double)(int64_t)((e ? h->gt_end : h->gt_start) - tl->gt_origin);
-            double r = fabs(y - gs_timeline_ns(tl, h->sm, e ? h->clk_end : h->clk_start));
-            if (r > f->resid_max_ns)
-                f->resid_max_ns = r;
-        }
+    /* residuals of every pair; held-out errors; clock range; knot gaps */
+    tl->heldout_max_ns = tl->clock_ghz_lo = tl->clock_ghz_hi = NAN;
+    size_t n_gaps = 0;
+    double *gaps = malloc((total ? total : 1) * sizeof(double));
+    if (!gaps) {
+        free(pairs), free(off);
+        return -1;
     }
     for (int s = 0; s < n_sm; s++) {
-        if (tl->fit[s].points) {
-            tl->sms_used++;
-            if (tl->fit[s].resid_max_ns > tl->resid_max_ns)
-                tl->resid_max_ns = tl->fit[s].resid_max_ns;
+        gs_smfit *f = &tl->fit[s];
+        f->heldout_max_ns = NAN;
+        if (f->points == 0)
+            continue;
+        tl->sms_used++;
+        const clock_pair *p = &pairs[off[s]];
+        for (int i = 0; i < f->points; i++) {
+            double m = f->knots >= 2 ? interpolate(f, p[i].x) : f->a_ns + f->b_ns_per_cycle * p[i].x;
+            if (fabs(p[i].y - m) > f->resid_max_ns)
+                f->resid_max_ns = fabs(p[i].y - m);
         }
+        if (f->resid_max_ns > tl->resid_max_ns)
+            tl->resid_max_ns = f->resid_max_ns;
+        for (int i = 0, j = 0; i + 1 < f->knots; i++) {
+            gaps[n_gaps++] = f->ky[i + 1] - f->ky[i];
+            /* the clock over the shortest run of knots at least 1 us long from knot i */
+            if (j <= i)
+                j = i + 1;
+            while (j + 1 < f->knots && f->ky[j] - f->ky[i] < 1000.0)
+                j++;
+            double dy = f->ky[j] - f->ky[i], dx = f->kx[j] - f->kx[i];
+            if (dy >= 1000.0 && dx > 0) {
+                double ghz = dx / dy;
+                if (isnan(tl->clock_ghz_lo) || ghz < tl->clock_ghz_lo)
+                    tl->clock_ghz_lo = ghz;
+                if (isnan(tl->clock_ghz_hi) || ghz > tl->clock_ghz_hi)
+                    tl->clock_ghz_hi = ghz;
+            }
+        }
+        for (int i = 1; i + 1 < f->knots; i++) {
+            double u = (f->kx[i] - f->kx[i - 1]) / (f->kx[i + 1] - f->kx[i - 1]);
+            double e = fabs(f->ky[i] - (f->ky[i - 1] + u * (f->ky[i + 1] - f->ky[i - 1])));
+            if (isnan(f->heldout_max_ns) || e > f->heldout_max_ns)
+                f->heldout_max_ns = e;
+            tl->heldout_knots++;
+        }
+        if (!isnan(f->heldout_max_ns) && (isnan(tl->heldout_max_ns) || f->heldout_max_ns > tl->heldout_max_ns))
+            tl->heldout_max_ns = f->heldout_max_ns;
     }
+    if (n_gaps) {
+        qsort(gaps, n_gaps, sizeof(double), cmp_double);
+        tl->knot_gap_ns = gaps[n_gaps / 2];
+    }
+    free(gaps);
+    free(pairs);
+    free(off);
     return 0;
 }
 
@@ -187,19 +315,20 @@ static void place_warp(const gs_trace *t, size_t w, gs_timeline *tl, double *end
         *end_max = tl->warp_t1[w];
 }
 
-/* The warp's kept records as events from ev[k]; returns the next free index. */
+/* The warp's kept records as events from ev[k] (clock pairs are calibration, not events);
+ * returns the next free index. */
 static size_t place_events(const gs_trace *t, size_t w, gs_timeline *tl, size_t k, double *end_max)
 {
     const gs_warp_header *h = &t->warps[w];
-    const gs_smfit *f = &tl->fit[h->sm];
     const gs_record *r = &t->records[t->first[w]];
     uint32_t cta = (uint32_t)(w / t->warps_per_cta), n = gs_kept(t, w);
-    double a = f->a_ns, b = f->b_ns_per_cycle, m = *end_max;
+    double m = *end_max;
     for (uint32_t i = 0; i < n; i++) {
+        if (r[i].phase == GS_CLOCK_PAIR)
+            continue;
         gs_event *e = &tl->ev[k++];
-        double dc = (double)(int64_t)(r[i].clk_begin - f->clk_ref);
-        e->t0 = a + b * dc;
-        e->t1 = e->t0 + b * r[i].clk_dur;
+        e->t0 = gs_timeline_ns(tl, h->sm, r[i].clk_begin);
+        e->t1 = gs_timeline_ns(tl, h->sm, r[i].clk_begin + r[i].clk_dur);
         e->cta = cta;
         e->warp = h->warp;
         e->sm = h->sm;
@@ -242,8 +371,11 @@ int gs_timeline_build(const gs_trace *t, gs_timeline *tl, char *err, size_t errl
             if (x < t_min)
                 t_min = x;
         }
-    for (int s = 0; s < tl->n_sm; s++)
+    for (int s = 0; s < tl->n_sm; s++) {
         tl->fit[s].a_ns -= t_min;
+        for (int i = 0; i < tl->fit[s].knots; i++)
+            tl->fit[s].ky[i] -= t_min;
+    }
     tl->gt_origin += (uint64_t)(int64_t)llround(t_min);
 
     if (alloc_arrays(t, tl)) {
@@ -274,6 +406,7 @@ oom:
 void gs_timeline_free(gs_timeline *tl)
 {
     free(tl->fit);
+    free(tl->knot_store);
     free(tl->warp_t0);
     free(tl->warp_t1);
     free(tl->cta_t0);

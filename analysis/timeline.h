@@ -1,9 +1,13 @@
 /* The clock model and the nanosecond timeline every analysis uses.
  *
  * clock64 runs per SM and is not synchronised across SMs; %globaltimer is
- * global but ticks coarsely.  Per SM we fit ns = a + b * cycles to the
- * (globaltimer, clock64) pairs each warp took at start and end, then place
- * every record by its clock64 values.  Time 0 is the earliest warp start. */
+ * global but ticks coarsely.  Per SM the (globaltimer, clock64) pairs every
+ * warp took (at start and end, and the clock sampler's GS_CLOCK_PAIR records
+ * in between) are merged into knots at least GS_KNOT_MIN_NS apart, and a record
+ * is placed by interpolating its clock64 values between the knots around it:
+ * the SM clock may change during the kernel (power limits), and a line through
+ * the start and end pairs alone misplaces what happens in between.  Time 0 is
+ * the earliest warp start (docs/method.md, "Clock model"). */
 #ifndef GS_TIMELINE_H
 #define GS_TIMELINE_H
 
@@ -11,12 +15,18 @@
 #include <stdint.h>
 #include "../instrument/gs_file.h"
 
+#define GS_KNOT_MIN_NS 250.0
+
 typedef struct gs_smfit {
     int points;          /* calibration pairs on this SM */
-    int fallback;        /* 1: too few distinct points, slope borrowed from other SMs */
+    int fallback;        /* 1: a single knot, slope borrowed from the other SMs */
     uint64_t clk_ref;    /* cycles origin of the fit */
-    double a_ns, b_ns_per_cycle;
-    double resid_max_ns; /* largest |globaltimer - fit| over this SM's pairs */
+    double a_ns, b_ns_per_cycle; /* least-squares line through the pairs (the SM's mean clock) */
+    int knots;           /* >= 2: the piecewise-linear model through kx/ky is used */
+    double *kx, *ky;     /* [knots] cycles from clk_ref (rising), ns on the timeline */
+    double resid_max_ns; /* largest |globaltimer - model| over this SM's pairs */
+    double heldout_max_ns; /* largest |knot - interpolation between its two neighbours|; NAN without
+                            * an interior knot */
 } gs_smfit;
 
 typedef struct gs_event {
@@ -29,9 +39,16 @@ typedef struct gs_event {
 typedef struct gs_timeline {
     int n_sm;                 /* 1 + largest SM id seen */
     gs_smfit *fit;            /* [n_sm]; points == 0 for SMs not seen */
+    double *knot_store;       /* the kx/ky arrays of every SM */
     int sms_used;
     double resid_max_ns;      /* worst over SMs */
-    double clock_ghz;         /* median fitted SM clock */
+    double heldout_max_ns;    /* worst over SMs; NAN when no SM has an interior knot */
+    int heldout_knots;        /* interior knots it was measured on */
+    int clock_pairs;          /* GS_CLOCK_PAIR records among the pairs */
+    double knot_gap_ns;       /* median gap between neighbouring knots */
+    double clock_ghz;         /* median over SMs of the mean SM clock (line slope) */
+    double clock_ghz_lo, clock_ghz_hi; /* slowest and fastest SM clock over a run of knots at least
+                                        * 1 us long; NAN when no SM has such a run */
     uint64_t gt_origin;       /* %globaltimer of time 0 */
     size_t n_warps;
     double *warp_t0, *warp_t1; /* [n_warps]; NaN for warps that did not start/finish */

@@ -157,9 +157,9 @@ int gs_file_read(const char *path, gs_trace *out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: not a gemmscope stamp file (bad magic)", path);
         goto out;
     }
-    if (h.version != GS_FILE_VERSION) {
-        snprintf(err, errlen, "%s: stamp file version %u, this gemmscope reads version %u", path, h.version,
-                 GS_FILE_VERSION);
+    if (h.version < GS_FILE_VERSION_MIN || h.version > GS_FILE_VERSION) {
+        snprintf(err, errlen, "%s: stamp file version %u, this gemmscope reads versions %u to %u", path, h.version,
+                 GS_FILE_VERSION_MIN, GS_FILE_VERSION);
         goto out;
     }
     if (h.header_bytes != sizeof h || h.warp_header_bytes != sizeof(gs_warp_header) ||
@@ -199,7 +199,9 @@ int gs_file_read(const char *path, gs_trace *out, char *err, size_t errlen)
     if (index_warps(out, err, errlen))
         goto out;
     for (size_t i = 0; i < out->n_records; i++) {
-        if (out->records[i].phase >= GS_NUM_PHASES || out->records[i].role >= GS_NUM_ROLES) {
+        const unsigned ph = out->records[i].phase;
+        if ((ph >= GS_NUM_PHASES && !(ph == GS_CLOCK_PAIR && h.version >= 2)) ||
+            out->records[i].role >= GS_NUM_ROLES) {
             snprintf(err, errlen, "%s: record %zu has phase %u / role %u out of range", path, i,
                      out->records[i].phase, out->records[i].role);
             goto out;

@@ -7,7 +7,8 @@
 #include "gs_format.h"
 
 #define GS_FILE_MAGIC "GSSTAMP"
-#define GS_FILE_VERSION 1u
+#define GS_FILE_VERSION 2u     /* written; 2 added GS_CLOCK_PAIR records */
+#define GS_FILE_VERSION_MIN 1u /* oldest read: version 1 is version 2 without clock pairs */
 
 /* A stamp file in memory.  Records are stored warp after warp; warp w's kept
  * records are records[first[w] .. first[w] + kept(w)). */

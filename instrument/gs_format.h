@@ -24,6 +24,17 @@ enum gs_phase {
     GS_NUM_PHASES = 12
 };
 
+/* Not a phase: a record whose phase is GS_CLOCK_PAIR is a (%globaltimer, clock64) pair
+ * taken right after a timer tick edge (gt_begin, clk_begin; both durations 0), written by
+ * the clock sampler (GS_CLOCK_SAMPLER in gs_stamp.cuh) between the warp headers' pairs, so
+ * the analyzers can follow an SM clock that changes during the kernel. */
+#define GS_CLOCK_PAIR 255u
+/* What the sampler aims for: one pair per GS_CLOCK_PERIOD_NS, at most GS_CLOCK_SAMPLES per
+ * warp (and never more than the warp's capacity: kernels that run a sampler declare at
+ * least this many events per warp). */
+#define GS_CLOCK_PERIOD_NS 500u
+#define GS_CLOCK_SAMPLES 512u
+
 /* Warp roles, set per warp at GS_INIT and changeable with GS_SET_ROLE. */
 enum gs_role {
     GS_ROLE_ALL = 0,      /* a warp that does every phase itself */

@@ -5,6 +5,12 @@
  *   GS_TILE(gs, tile, group);          // tags the records that follow
  *   GS_BEGIN(gs, GS_MAINLOOP); ...  GS_END(gs, GS_MAINLOOP);
  *   GS_FINISH(gs);                     // last thing every warp does
+ *   GS_FLUSH(gs);                      // optional: store the pending batch now (see GS_BATCH)
+ *
+ * Optional clock sampler (a spare warp follows the SM clock, see below):
+ *   GS_CLOCK_INIT(worker_warps);       // with the kernel's barrier set-up, before __syncthreads
+ *   GS_CLOCK_SAMPLER(gs);              // the spare warp, then its GS_FINISH
+ *   GS_CLOCK_DONE(gs);                 // every worker warp, before its GS_FINISH
  *
  * Compiled with -DGS_TWIN=1 (the instrumented twin) GS_INIT and GS_FINISH take a
  * (%globaltimer, clock64) pair at a timer edge, GS_BEGIN/GS_END read clock64 and lane 0
@@ -51,13 +57,18 @@
 #ifndef GS_HOLD_SLOT
 #define GS_HOLD_SLOT (GS_TWIN >= 2)
 #endif
-/* The twin (GS_TWIN=1) stores its records in batches: GS_END keeps a finished phase in
- * the registers of one lane (record i of the batch in lane i: three registers a lane,
- * whatever the batch size) and the warp writes the whole batch with one pair of
- * 16-byte stores per lane at the next GS_TILE or GS_SET_ROLE (every record of a batch
- * has the same tag and role), at GS_FINISH, or when 32 are pending.  A tile's four
- * phase records then cost one store instruction pair, one address computation and one
- * branch instead of four of each, off the phases themselves.  The detail twin, whose
+/* GS_FLUSH stores the pending batch at once.  It costs nothing where nothing is pending, and
+ * it ends the batch's live range: a loop that runs once per warp at run time (one tile per
+ * CTA) still carries a batch through its body for the compiler unless it is flushed at the
+ * top, and where registers are tight that costs spills.
+ *
+ * The twin (GS_TWIN=1) stores its records in batches: GS_END keeps a finished phase in
+ * the registers of one lane (record i of the batch in lane i, with its tile tag: four
+ * registers a lane, whatever the batch size) and the warp writes the whole batch with one
+ * pair of 16-byte stores per lane when 32 are pending, at GS_SET_ROLE (every record of a
+ * batch has the same role) or at GS_FINISH.  A warp with fewer than 32 phases in the whole
+ * kernel (a few tiles of four phases) stores its records once, after its last tile: no
+ * store, address computation or branch between its phases at all.  The detail twin, whose
  * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
  * would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
@@ -72,9 +83,9 @@ struct gs_ctx {
     uint16_t sm;
     bool writer; /* lane 0 */
 #else
-    uint32_t pending;          /* records in the batch (warp-uniform) */
-    uint32_t p_clk0, p_dur, p_phase; /* this lane's record of the batch: begin clock (low 32 bits),
-                                      * clock64 duration, phase */
+    uint32_t pending;                       /* records in the batch (warp-uniform) */
+    uint32_t p_clk0, p_dur, p_tag, p_phase; /* this lane's record of the batch: begin clock (low
+                                             * 32 bits), clock64 duration, tag, phase */
 #endif
 };
 #define GS_CTX_SUB 0x100u
@@ -155,7 +166,7 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.flags = role | GS_CTX_SUB;
     const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_BATCH
-    c.pending = c.p_clk0 = c.p_dur = c.p_phase = 0;
+    c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 #endif
 #if GS_HOLD_SLOT
     c.seg = b.records + (uint64_t)slot * b.capacity;
@@ -214,12 +225,12 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
             const uint64_t now = gs_clock();
             gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
             const uint16_t sm = (uint16_t)gs_smid();
-            gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.tag, (uint8_t)c.p_phase,
+            gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
                             (uint8_t)c.flags, sm);
         }
     }
     /* constants again: nothing of the batch stays live through the code that follows */
-    c.pending = c.p_clk0 = c.p_dur = c.p_phase = 0;
+    c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 }
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
@@ -229,6 +240,7 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
         const bool mine = gs_lane() == c.pending;
         c.p_clk0 = mine ? clk0 : c.p_clk0;
         c.p_dur = mine ? dur : c.p_dur;
+        c.p_tag = mine ? c.tag : c.p_tag;
         c.p_phase = mine ? phase : c.p_phase;
     }
     c.n++;
@@ -263,15 +275,86 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
     }
 }
 
+/* ---- Clock sampler ----
+ * The SM clock is not constant through a kernel: a power-limited GEMM starts near the boost
+ * clock and settles lower, so a line through the warp headers' start and end pairs misplaces
+ * records in between by hundreds of ns.  A warp with nothing else to do runs the sampler:
+ * lane 0 stores a (%globaltimer, clock64) edge pair as a GS_CLOCK_PAIR record every
+ * GS_CLOCK_PERIOD_NS until every worker warp has called GS_CLOCK_DONE, suspended on an
+ * mbarrier in between (no issue slots taken from the workers; woken as soon as the last
+ * worker arrives, so the CTA ends with its workers).  The analyzers interpolate between the
+ * pairs (docs/method.md, "Clock model").  GS_CLOCK_INIT(workers) goes with the kernel's
+ * other barrier initialisations, before the __syncthreads that follows them. */
+static __shared__ uint64_t gs_clock_bar;
+
+__device__ __forceinline__ uint32_t gs_clock_bar_addr(void)
+{
+    return (uint32_t)__cvta_generic_to_shared(&gs_clock_bar);
+}
+
+__device__ __forceinline__ void gs_clock_init(uint32_t workers)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(gs_clock_bar_addr()), "r"(workers) : "memory");
+}
+
+/* One arrival per worker warp (lane 0), after its last phase. */
+__device__ __forceinline__ void gs_clock_done(void)
+{
+    if (gs_lane() == 0)
+        asm volatile("{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [%0]; }" ::"r"(gs_clock_bar_addr())
+                     : "memory");
+}
+
+__device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
+{
+    if (gs_lane() != 0)
+        return;
+    gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
+    const uint16_t sm = (uint16_t)gs_smid();
+    const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
+    uint64_t next = 0; /* the first pair right away */
+    for (;;) {
+        uint32_t done;
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0, %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(gs_clock_bar_addr()), "r"(GS_CLOCK_PERIOD_NS / 4)
+                     : "memory");
+        if (done)
+            return;
+        if (c.n < cap && gs_globaltimer() >= next) {
+            uint64_t gt, clk;
+            gs_edge_pair(&gt, &clk);
+            gs_record r = {};
+            r.gt_begin = gt;
+            r.clk_begin = clk;
+            r.phase = (uint8_t)GS_CLOCK_PAIR;
+            r.role = (uint8_t)c.flags;
+            r.sm = sm;
+            seg[c.n++] = r;
+            next = gt + GS_CLOCK_PERIOD_NS;
+        }
+    }
+}
+
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
 #if GS_BATCH
 #define GS_BATCH_FLUSH(c) gs_flush(c)
 #else
 #define GS_BATCH_FLUSH(c) ((void)(c))
 #endif
+#define GS_FLUSH(c) GS_BATCH_FLUSH(c)
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
-#define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
+#define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #define GS_FINISH(c) gs_finish(c)
+#if GS_STAMP_ABLATE >= 4 /* a twin that does nothing samples nothing */
+#define GS_CLOCK_INIT(workers) ((void)(workers))
+#define GS_CLOCK_DONE(c) ((void)(c))
+#define GS_CLOCK_SAMPLER(c) ((void)(c))
+#else
+#define GS_CLOCK_INIT(workers) gs_clock_init(workers)
+#define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
+#define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
+#endif
 #if GS_STAMP_ABLATE >= 2
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
@@ -299,6 +382,10 @@ struct gs_ctx {
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #define GS_FINISH(c) ((void)(c))
+#define GS_FLUSH(c) ((void)(c))
+#define GS_CLOCK_INIT(workers) ((void)(workers))
+#define GS_CLOCK_DONE(c) ((void)(c))
+#define GS_CLOCK_SAMPLER(c) ((void)(c))
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))

@@ -22,6 +22,8 @@ typedef struct synth {
     double tick;
     uint64_t clk_off[SYNTH_MAX_SM];
     double ghz[SYNTH_MAX_SM];
+    double slow_at[SYNTH_MAX_SM]; /* > 0: from this ns on the SM runs at ghz_after (a power limit) */
+    double ghz_after[SYNTH_MAX_SM];
     gs_warp_header *w;
     synth_ev *ev;
     size_t n_ev, cap_ev;
@@ -43,7 +45,10 @@ static inline void synth_init(synth *s, uint32_t ctas, uint32_t wpc, uint32_t ca
 
 static inline uint64_t synth_clk(const synth *s, int sm, double t_ns)
 {
-    return s->clk_off[sm] + (uint64_t)llround(t_ns * s->ghz[sm]);
+    double c = t_ns * s->ghz[sm];
+    if (s->slow_at[sm] > 0 && t_ns > s->slow_at[sm])
+        c = s->slow_at[sm] * s->ghz[sm] + (t_ns - s->slow_at[sm]) * s->ghz_after[sm];
+    return s->clk_off[sm] + (uint64_t)llround(c);
 }
 
 /* A warp of `cta` on `sm`, alive from t0 to t1 ns (t1 < 0: never finished). */
@@ -83,6 +88,15 @@ static inline void synth_event(synth *s, uint32_t cta, uint16_t warp, int phase,
     e->r.sm = (uint16_t)sm;
     e->r.tile = tile;
     s->w[w].events++;
+}
+
+/* A clock sampler's (globaltimer, clock64) pair at t ns (a GS_CLOCK_PAIR record). */
+static inline void synth_clock_pair(synth *s, uint32_t cta, uint16_t warp, double t)
+{
+    synth_event(s, cta, warp, 0, t, t, 0);
+    synth_ev *e = &s->ev[s->n_ev - 1];
+    e->r.phase = (uint8_t)GS_CLOCK_PAIR;
+    e->r.gt_dur = 0;
 }
 
 static int synth_cmp(const void *a, const void *b)

@@ -137,6 +137,59 @@ static void skewed_sm_clocks_are_aligned(void **state)
     drop(&b);
 }
 
+/* A kernel whose SM clock drops from 1.98 to 1.80 GHz 20 us in (a power limit), with one
+ * event in the middle.  From the warps' start and end pairs alone the event lands 784 ns
+ * late and nothing can say so (no knot between the ends); with a clock sampler's pairs
+ * every 512 ns it lands within a nanosecond, the pairs do not count as events, and the
+ * held-out error measures the step between knots. */
+static void clock_change(int sampled, built *b)
+{
+    synth s;
+    synth_init(&s, 1, 2, 512);
+    s.slow_at[4] = 20000;
+    s.ghz_after[4] = 1.80;
+    synth_warp(&s, 0, 0, 4, 0, 100000);
+    synth_warp(&s, 0, 1, 4, 0, 100000);
+    synth_event(&s, 0, 0, GS_MAINLOOP, 60000, 61000, 0);
+    for (double t = 0; sampled && t <= 100000; t += 512)
+        synth_clock_pair(&s, 0, 1, t);
+    build(&s, b);
+}
+
+static void clock_change_without_sampler_misplaces(void **state)
+{
+    (void)state;
+    built b;
+    clock_change(0, &b);
+    assert_int_equal(b.tl.clock_pairs, 0);
+    assert_int_equal(b.tl.fit[4].knots, 2);
+    assert_true(isnan(b.tl.heldout_max_ns));
+    assert_int_equal(b.tl.n_events, 1);
+    assert_float_equal(b.tl.ev[0].t0, 60784, 2);
+    drop(&b);
+}
+
+static void clock_change_followed_by_sampler_pairs(void **state)
+{
+    (void)state;
+    built b;
+    clock_change(1, &b);
+    assert_int_equal(b.tl.clock_pairs, 196);
+    assert_int_equal(b.tl.n_events, 1);
+    assert_int_equal(b.ph.ph[GS_MAINLOOP].instances, 1);
+    assert_float_equal(b.tl.ev[0].t0, 60000, 1);
+    assert_float_equal(b.tl.ev[0].t1, 61000, 1);
+    /* knots every 512 ns: the worst is the last knot before the step (19968 ns), predicted
+     * from its neighbours at 19456 and 20480 ns, whose cycle counts straddle the step */
+    double x0 = 1.98 * 19456, x1 = 1.98 * 19968, x2 = 1.98 * 20000 + 1.80 * 480;
+    double expect = fabs(19968 - (19456 + 1024 * (x1 - x0) / (x2 - x0)));
+    assert_float_equal(b.tl.heldout_max_ns, expect, 1.0);
+    assert_true(b.tl.heldout_max_ns > 10 && b.tl.heldout_max_ns < 32);
+    assert_float_equal(b.tl.clock_ghz_lo, 1.80, 0.005);
+    assert_float_equal(b.tl.clock_ghz_hi, 1.98, 0.005);
+    drop(&b);
+}
+
 /* A warp that never reached GS_FINISH is reported; its CTA is still placed. */
 static void unfinished_warp_is_reported(void **state)
 {
@@ -338,6 +391,8 @@ int main(void)
         cmocka_unit_test(shares_of_sequential_phases), cmocka_unit_test(overlapping_phases_union_per_cta),
         cmocka_unit_test(overflow_is_counted),        cmocka_unit_test(skewed_sm_clocks_are_aligned),
         cmocka_unit_test(unfinished_warp_is_reported), cmocka_unit_test(quantiles_interpolate),
+        cmocka_unit_test(clock_change_without_sampler_misplaces),
+        cmocka_unit_test(clock_change_followed_by_sampler_pairs),
         cmocka_unit_test(no_started_warp_is_an_error),
         cmocka_unit_test(instance_quantiles_repeated), cmocka_unit_test(instance_quantiles_distinct),
         cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),

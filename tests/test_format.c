@@ -107,6 +107,21 @@ static void stamp_file_bad_inputs(void **state)
     uint8_t phase = 200;
     corrupt(ok, bad, 64 + 4 * 64 + 28, &phase, 1, -1); /* record 0, byte 28: phase */
     expect_error(bad, "out of range");
+    /* a clock pair is a record of version 2 files only */
+    phase = GS_CLOCK_PAIR;
+    corrupt(ok, bad, 64 + 4 * 64 + 28, &phase, 1, -1);
+    gs_trace t;
+    char err[256] = "";
+    assert_int_equal(gs_file_read(bad, &t, err, sizeof err), 0);
+    assert_int_equal(t.records[0].phase, GS_CLOCK_PAIR);
+    gs_trace_free(&t);
+    path_of(ok, sizeof ok, "v1.gss");
+    v = 1;
+    corrupt(bad, ok, 8, &v, 4, -1);
+    expect_error(ok, "out of range");
+    corrupt(ok, bad, 64 + 4 * 64 + 28, &(uint8_t){GS_MMA}, 1, -1); /* version 1 without clock pairs */
+    assert_int_equal(gs_file_read(bad, &t, err, sizeof err), 0);
+    gs_trace_free(&t);
     path_of(bad, sizeof bad, "missing.gss");
     expect_error(bad, "cannot open");
 }

@@ -36,6 +36,8 @@
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
  * warpgroup), which cost it 5-30% on the H100 (samples/variants.tsv, detail/x):
  * the main loop is issue-bound on the dequantisation, and every stamp is instructions.
+ * With a producer warpgroup (and the pre-pass), its second warp runs the twins' clock
+ * sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every 500 ns.
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
  * and so is v s 2^-14 (a multiple of 2^-24: subnormal when small), the form the weights take
@@ -535,6 +537,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             mbar_init(sm_base + L::o_bar + 8 * s, 1);                  /* full: the producer's arrival + bytes */
             mbar_init(sm_base + L::o_bar + 8 * (STAGES + s), 128 * CW); /* empty: every consumer thread */
         }
+        GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
     }
     __syncthreads();
@@ -553,6 +556,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         } else if (kp.fuse_tokens) { /* three spare warps, two half-warp workers each */
             const int worker = 2 * (3 * (int)blockIdx.x + (warp - 4 * CW - 1)) + (lane >> 4);
             dequant_tokens(kp, worker, 6 * (int)gridDim.x, 0xFFFFu << (lane & 16));
+        } else if (warp == 4 * CW + 1) {
+            GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
         }
         GS_FINISH(gs);
         return;
@@ -571,6 +576,10 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     GS_SUB_ENABLE(gs, cc.wq == 0);
     for (int t = first; t < last; t++) {
         const nvfp4_tile tl = kp.tiles[t];
+        /* the twin's records wait in registers until the warp's last tile; where a CTA runs one
+         * tile, flushing (nothing, at run time) keeps them out of the main loop's registers */
+        if (!PERSISTENT)
+            GS_FLUSH(gs);
         GS_TILE(gs, t, tl.group);
         switch (tl.n_eff) {
 #define NVFP4_N_CASE(N)                                                                                      \
@@ -594,6 +603,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     }
     if (TMA_STORE && (tid & 127) == 0)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
+    GS_CLOCK_DONE(gs);
     GS_FINISH(gs);
 }
 

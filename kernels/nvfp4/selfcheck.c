@@ -89,6 +89,30 @@ static int check_consumer(const nvfp4_schedule *sc, int b, int detail, const gs_
     return 1;
 }
 
+/* The clock sampler's records (the second producer warp): at least one pair, every record a
+ * GS_CLOCK_PAIR, both clocks rising, every pair inside the warp's own start and end. */
+static int check_clock_pairs(const gs_warp_header *wh, const gs_record *rec, uint32_t capacity, char *why,
+                             size_t whylen)
+{
+    if (wh->events < 1 || wh->events > capacity) {
+        snprintf(why, whylen, "clock sampler stored %u pairs (capacity %u)", wh->events, capacity);
+        return 0;
+    }
+    for (uint32_t i = 0; i < wh->events; i++) {
+        const gs_record *r = &rec[i];
+        if (r->phase != GS_CLOCK_PAIR || r->clk_dur != 0 || r->gt_dur != 0) {
+            snprintf(why, whylen, "clock sampler record %u is not a clock pair (phase %u)", i, (unsigned)r->phase);
+            return 0;
+        }
+        if (r->gt_begin < wh->gt_start || r->gt_begin > wh->gt_end ||
+            (i > 0 && (r->gt_begin <= rec[i - 1].gt_begin || r->clk_begin <= rec[i - 1].clk_begin))) {
+            snprintf(why, whylen, "clock pair %u out of order or outside the warp's life", i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Checks every warp header and record of a twin run (downloaded).  1 when all is as designed. */
 static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, const gs_stamps *st,
                         char *why, size_t whylen)
@@ -115,7 +139,11 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
             } else if (wh->gt_end < wh->gt_start) {
                 snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
                 ok = 0;
-            } else if (w >= consumers) { /* the producer warps record no phases */
+            } else if (w == consumers + 1 && v->warp_spec && !v->fused_tokens) { /* the clock sampler */
+                ok = check_clock_pairs(wh, rec, b.capacity, sub, sizeof sub);
+                if (!ok)
+                    snprintf(why, whylen, "cta %u warp %u: %s", cta, w, sub);
+            } else if (w >= consumers) { /* the other producer warps record no phases */
                 if (wh->events != 0) {
                     snprintf(why, whylen, "cta %u producer warp: %u records, expected none", cta, wh->events);
                     ok = 0;

@@ -5,6 +5,7 @@
 
 #include "points.h"
 #include "schedule.h"
+#include "../../instrument/gs_format.h"
 
 #define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT) {NAME, DESC, S, TW, TT, WS, P, TS, SK, FT},
 static const nvfp4_variant k_variants[] = {NVFP4_POINTS(NVFP4_ENTRY)};
@@ -78,6 +79,9 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
         *ctas = (unsigned)sc.grid;
     if (warps_per_cta)
         *warps_per_cta = (unsigned)nvfp4_variant_warps(v);
+    /* the twins' clock sampler (a spare producer warp) stores up to GS_CLOCK_SAMPLES pairs */
+    if (v->warp_spec && !v->fused_tokens && most < GS_CLOCK_SAMPLES)
+        most = GS_CLOCK_SAMPLES;
     if (events_per_warp)
         *events_per_warp = most;
     nvfp4_schedule_free(&sc);
