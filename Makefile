@@ -22,6 +22,9 @@ NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
 # scripts/twin-overhead.sh passes -DGS_STAMP_ABLATE=N; -DGS_HOLD_SLOT=0|1, gs_stamp.cuh)
 TWIN_FLAGS :=
 DETAIL_FLAGS :=
+# extra flags for all three builds of the stamped kernels (experiments measured against the
+# kept kernel before they become knobs: scripts/build-twin-alt.sh, GS_STEPS="alt ab")
+KERNEL_FLAGS :=
 BUILD := build
 
 SHAPE ?= g8k7168
@@ -83,15 +86,15 @@ $(BUILD)/%.o: %.cu | cuda-check
 
 $(BUILD)/%_prod.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -c $< -o $@
 
 $(BUILD)/%_twin.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -DGS_TWIN=1 $(TWIN_FLAGS) -c $< -o $@
+	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=1 $(TWIN_FLAGS) -c $< -o $@
 
 $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
+	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
 $(BUILD)/gemmscope: $(BUILD)/analysis/gemmscope.o $(GS_HOST_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@

@@ -19,7 +19,8 @@
 #        gap     scripts/gap-study.sh (the GEMM's duration alone, in our collector and under
 #                ncu, with programmatic dependent launch on and off)
 #        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS
-#                (e.g. -DGS_STAMP_ABLATE=1), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
+#                (e.g. -DGS_STAMP_ABLATE=1) and every GEMM build with GS_ALT_KERNEL_FLAGS (a
+#                kernel experiment), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
@@ -67,8 +68,8 @@ log="$out/session.log"
                     build/cupti-check --shape $sh --setup $su --only-metrics $m | grep -E '^(metric |metrics\.)'
                 done
             done ;;
-        alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}"
-            scripts/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" ;;
+        alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}, every GEMM build with ${GS_ALT_KERNEL_FLAGS:-}"
+            time scripts/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" "${GS_ALT_KERNEL_FLAGS:-}" ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do
