@@ -72,6 +72,10 @@
  * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
  * would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
+/* Twin-overhead study: -DGS_BATCH_TILES=0 stores the batch at every GS_TILE as well. */
+#ifndef GS_BATCH_TILES
+#define GS_BATCH_TILES 1
+#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -305,6 +309,37 @@ __device__ __forceinline__ void gs_clock_done(void)
                      : "memory");
 }
 
+/* Between samples the sampler either suspends in mbarrier.try_wait (GS_CLOCK_POLL_NS 0: the
+ * hardware wakes it when the workers are done, or after a time of its own choosing, several
+ * microseconds on the H100 whatever the hint) or polls with mbarrier.test_wait and
+ * __nanosleep(GS_CLOCK_POLL_NS).  Twin-overhead study: -DGS_CLOCK_SAMPLING=0 removes the
+ * sampler. */
+#ifndef GS_CLOCK_SAMPLING
+#define GS_CLOCK_SAMPLING 1
+#endif
+#ifndef GS_CLOCK_POLL_NS
+#define GS_CLOCK_POLL_NS 0
+#endif
+
+__device__ __forceinline__ uint32_t gs_clock_workers_done(void)
+{
+    uint32_t done;
+#if GS_CLOCK_POLL_NS > 0
+    asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(gs_clock_bar_addr())
+                 : "memory");
+    if (!done)
+        __nanosleep(GS_CLOCK_POLL_NS);
+#else
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0, %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(gs_clock_bar_addr()), "r"(GS_CLOCK_PERIOD_NS / 4)
+                 : "memory");
+#endif
+    return done;
+}
+
 __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 {
     if (gs_lane() != 0)
@@ -312,15 +347,9 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
     gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
     const uint16_t sm = (uint16_t)gs_smid();
     const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
-    uint64_t next = 0; /* the first pair right away */
-    for (;;) {
-        uint32_t done;
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0, %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(gs_clock_bar_addr()), "r"(GS_CLOCK_PERIOD_NS / 4)
-                     : "memory");
-        if (done)
-            return;
+    uint64_t next = 0;
+    /* the first pair before the first check: a CTA with no work still stores one */
+    do {
         if (c.n < cap && gs_globaltimer() >= next) {
             uint64_t gt, clk;
             gs_edge_pair(&gt, &clk);
@@ -333,7 +362,7 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
             seg[c.n++] = r;
             next = gt + GS_CLOCK_PERIOD_NS;
         }
-    }
+    } while (!gs_clock_workers_done());
 }
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
@@ -344,9 +373,13 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #endif
 #define GS_FLUSH(c) GS_BATCH_FLUSH(c)
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
+#if GS_BATCH_TILES
 #define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
+#else
+#define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
+#endif
 #define GS_FINISH(c) gs_finish(c)
-#if GS_STAMP_ABLATE >= 4 /* a twin that does nothing samples nothing */
+#if GS_STAMP_ABLATE >= 4 || !GS_CLOCK_SAMPLING /* a twin that does nothing samples nothing */
 #define GS_CLOCK_INIT(workers) ((void)(workers))
 #define GS_CLOCK_DONE(c) ((void)(c))
 #define GS_CLOCK_SAMPLER(c) ((void)(c))
