@@ -58,23 +58,25 @@
 #define GS_HOLD_SLOT (GS_TWIN >= 2)
 #endif
 /* GS_FLUSH stores the pending batch at once.  It costs nothing where nothing is pending, and
- * it ends the batch's live range: a loop that runs once per warp at run time (one tile per
- * CTA) still carries a batch through its body for the compiler unless it is flushed at the
- * top, and where registers are tight that costs spills.
+ * it ends the batch's live range (with GS_BATCH_TILES=1 a tile loop otherwise carries the
+ * batch through its body, and where registers are tight that costs spills).
  *
  * The twin (GS_TWIN=1) stores its records in batches: GS_END keeps a finished phase in
  * the registers of one lane (record i of the batch in lane i, with its tile tag: four
  * registers a lane, whatever the batch size) and the warp writes the whole batch with one
- * pair of 16-byte stores per lane when 32 are pending, at GS_SET_ROLE (every record of a
- * batch has the same role) or at GS_FINISH.  A warp with fewer than 32 phases in the whole
- * kernel (a few tiles of four phases) stores its records once, after its last tile: no
- * store, address computation or branch between its phases at all.  The detail twin, whose
+ * pair of 16-byte stores per lane at the next GS_TILE (see GS_BATCH_TILES) or GS_SET_ROLE
+ * (every record of a batch has the same role), at GS_FINISH, or when 32 are pending.  A
+ * tile's four phase records then cost one store instruction pair, one address computation
+ * and one branch instead of four of each, off the phases themselves.  The detail twin, whose
  * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
  * would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
-/* Twin-overhead study: -DGS_BATCH_TILES=0 stores the batch at every GS_TILE as well. */
+/* GS_BATCH_TILES=1 keeps the batch across GS_TILE (one store per 32 records instead of one per
+ * tile).  Measured on the H100 (docs/method.md, "Twin overhead"): it made the twin slower, by
+ * up to 10 points on g8k2048, because the batch's registers then stay live through every main
+ * loop; kept for the study, off by default. */
 #ifndef GS_BATCH_TILES
-#define GS_BATCH_TILES 1
+#define GS_BATCH_TILES 0
 #endif
 struct gs_ctx {
     gs_buffer b;
@@ -309,16 +311,17 @@ __device__ __forceinline__ void gs_clock_done(void)
                      : "memory");
 }
 
-/* Between samples the sampler either suspends in mbarrier.try_wait (GS_CLOCK_POLL_NS 0: the
- * hardware wakes it when the workers are done, or after a time of its own choosing, several
- * microseconds on the H100 whatever the hint) or polls with mbarrier.test_wait and
- * __nanosleep(GS_CLOCK_POLL_NS).  Twin-overhead study: -DGS_CLOCK_SAMPLING=0 removes the
- * sampler. */
+/* Between samples the sampler polls with mbarrier.test_wait and __nanosleep(GS_CLOCK_POLL_NS),
+ * so it keeps to GS_CLOCK_PERIOD_NS.  With GS_CLOCK_POLL_NS=0 it suspends in mbarrier.try_wait
+ * instead: the hardware wakes it promptly when the workers are done, but otherwise after a
+ * time of its own, about 4.5 us on the H100 whatever the hint, too sparse to follow the
+ * clock.  Neither costs the twin measurable time (docs/method.md, "Twin overhead");
+ * -DGS_CLOCK_SAMPLING=0 removes the sampler. */
 #ifndef GS_CLOCK_SAMPLING
 #define GS_CLOCK_SAMPLING 1
 #endif
 #ifndef GS_CLOCK_POLL_NS
-#define GS_CLOCK_POLL_NS 0
+#define GS_CLOCK_POLL_NS 64
 #endif
 
 __device__ __forceinline__ uint32_t gs_clock_workers_done(void)

@@ -294,17 +294,8 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
 /* Stage cc.j: issue its eight wgmmas from the fragments a, then (with two or more stages)
  * fetch the next stage into `next` while they run, wait, release the slot; with one stage
  * the slot must be released before the next stage can even be loaded into it. */
-/* Experiment (not a knob yet): tiles with wgmma N <= NVFP4_ACC_CHAINS_MAX_N accumulate the
- * even and odd k16 steps of every stage into two accumulators, summed after the main loop,
- * so consecutive wgmmas do not depend on each other's result.  0 (default): one chain. */
-#ifndef NVFP4_ACC_CHAINS_MAX_N
-#define NVFP4_ACC_CHAINS_MAX_N 0
-#endif
-template <int N> __host__ __device__ constexpr int acc_chains() { return N <= NVFP4_ACC_CHAINS_MAX_N ? 2 : 1; }
-
 template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
-__device__ __forceinline__ void mma_stage(float (&acc)[acc_chains<N>()][N / 2], const uint32_t (&a)[8][4],
-                                          uint32_t (&next)[8][4],
+__device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
                                           bool has_next, const nvfp4_kparams &kp, consumer_ctx &cc,
                                           load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
 {
@@ -317,15 +308,12 @@ __device__ __forceinline__ void mma_stage(float (&acc)[acc_chains<N>()][N / 2], 
     wgmma_fence();
 #pragma unroll
     for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
-        wgmma_rs<N>::run(acc[s % acc_chains<N>()], a[s],
-                         smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
+        wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
     wgmma_commit();
     if (STAGES > 1 && has_next)
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     wgmma_wait<0>();
-#pragma unroll
-    for (int c = 0; c < acc_chains<N>(); c++)
-        fence_regs(acc[c]);
+    fence_regs(acc);
     /* every consumer thread releases the slot itself: an arrival orders only its own
      * thread's reads of the slot before the producer's next bulk copy into it (one lane
      * arriving for its warp after __syncwarp left the other lanes' scale reads unordered
@@ -405,12 +393,10 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     const int band_row = (w0 & 127) + row;
     const int nkb = tl.kb1 - tl.kb0;
 
-    float accs[acc_chains<N>()][N / 2];
+    float acc[N / 2];
 #pragma unroll
-    for (int c = 0; c < acc_chains<N>(); c++)
-#pragma unroll
-        for (int i = 0; i < N / 2; i++)
-            accs[c][i] = 0.0f;
+    for (int i = 0; i < N / 2; i++)
+        acc[i] = 0.0f;
 
     /* two fragment sets: the wgmmas of one stage read one while the next is dequantised into
      * the other (the loop is unrolled by two so both stay in registers) */
@@ -418,10 +404,10 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     GS_BEGIN(gs, GS_MAINLOOP);
     fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(a0, cc, cc.j, row, band_row, gs);
     for (int kb = 0; kb < nkb; kb += 2) {
-        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(accs, a0, a1, kb + 1 < nkb, kp, cc, cur, last, row,
+        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, row,
                                                                    band_row, gs);
         if (kb + 1 < nkb)
-            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(accs, a1, a0, kb + 2 < nkb, kp, cc, cur, last,
+            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last,
                                                                        row, band_row, gs);
     }
     GS_END(gs, GS_MAINLOOP);
@@ -430,14 +416,7 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
      * becomes real once the loop leaves its last wgmma group in flight. */
     GS_BEGIN(gs, GS_ACC_TO_REG);
     wgmma_wait<0>();
-    fence_regs(accs[0]);
-    float(&acc)[N / 2] = accs[0];
-    if constexpr (acc_chains<N>() == 2) {
-        fence_regs(accs[acc_chains<N>() - 1]);
-#pragma unroll
-        for (int i = 0; i < N / 2; i++)
-            acc[i] += accs[acc_chains<N>() - 1][i];
-    }
+    fence_regs(acc);
     GS_END(gs, GS_ACC_TO_REG);
 
     /* a part of a split tile that does not own it: hand the partial sum over, done */
@@ -597,11 +576,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     GS_SUB_ENABLE(gs, cc.wq == 0);
     for (int t = first; t < last; t++) {
         const nvfp4_tile tl = kp.tiles[t];
-        /* the twin's records wait in registers until the warp's last tile; where a CTA runs one
-         * tile, flushing (nothing, at run time) keeps them out of the main loop's registers */
-        if (!PERSISTENT)
-            GS_FLUSH(gs);
-        GS_TILE(gs, t, tl.group);
+        GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
         switch (tl.n_eff) {
 #define NVFP4_N_CASE(N)                                                                                      \
     case N:                                                                                                  \
