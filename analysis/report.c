@@ -242,8 +242,15 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     else
         gs_buf_printf(&b, "| SM clock (fitted) | %.3f GHz mean; %.3f to %.3f GHz over 1 us or more between knots |\n",
                       tl->clock_ghz, tl->clock_ghz_lo, tl->clock_ghz_hi);
-    gs_buf_printf(&b, "| clock model | piecewise linear, knots a median %.0f ns apart; %d clock-sampler pairs |\n",
-                  tl->knot_gap_ns, tl->clock_pairs);
+    if (tl->clock_pairs)
+        gs_buf_printf(&b,
+                      "| clock model | piecewise linear, knots a median %.0f ns apart; %d clock-sampler pairs, each "
+                      "bracketed by clock reads at most %u cycles apart |\n",
+                      tl->knot_gap_ns, tl->clock_pairs, tl->clock_bracket_max);
+    else
+        gs_buf_printf(&b, "| clock model | piecewise linear, knots a median %.0f ns apart; the warps' own pairs "
+                          "only (no clock sampler) |\n",
+                      tl->knot_gap_ns);
     if (isnan(tl->heldout_max_ns))
         gs_buf_printf(&b, "| clock model held-out error | no interior knot to check with |\n");
     else

@@ -98,7 +98,11 @@ static void collect_pairs(const gs_trace *t, gs_timeline *tl, const size_t *off,
                 continue;
             if (!pairs) {
                 f->points++;
-                tl->clock_pairs += i >= 2;
+                if (i >= 2) {
+                    tl->clock_pairs++;
+                    if (r[i - 2].clk_dur > tl->clock_bracket_max)
+                        tl->clock_bracket_max = r[i - 2].clk_dur;
+                }
                 continue;
             }
             clock_pair *q = &pairs[off[h->sm] + fill[h->sm]++];

@@ -45,6 +45,7 @@ typedef struct gs_timeline {
     double heldout_max_ns;    /* worst over SMs; NAN when no SM has an interior knot */
     int heldout_knots;        /* interior knots it was measured on */
     int clock_pairs;          /* GS_CLOCK_PAIR records among the pairs */
+    uint32_t clock_bracket_max; /* widest clock64 bracket of those pairs (their clk_dur), cycles */
     double knot_gap_ns;       /* median gap between neighbouring knots */
     double clock_ghz;         /* median over SMs of the mean SM clock (line slope) */
     double clock_ghz_lo, clock_ghz_hi; /* slowest and fastest SM clock over a run of knots at least

@@ -34,6 +34,9 @@ enum gs_phase {
  * least this many events per warp). */
 #define GS_CLOCK_PERIOD_NS 500u
 #define GS_CLOCK_SAMPLES 512u
+/* A clock pair's clk_dur: the width in cycles of the two clock64 reads around its globaltimer
+ * read (the pair's clock is their middle); wider brackets are not stored. */
+#define GS_CLOCK_BRACKET_MAX 256u
 
 /* Warp roles, set per warp at GS_INIT and changeable with GS_SET_ROLE. */
 enum gs_role {

@@ -343,6 +343,25 @@ __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
     return done;
 }
 
+/* The sampler's pair: the globaltimer read that sees the tick change, bracketed by two clock64
+ * reads.  The timer value was latched somewhere between them, so the pair's clock is the
+ * bracket's middle and its width (stored as clk_dur) bounds the pair's error; a bracket wider
+ * than GS_CLOCK_BRACKET_MAX cycles (the warp was held up between the reads) is refused. */
+__device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *clk, uint32_t *width)
+{
+    const uint64_t g0 = gs_globaltimer();
+    for (int i = 0; i < 256; i++) {
+        const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
+        if (g != g0) {
+            *gt = g;
+            *width = (uint32_t)(c1 - c0);
+            *clk = c0 + *width / 2;
+            return *width <= GS_CLOCK_BRACKET_MAX;
+        }
+    }
+    return false;
+}
+
 __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 {
     if (gs_lane() != 0)
@@ -351,14 +370,21 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
     const uint16_t sm = (uint16_t)gs_smid();
     const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
     uint64_t next = 0;
-    /* the first pair before the first check: a CTA with no work still stores one */
+    /* the first pair before the first check (a CTA with no work still stores one) */
+    int tries = 64;
     do {
         if (c.n < cap && gs_globaltimer() >= next) {
             uint64_t gt, clk;
-            gs_edge_pair(&gt, &clk);
+            uint32_t width;
+            bool ok = gs_bracketed_edge_pair(&gt, &clk, &width);
+            while (!ok && c.n == 0 && --tries > 0)
+                ok = gs_bracketed_edge_pair(&gt, &clk, &width);
+            if (!ok)
+                continue; /* try again at the next poll */
             gs_record r = {};
             r.gt_begin = gt;
             r.clk_begin = clk;
+            r.clk_dur = width;
             r.phase = (uint8_t)GS_CLOCK_PAIR;
             r.role = (uint8_t)c.flags;
             r.sm = sm;

@@ -100,7 +100,7 @@ static int check_clock_pairs(const gs_warp_header *wh, const gs_record *rec, uin
     }
     for (uint32_t i = 0; i < wh->events; i++) {
         const gs_record *r = &rec[i];
-        if (r->phase != GS_CLOCK_PAIR || r->clk_dur != 0 || r->gt_dur != 0) {
+        if (r->phase != GS_CLOCK_PAIR || r->clk_dur > GS_CLOCK_BRACKET_MAX || r->gt_dur != 0) {
             snprintf(why, whylen, "clock sampler record %u is not a clock pair (phase %u)", i, (unsigned)r->phase);
             return 0;
         }
