@@ -1,7 +1,7 @@
 #!/bin/bash
 # `make check-gpu`: everything that must be checked on the GPU, each part
 # printing its own table, then one final 'N passed, N failed' line.
-#   1. calibration: recovered phase shares, clock-fit residual, flag-release spread
+#   1. calibration: recovered phase shares, clock model held-out error, flag-release spread
 #   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
 #      twin builds, every kernel variant, the cuBLAS anchor
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
