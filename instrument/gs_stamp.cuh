@@ -5,7 +5,6 @@
  *   GS_TILE(gs, tile, group);          // tags the records that follow
  *   GS_BEGIN(gs, GS_MAINLOOP); ...  GS_END(gs, GS_MAINLOOP);
  *   GS_FINISH(gs);                     // last thing every warp does
- *   GS_FLUSH(gs);                      // optional: store the pending batch now (see GS_BATCH)
  *
  * Optional clock sampler (a spare warp follows the SM clock, see below):
  *   GS_CLOCK_INIT(worker_warps);       // with the kernel's barrier set-up, before __syncthreads
@@ -57,11 +56,7 @@
 #ifndef GS_HOLD_SLOT
 #define GS_HOLD_SLOT (GS_TWIN >= 2)
 #endif
-/* GS_FLUSH stores the pending batch at once.  It costs nothing where nothing is pending, and
- * it ends the batch's live range (with GS_BATCH_TILES=1 a tile loop otherwise carries the
- * batch through its body, and where registers are tight that costs spills).
- *
- * The twin (GS_TWIN=1) stores its records in batches: GS_END keeps a finished phase in
+/* The twin (GS_TWIN=1) stores its records in batches: GS_END keeps a finished phase in
  * the registers of one lane (record i of the batch in lane i, with its tile tag: four
  * registers a lane, whatever the batch size) and the warp writes the whole batch with one
  * pair of 16-byte stores per lane at the next GS_TILE (see GS_BATCH_TILES) or GS_SET_ROLE
@@ -74,7 +69,8 @@
 /* GS_BATCH_TILES=1 keeps the batch across GS_TILE (one store per 32 records instead of one per
  * tile).  Measured on the H100 (docs/method.md, "Twin overhead"): it made the twin slower, by
  * up to 10 points on g8k2048, because the batch's registers then stay live through every main
- * loop; kept for the study, off by default. */
+ * loop (and in the non-persistent baselines, where a CTA runs one tile, ptxas spilled: the
+ * loop carries the batch for the compiler); kept for the study, off by default. */
 #ifndef GS_BATCH_TILES
 #define GS_BATCH_TILES 0
 #endif
@@ -400,7 +396,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #else
 #define GS_BATCH_FLUSH(c) ((void)(c))
 #endif
-#define GS_FLUSH(c) GS_BATCH_FLUSH(c)
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
 #if GS_BATCH_TILES
 #define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
@@ -444,7 +439,6 @@ struct gs_ctx {
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #define GS_FINISH(c) ((void)(c))
-#define GS_FLUSH(c) ((void)(c))
 #define GS_CLOCK_INIT(workers) ((void)(workers))
 #define GS_CLOCK_DONE(c) ((void)(c))
 #define GS_CLOCK_SAMPLER(c) ((void)(c))

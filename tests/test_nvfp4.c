@@ -808,7 +808,11 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_int_equal(nvfp4_stamp_geometry(p, &s, 100, 0, &ctas, &wpc, &ev), 0);
     assert_int_equal(ctas, 100u);
     assert_int_equal(wpc, 12u);
-    /* the clock sampler (second producer warp) may store GS_CLOCK_SAMPLES pairs */
+    /* the clock sampler (second producer warp) may store GS_CLOCK_SAMPLES pairs; no producer
+     * warpgroup, or one whose spare warps dequantise tokens, leaves no warp to run it */
+    assert_true(nvfp4_variant_clock_sampler(p));
+    assert_false(nvfp4_variant_clock_sampler(base));
+    assert_false(nvfp4_variant_clock_sampler(nvfp4_variant_find("s4_w128_t128_ws_p_tma_ft")));
     assert_int_equal(ev, GS_CLOCK_SAMPLES);
     /* with fused tokens the spare warps dequantise and nothing samples the clock: the
      * consumers' phases set the capacity (128 tiles on 100 CTAs: some CTA runs two, none three) */

@@ -60,6 +60,11 @@ int nvfp4_variant_warps(const nvfp4_variant *v)
     return v ? (v->tile_w / 64) * 4 + (v->warp_spec ? 4 : 0) : 0;
 }
 
+int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
+{
+    return v && v->warp_spec && !v->fused_tokens;
+}
+
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
                          unsigned *warps_per_cta, unsigned *events_per_warp)
 {
@@ -80,7 +85,7 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     if (warps_per_cta)
         *warps_per_cta = (unsigned)nvfp4_variant_warps(v);
     /* the twins' clock sampler (a spare producer warp) stores up to GS_CLOCK_SAMPLES pairs */
-    if (v->warp_spec && !v->fused_tokens && most < GS_CLOCK_SAMPLES)
+    if (nvfp4_variant_clock_sampler(v) && most < GS_CLOCK_SAMPLES)
         most = GS_CLOCK_SAMPLES;
     if (events_per_warp)
         *events_per_warp = most;

@@ -40,6 +40,10 @@ int nvfp4_variant_warps(const nvfp4_variant *v);
  * twin (detail 1; there only the first warp of each consumer warpgroup records sub-phases):
  * CTAs, warps per CTA, and the records per warp (the most any warp writes; producer warps
  * write none).  0 ok, -1 if v cannot run s. */
+/* 1 when the point's twins run the clock sampler: on the second producer warp, which only
+ * a producer warpgroup without fused tokens leaves spare (gemm.cu). */
+int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
+
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
                          unsigned *warps_per_cta, unsigned *events_per_warp);
 
