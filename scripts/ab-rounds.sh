@@ -4,6 +4,7 @@
 # over the rounds (scripts/ab-summary.sh).  Used by the A/B step of gpu-session.sh and by
 # twin-overhead.sh.  GPU required.
 # usage: scripts/ab-rounds.sh DIR ROUNDS SHAPES VARIANTS REPS NAME=BINARY [NAME=BINARY ...]
+# GS_AB_BENCH_ARGS adds arguments to every nvfp4-bench call (e.g. --time-wrong).
 # writes DIR/<NAME>-<round>.tsv (earlier tables there are removed first) and DIR/summary.tsv
 set -u -o pipefail
 [ $# -ge 6 ] || { echo "usage: ab-rounds.sh DIR ROUNDS SHAPES VARIANTS REPS NAME=BINARY..." >&2; exit 2; }
@@ -15,7 +16,8 @@ for r in $(seq "$rounds"); do
     for nb in "$@"; do
         name=${nb%%=*} bin=${nb#*=}
         echo "-- round $r: $name ($bin)"
-        "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" --tsv "$dir/$name-$r.tsv" || exit 1
+        # shellcheck disable=SC2086 # GS_AB_BENCH_ARGS: extra words for nvfp4-bench (e.g. --time-wrong)
+        "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" --tsv "$dir/$name-$r.tsv" ${GS_AB_BENCH_ARGS:-} || exit 1
     done
 done
 scripts/ab-summary.sh "$dir" | tee "$dir/summary.tsv"

@@ -21,6 +21,10 @@
 #        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS
 #                (e.g. -DGS_STAMP_ABLATE=1) and every GEMM build with GS_ALT_KERNEL_FLAGS (a
 #                kernel experiment), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
+#        exp     kernel experiments, built side by side: GS_EXPERIMENTS holds NAME=FLAG words
+#                (e.g. "abl1=-DNVFP4_ABLATE=1 deqx=-DNVFP4_DEQ_SIGN_AFTER=1"), each built as
+#                build/NAME/nvfp4-bench with every GEMM build compiled with FLAG, for the ab
+#                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
@@ -70,6 +74,12 @@ log="$out/session.log"
             done ;;
         alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}, every GEMM build with ${GS_ALT_KERNEL_FLAGS:-}"
             time scripts/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" "${GS_ALT_KERNEL_FLAGS:-}" ;;
+        exp) echo "== kernel experiments: ${GS_EXPERIMENTS:-}"
+            pids=()
+            for e in ${GS_EXPERIMENTS:-}; do
+                (time scripts/build-twin-alt.sh "build/${e%%=*}" "" "${e#*=}") & pids+=($!)
+            done
+            for pid in "${pids[@]}"; do wait "$pid" || echo "gpu-session: an experiment's build failed"; done ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do

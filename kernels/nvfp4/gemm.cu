@@ -58,6 +58,23 @@
 namespace {
 
 constexpr int BK = NVFP4_BK;
+
+/* Ablations: experiments that skip one kind of work to see what the rest costs (the
+ * results are wrong; nvfp4-bench --time-wrong times them).  Off in every real build;
+ * docs/variants.md has what they measured.  Set one with KERNEL_FLAGS=-DNVFP4_ABLATE=n:
+ *   1  no token slabs are loaded (the wgmmas read whatever the ring holds)
+ *   2  no dequantisation: the raw weight words go into the fragments as they are
+ *   3  no wgmma is issued (the commit and wait stay) */
+#ifndef NVFP4_ABLATE
+#define NVFP4_ABLATE 0
+#endif
+constexpr int ABLATE = NVFP4_ABLATE;
+
+/* Which form of the weights' dequantisation (dequant.cuh): 0 sign in the bits before the
+ * multiply, 1 sign applied after it (dequant_nibbles_x2m14_sign_after). */
+#ifndef NVFP4_DEQ_SIGN_AFTER
+#define NVFP4_DEQ_SIGN_AFTER 0
+#endif
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 
 /* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
@@ -99,7 +116,10 @@ __device__ __forceinline__ void dequant_stage(uint32_t (&a)[8][4], uint32_t w_ra
         for (int i = 0; i < 4; i++)
 #pragma unroll
             for (int p = 0; p < 4; p++)
-                a[2 * i + (p >> 1)][2 * (p & 1) + h] = dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
+                a[2 * i + (p >> 1)][2 * (p & 1) + h] =
+                    ABLATE == 2            ? words[i] ^ (p == 0 ? s_lo : s_hi) /* keep the loads live */
+                    : NVFP4_DEQ_SIGN_AFTER ? dequant_nibbles_x2m14_sign_after(words[i], p, i < 2 ? s_lo : s_hi)
+                                           : dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
     }
 }
 
@@ -254,13 +274,15 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
         wait_tokens(kp, g, kb, cur.all_ready);
     if (use > 0)
         mbar_wait(empty, (use - 1) & 1);
-    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + 2 * 128 * kp.t_box[g]));
+    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
     bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
               full);
-    tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
-    tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
+    if (ABLATE != 1) {
+        tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
+        tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
+    }
     cur.j++;
     if (++cur.kb == tl.kb1 - tl.kb0) {
         cur.kb = 0;
@@ -308,7 +330,8 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     wgmma_fence();
 #pragma unroll
     for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
-        wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
+        if (ABLATE != 3)
+            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
     wgmma_commit();
     if (STAGES > 1 && has_next)
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
