@@ -71,81 +71,135 @@ static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntile
     }
 }
 
-/* Split K: deals the sorted tiles out to `grid` CTAs in order, CTA b taking K blocks until
- * the cost dealt so far reaches (b + 1) / grid of the total (cumulative bounds, so a CTA
- * closed early or late shifts work to its neighbour, never to the last CTA).  Writes the
- * units in CTA order into `units` (room for ntiles + grid: every CTA boundary cuts at
- * most one tile) and fills cta_first; returns the number of units. */
-static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
-                      nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
+/* Split K on top of the whole-tile schedule: LPT first (load, owner), then each CTA whose
+ * load exceeds the mean by more than half a minimal part, most loaded first, hands K
+ * blocks from the end of its last tile to the least-loaded CTA, until every CTA is within
+ * that margin or a move would no longer lower the most loaded one.  It keeps K blocks from 0 (part 0, the owner, still last on its list); the
+ * handed-over ranges become parts 1.. in K order, each placed before any whole tile on
+ * the CTA that takes it, so an owner only ever waits for parts that run first on their
+ * CTAs.  Few tiles are cut: only where whole tiles cannot balance.  Writes the units in
+ * CTA order into `units` (room for 2 x (ntiles + grid)) and fills cta_first; returns the
+ * number of units, or -1 out of host memory. */
+static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
+                           long long *load, const int *owner, nvfp4_tile *units, int *cta_first, int *split_tiles,
+                           int *partial_bufs)
 {
     long long total = 0;
-    for (int t = 0; t < ntiles; t++)
-        total += nvfp4_tile_cost(s->k[sorted[t].group], sorted[t].n_eff, tile_w);
-    int b = 0, n = 0, slots = 0, bufs = 0;
-    long long dealt = 0, bound = total / grid;
-    cta_first[0] = 0;
-#define NEXT_CTA() (cta_first[++b] = n, bound = total / grid * (b + 1) + total % grid * (b + 1) / grid)
+    for (int b = 0; b < grid; b++)
+        total += load[b];
+    const long long mean = (total + grid - 1) / grid;
+    int *last = malloc((size_t)grid * sizeof *last), *keep = malloc((size_t)ntiles * sizeof *keep),
+        *done = calloc((size_t)grid, sizeof *done);
+    /* handed-over ranges: tile (sorted index), first K block, end, taking CTA */
+    const int cap = ntiles + 2 * grid;
+    int *mv_t = malloc((size_t)cap * sizeof *mv_t), *mv_kb0 = malloc((size_t)cap * sizeof *mv_kb0),
+        *mv_kb1 = malloc((size_t)cap * sizeof *mv_kb1), *mv_b = malloc((size_t)cap * sizeof *mv_b);
+    int moves = 0, n = 0, slots = 0, bufs = 0, rc = -1;
+    if (!last || !keep || !done || !mv_t || !mv_kb0 || !mv_kb1 || !mv_b)
+        goto out;
+    for (int b = 0; b < grid; b++)
+        last[b] = -1;
     for (int t = 0; t < ntiles; t++) {
-        const int nkb = s->k[sorted[t].group] / NVFP4_BK;
-        const long long per = nvfp4_tile_cost(NVFP4_BK, sorted[t].n_eff, tile_w); /* one K block */
-        const int first_unit = n;
-        int kb = 0;
-        while (kb < nkb) {
-            const int left = nkb - kb;
-            int take = left;
-            if (b < grid - 1) {
-                const long long room = bound - dealt;
-                take = room > 0 ? (int)((room + per / 2) / per) : 0; /* nearest whole K block */
-                if (take >= left) {
-                    take = left;
-                } else if (left - take < NVFP4_MIN_PART_KB) {
-                    /* the rest would be too small a part: all of it, or leave a minimal one */
-                    const int alt = left - NVFP4_MIN_PART_KB;
-                    const long long over = per * left - room, under = room - per * alt;
-                    take = (alt >= NVFP4_MIN_PART_KB || (alt == 0 && cta_first[b] < n)) && under < over ? alt : left;
-                } else if (take < NVFP4_MIN_PART_KB) {
-                    /* too little room for a part: close this CTA, or overfill it with a minimal one */
-                    take = left - NVFP4_MIN_PART_KB < NVFP4_MIN_PART_KB ? left : NVFP4_MIN_PART_KB;
-                    const long long under = room, over = per * take - room;
-                    if (cta_first[b] < n && under <= over)
-                        take = 0;
-                }
-                if (take == 0) {
-                    NEXT_CTA();
-                    continue;
-                }
-            }
-            nvfp4_tile u = sorted[t];
-            u.kb0 = (uint16_t)kb;
-            u.kb1 = (uint16_t)(kb + take);
-            units[n++] = u;
-            kb += take;
-            dealt += per * take;
-            if (b < grid - 1 && dealt + per / 2 >= bound) /* this CTA has its share */
-                NEXT_CTA();
-        }
-        const int parts = n - first_unit;
-        if (parts > 255)
-            return -1; /* a part count the unit cannot hold (K far beyond any benchmark) */
-        for (int i = first_unit; i < n; i++) {
-            units[i].part = (uint8_t)(i - first_unit);
-            units[i].parts = (uint8_t)parts;
-            units[i].slot = (uint16_t)(parts > 1 ? slots : 0);
-            units[i].pbuf = (uint32_t)(parts > 1 ? bufs + (i > first_unit ? i - first_unit - 1 : 0) : 0);
-        }
-        if (parts > 1) {
-            slots++;
-            bufs += parts - 1;
-        }
+        keep[t] = s->k[sorted[t].group] / NVFP4_BK;
+        last[owner[t]] = t;
     }
-#undef NEXT_CTA
-    while (b < grid - 1) /* CTAs the deal did not reach run nothing */
-        cta_first[++b] = n;
+    /* the most loaded CTA hands over, until each is within the margin or can gain no more */
+    while (moves < cap) {
+        int b = -1;
+        for (int c = 0; c < grid; c++)
+            if (!done[c] && (b < 0 || load[c] > load[b]))
+                b = c;
+        if (b < 0)
+            break;
+        const int t = last[b];
+        const long long per = t < 0 ? 0 : nvfp4_tile_cost(NVFP4_BK, sorted[t].n_eff, tile_w); /* one K block */
+        if (t < 0 || load[b] - mean <= per * NVFP4_MIN_PART_KB / 2 || keep[t] < 2 * NVFP4_MIN_PART_KB) {
+            done[b] = 1;
+            continue;
+        }
+        int j = b == 0 ? 1 : 0;
+        for (int c = 0; c < grid; c++)
+            if (c != b && load[c] < load[j])
+                j = c;
+        const long long room = mean - load[j], excess = load[b] - mean;
+        int take = (int)(((room < excess ? room : excess) + per / 2) / per);
+        if (take < NVFP4_MIN_PART_KB)
+            take = NVFP4_MIN_PART_KB;
+        if (take > keep[t] - NVFP4_MIN_PART_KB)
+            take = keep[t] - NVFP4_MIN_PART_KB;
+        if (load[j] + per * take >= load[b]) { /* would not lower the most loaded: stop here */
+            done[b] = 1;
+            continue;
+        }
+        mv_t[moves] = t, mv_kb1[moves] = keep[t], mv_kb0[moves] = keep[t] - take, mv_b[moves] = j;
+        moves++;
+        keep[t] -= take;
+        load[b] -= per * take;
+        load[j] += per * take;
+    }
+    /* parts and buffers: a cut tile's handed-over ranges were recorded from its end down */
+    int *part_of = malloc((size_t)(moves + 1) * sizeof *part_of), *tile_slot = malloc((size_t)ntiles * sizeof *tile_slot),
+        *tile_parts = calloc((size_t)ntiles, sizeof *tile_parts);
+    if (!part_of || !tile_slot || !tile_parts) {
+        free(part_of), free(tile_slot), free(tile_parts);
+        goto out;
+    }
+    for (int m = 0; m < moves; m++)
+        tile_parts[mv_t[m]]++;
+    for (int t = 0; t < ntiles; t++) {
+        tile_slot[t] = tile_parts[t] ? slots++ : 0;
+        tile_parts[t]++; /* + the owner's part */
+    }
+    int *pbuf0 = keep; /* reused: first partial buffer of each cut tile */
+    for (int t = 0; t < ntiles; t++) {
+        const int handed = tile_parts[t] - 1;
+        pbuf0[t] = bufs;
+        bufs += handed;
+    }
+    for (int m = 0; m < moves; m++) { /* part number = 1 + handed-over ranges of the tile below it */
+        int below = 0;
+        for (int q = 0; q < moves; q++)
+            if (mv_t[q] == mv_t[m] && mv_kb0[q] < mv_kb0[m])
+                below++;
+        part_of[m] = 1 + below;
+    }
+    for (int b = 0; b < grid; b++) {
+        cta_first[b] = n;
+        for (int m = 0; m < moves; m++) /* handed-over ranges first */
+            if (mv_b[m] == b) {
+                nvfp4_tile u = sorted[mv_t[m]];
+                u.kb0 = (uint16_t)mv_kb0[m];
+                u.kb1 = (uint16_t)mv_kb1[m];
+                u.part = (uint8_t)part_of[m];
+                u.parts = (uint8_t)tile_parts[mv_t[m]];
+                u.slot = (uint16_t)tile_slot[mv_t[m]];
+                u.pbuf = (uint32_t)(pbuf0[mv_t[m]] + part_of[m] - 1);
+                units[n++] = u;
+            }
+        for (int t = 0; t < ntiles; t++)
+            if (owner[t] == b) {
+                nvfp4_tile u = sorted[t];
+                u.parts = (uint8_t)tile_parts[t];
+                if (u.parts > 1) { /* the owner: K from 0, last on this CTA */
+                    int kept = s->k[u.group] / NVFP4_BK;
+                    for (int m = 0; m < moves; m++)
+                        if (mv_t[m] == t && mv_kb0[m] < kept)
+                            kept = mv_kb0[m];
+                    u.kb1 = (uint16_t)kept;
+                    u.slot = (uint16_t)tile_slot[t];
+                    u.pbuf = (uint32_t)pbuf0[t];
+                }
+                units[n++] = u;
+            }
+    }
     cta_first[grid] = n;
     *split_tiles = slots;
     *partial_bufs = bufs;
-    return n;
+    rc = n;
+    free(part_of), free(tile_slot), free(tile_parts);
+out:
+    free(last), free(keep), free(done), free(mv_t), free(mv_kb0), free(mv_kb1), free(mv_b);
+    return rc;
 }
 
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
@@ -167,7 +221,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
         }
     const int ntiles = enumerate(s, tile_w, tile_t, NULL);
     sc.grid = persistent ? (split ? sms : (ntiles < sms ? ntiles : sms)) : ntiles;
-    const int room = split ? ntiles + sc.grid : ntiles;
+    const int room = split ? 2 * (ntiles + sc.grid) : ntiles;
     nvfp4_tile *sorted = malloc((size_t)ntiles * sizeof *sorted);
     nvfp4_tile *tmp = malloc((size_t)ntiles * sizeof *tmp);
     long long *load = calloc((size_t)sc.grid, sizeof *load);
@@ -181,16 +235,16 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
     }
     enumerate(s, tile_w, tile_t, sorted);
     sort_tiles(sorted, tmp, ntiles, s->k, tile_w);
+    assign_lpt(s, sorted, ntiles, tile_w, persistent, sc.grid, load, owner);
     if (split) {
-        sc.ntiles = deal_split(s, sorted, ntiles, tile_w, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
-                               &sc.partial_bufs);
+        sc.ntiles = split_rebalance(s, sorted, ntiles, tile_w, sc.grid, load, owner, sc.tiles, sc.cta_first,
+                                    &sc.split_tiles, &sc.partial_bufs);
         if (sc.ntiles < 0) {
-            snprintf(err, errlen, "schedule: split K would cut a tile into more than 255 parts");
+            snprintf(err, errlen, "schedule: out of host memory");
             free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
             return -1;
         }
     } else {
-        assign_lpt(s, sorted, ntiles, tile_w, persistent, sc.grid, load, owner);
         sc.ntiles = ntiles;
         for (int t = 0; t < ntiles; t++)
             sc.cta_first[owner[t] + 1]++;

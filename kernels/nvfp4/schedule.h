@@ -47,22 +47,22 @@ typedef struct nvfp4_schedule {
  * partial sums would cost more than the work it moves. */
 #define NVFP4_MIN_PART_KB 4
 
-/* Relative cost of a tile: the weight dequantisation scales with K x tile_w whatever the
- * width, the wgmmas with K x n_eff.  The equal weighting of the two is a model, read off
- * the H100 detail twin's per-group main-loop times (`make report SHAPE=g8k7168`, "Per
- * group") when tiles were 128 tokens wide, not a fit to the current kernel; a refitted
- * weighting was measured slower (docs/variants.md, "Tried and dropped"). */
+/* Relative cost of a tile: the weight dequantisation and the fixed work of a stage scale
+ * with K x tile_w whatever the width, the wgmmas with K x n_eff.  Weighted as measured: on
+ * the H100 a g8k7168 tile's main loop took 36.2 + 0.186 n_eff us (detail twin's "Per group"
+ * times at c96a938, n_eff 64..256, tile_w 128), a fixed part of 195 token columns, about
+ * 1.5 tile_w. */
 static inline long long nvfp4_tile_cost(int K, int n_eff, int tile_w)
 {
-    return (long long)K * (long long)(n_eff + tile_w);
+    return (long long)K * (long long)(2 * n_eff + 3 * tile_w);
 }
-
 /* Builds the schedule.  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
  * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
- * (longest-processing-time first).  With `split` (persistent only) all `sms` CTAs get the
- * same share of the total cost: the sorted tiles are dealt out in order and a tile that
- * overflows a CTA's share is cut at a K block; its first part ends that CTA's list, the
- * rest starts the next CTA's (so the owner, which finishes last, rarely waits).
+ * (longest-processing-time first).  With `split` (persistent only) all `sms` CTAs take
+ * part: after that assignment, every CTA loaded beyond the mean by more than half a
+ * minimal part hands K blocks from the end of its last tile to the least-loaded CTAs.
+ * It keeps the part from K = 0 (the owner, last on its list); each handed-over range runs
+ * before any whole tile on the CTA that takes it.
  * 0, or -1 with a one-line reason in err. */
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen);
