@@ -572,7 +572,7 @@ static void check_schedule(const char *name, int tile_w, int tile_t, int persist
             size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
             assert_int_equal(seen[key], 0);
             seen[key] = 1;
-            const long long cost = nvfp4_tile_cost(s.k[x->group], x->n_eff, tile_w);
+            const long long cost = nvfp4_tile_cost(NVFP4_SPLIT_NONE, s.k[x->group], x->n_eff, tile_w);
             load += cost;
             if (cost > biggest)
                 biggest = cost;
@@ -621,13 +621,13 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
  * owner (part 0, K from 0) ends its CTA's list and every other part runs before any whole
  * tile or owner on its CTA, so an owner only ever waits for parts that never wait; no CTA
  * exceeds the mean cost by more than the rounding of a minimal part. */
-static void check_split_schedule(const char *name, int tile_w, int tile_t, int sms)
+static void check_split_schedule(const char *name, int tile_w, int tile_t, int sms, int mode)
 {
     nvfp4_shape s;
     nvfp4_schedule sc;
     char err[512];
     assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, 1, sms, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, mode, sms, &sc, err, sizeof err), 0);
     assert_int_equal(sc.grid, sms);
     assert_int_equal(sc.cta_first[0], 0);
     assert_int_equal(sc.cta_first[sc.grid], sc.ntiles);
@@ -668,7 +668,7 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
                 }
             }
             parts_seen[((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile]++;
-            const long long per = nvfp4_tile_cost(NVFP4_BK, x->n_eff, tile_w);
+            const long long per = nvfp4_tile_cost(mode, NVFP4_BK, x->n_eff, tile_w);
             if (per > per_max)
                 per_max = per;
             load += per * (x->kb1 - x->kb0);
@@ -704,25 +704,38 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
         assert_int_equal(slot_used[i], 1);
     for (int i = 0; i < sc.partial_bufs; i++)
         assert_int_equal(buf_used[i], 1);
-    /* balanced: within the rounding of a minimal part (or one whole tile where there are
-     * fewer tiles than CTAs and a tile cannot be cut below two minimal parts) */
-    assert_true(most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max ||
-                sc.ntiles - sc.partial_bufs < sms);
-    /* never worse than whole tiles, and cutting only where they leave a CTA over the margin */
-    nvfp4_schedule whole;
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, 0, sms, &whole, err, sizeof err), 0);
-    long long whole_most = 0;
-    for (int b = 0; b < whole.grid; b++) {
-        long long load = 0;
-        for (int t = whole.cta_first[b]; t < whole.cta_first[b + 1]; t++)
-            load += nvfp4_tile_cost(s.k[whole.tiles[t].group], whole.tiles[t].n_eff, tile_w);
-        if (load > whole_most)
-            whole_most = load;
+    if (mode == NVFP4_SPLIT_DEAL) {
+        /* dealt non-owning parts start the next CTA's list: one at most per CTA */
+        for (int b = 0; b < sc.grid; b++)
+            for (int t = sc.cta_first[b] + 1; t < sc.cta_first[b + 1]; t++)
+                assert_true(sc.tiles[t].parts == 1 || sc.tiles[t].part == 0);
+        /* equal shares: a CTA exceeds the mean by less than an unsplittable tile (< 2 minimal
+         * parts) plus the minimal part its predecessor may have left it */
+        assert_true(most <= (total + sms - 1) / sms + 3 * NVFP4_MIN_PART_KB * per_max);
+    } else {
+        /* balanced within the rounding of a minimal part, unless tiles too short to cut
+         * (fewer than 2 minimal parts of K) are what is left over */
+        nvfp4_schedule whole;
+        assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, 0, sms, &whole, err, sizeof err), 0);
+        long long whole_most = 0;
+        int short_tiles = 0;
+        for (int b = 0; b < whole.grid; b++) {
+            long long load = 0;
+            for (int t = whole.cta_first[b]; t < whole.cta_first[b + 1]; t++) {
+                load += nvfp4_tile_cost(mode, s.k[whole.tiles[t].group], whole.tiles[t].n_eff, tile_w);
+                short_tiles += s.k[whole.tiles[t].group] / NVFP4_BK < 2 * NVFP4_MIN_PART_KB;
+            }
+            if (load > whole_most)
+                whole_most = load;
+        }
+        if (!short_tiles && sc.ntiles - sc.partial_bufs >= sms)
+            assert_true(most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max);
+        /* never worse than whole tiles (the same weighting), and no cut where they balance */
+        assert_true(most <= whole_most);
+        if (whole_most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max / 2)
+            assert_int_equal(cut_units, 0);
+        nvfp4_schedule_free(&whole);
     }
-    assert_true(most <= whole_most);
-    if (whole_most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max / 2)
-        assert_int_equal(cut_units, 0);
-    nvfp4_schedule_free(&whole);
     free(parts_seen), free(slot_used), free(buf_used);
     nvfp4_schedule_free(&sc);
 }
@@ -732,9 +745,11 @@ static void test_split_schedule(void **state)
     (void)state;
     const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t1", "t8", "t9"};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        check_split_schedule(shapes[i], 128, 128, 132);
-        check_split_schedule(shapes[i], 128, 256, 132);
-        check_split_schedule(shapes[i], 128, 64, 7);
+        for (int mode = NVFP4_SPLIT_DEAL; mode <= NVFP4_SPLIT_REBALANCE; mode++) {
+            check_split_schedule(shapes[i], 128, 128, 132, mode);
+            check_split_schedule(shapes[i], 128, 256, 132, mode);
+            check_split_schedule(shapes[i], 128, 64, 7, mode);
+        }
     }
 }
 

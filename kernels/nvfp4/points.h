@@ -2,8 +2,10 @@
  * (instantiation and dispatch) and variants.c (names, lookup) can never disagree.
  * X(name, description, stages, tile_w, tile_t, warp_spec, persistent, tma_store, split_k, fused_tokens)
  * Names spell the knobs: s<stages>_w<tile_w>_t<tile_t>, then _ws (producer warpgroup),
- * _p (persistent CTAs), _tma (TMA-store epilogue), _sk (split K: every CTA gets the same
- * share of the work, tiles cut at K blocks where they overflow a share), _ft (fused tokens:
+ * _p (persistent CTAs), _tma (TMA-store epilogue), _sk (split K, split_k = 1: every CTA
+ * gets the same share of the work, tiles cut at K blocks where they overflow a share),
+ * _skr (split K, split_k = 2: whole tiles first, then the most loaded CTAs hand K ranges of
+ * their last tile to the least loaded; schedule.h), _ft (fused tokens:
  * no pre-pass kernel; the producer warpgroup's spare warps dequantise the tokens while the
  * main loop runs, K block by K block, and the loads wait per K block; needs _ws_p). */
 #ifndef NVFP4_POINTS_H
@@ -35,6 +37,8 @@
       1, 1, 1, 0)                                                                                                \
     X("s3_w128_t256_ws_p_sk", "as s3_w128_t256_ws_p with split K (equal work per CTA)", 3, 128, 256, 1, 1, 0, 1, \
       0)                                                                                                     \
+    X("s3_w128_t256_ws_p_skr", "as s3_w128_t256_ws_p with split K where whole tiles leave a CTA over the mean", \
+      3, 128, 256, 1, 1, 0, 2, 0)                                                                               \
     X("s3_w128_t256_ws_p_ft", "as s3_w128_t256_ws_p with the tokens dequantised inside the GEMM", 3, 128, 256, 1, \
       1, 0, 0, 1)                                                                                            \
     X("s3_w128_t256_ws_p_sk_ft", "as s3_w128_t256_ws_p_sk with the tokens dequantised inside the GEMM", 3, 128,  \

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int tile_cost_desc(const void *a, const void *b, const int *k, int tile_w)
+static int tile_cost_desc(const void *a, const void *b, const int *k, int tile_w, int split)
 {
     const nvfp4_tile *x = a, *y = b;
-    const long long cx = nvfp4_tile_cost(k[x->group], x->n_eff, tile_w),
-                    cy = nvfp4_tile_cost(k[y->group], y->n_eff, tile_w);
+    const long long cx = nvfp4_tile_cost(split, k[x->group], x->n_eff, tile_w),
+                    cy = nvfp4_tile_cost(split, k[y->group], y->n_eff, tile_w);
     if (cx != cy)
         return cx > cy ? -1 : 1;
     if (x->group != y->group) /* stable, reproducible order among equal costs */
@@ -19,16 +19,16 @@ static int tile_cost_desc(const void *a, const void *b, const int *k, int tile_w
 }
 
 /* qsort takes no context argument: a small stable merge sort that does. */
-static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k, int tile_w)
+static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k, int tile_w, int split)
 {
     if (n < 2)
         return;
     int h = n / 2;
-    sort_tiles(t, tmp, h, k, tile_w);
-    sort_tiles(t + h, tmp, n - h, k, tile_w);
+    sort_tiles(t, tmp, h, k, tile_w, split);
+    sort_tiles(t + h, tmp, n - h, k, tile_w, split);
     int i = 0, j = h, o = 0;
     while (i < h && j < n)
-        tmp[o++] = tile_cost_desc(&t[j], &t[i], k, tile_w) < 0 ? t[j++] : t[i++];
+        tmp[o++] = tile_cost_desc(&t[j], &t[i], k, tile_w, split) < 0 ? t[j++] : t[i++];
     while (i < h)
         tmp[o++] = t[i++];
     while (j < n)
@@ -58,17 +58,94 @@ static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, nvfp4_tile *o
 
 /* Longest-processing-time first: each whole tile (most expensive first) to the CTA with
  * the least work so far; owner[t] gets the CTA of sorted tile t. */
-static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int persistent,
-                       int grid, long long *load, int *owner)
+static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int split,
+                       int persistent, int grid, long long *load, int *owner)
 {
     for (int t = 0; t < ntiles; t++) {
         int best = persistent ? 0 : t;
         for (int b = 1; persistent && b < grid; b++)
             if (load[b] < load[best])
                 best = b;
-        load[best] += nvfp4_tile_cost(s->k[sorted[t].group], sorted[t].n_eff, tile_w);
+        load[best] += nvfp4_tile_cost(split, s->k[sorted[t].group], sorted[t].n_eff, tile_w);
         owner[t] = best;
     }
+}
+
+/* Split K: deals the sorted tiles out to `grid` CTAs in order, CTA b taking K blocks until
+ * the cost dealt so far reaches (b + 1) / grid of the total (cumulative bounds, so a CTA
+ * closed early or late shifts work to its neighbour, never to the last CTA).  Writes the
+ * units in CTA order into `units` (room for ntiles + grid: every CTA boundary cuts at
+ * most one tile) and fills cta_first; returns the number of units. */
+static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
+                      nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
+{
+    long long total = 0;
+    for (int t = 0; t < ntiles; t++)
+        total += nvfp4_tile_cost(NVFP4_SPLIT_DEAL, s->k[sorted[t].group], sorted[t].n_eff, tile_w);
+    int b = 0, n = 0, slots = 0, bufs = 0;
+    long long dealt = 0, bound = total / grid;
+    cta_first[0] = 0;
+#define NEXT_CTA() (cta_first[++b] = n, bound = total / grid * (b + 1) + total % grid * (b + 1) / grid)
+    for (int t = 0; t < ntiles; t++) {
+        const int nkb = s->k[sorted[t].group] / NVFP4_BK;
+        const long long per = nvfp4_tile_cost(NVFP4_SPLIT_DEAL, NVFP4_BK, sorted[t].n_eff, tile_w); /* one K block */
+        const int first_unit = n;
+        int kb = 0;
+        while (kb < nkb) {
+            const int left = nkb - kb;
+            int take = left;
+            if (b < grid - 1) {
+                const long long room = bound - dealt;
+                take = room > 0 ? (int)((room + per / 2) / per) : 0; /* nearest whole K block */
+                if (take >= left) {
+                    take = left;
+                } else if (left - take < NVFP4_MIN_PART_KB) {
+                    /* the rest would be too small a part: all of it, or leave a minimal one */
+                    const int alt = left - NVFP4_MIN_PART_KB;
+                    const long long over = per * left - room, under = room - per * alt;
+                    take = (alt >= NVFP4_MIN_PART_KB || (alt == 0 && cta_first[b] < n)) && under < over ? alt : left;
+                } else if (take < NVFP4_MIN_PART_KB) {
+                    /* too little room for a part: close this CTA, or overfill it with a minimal one */
+                    take = left - NVFP4_MIN_PART_KB < NVFP4_MIN_PART_KB ? left : NVFP4_MIN_PART_KB;
+                    const long long under = room, over = per * take - room;
+                    if (cta_first[b] < n && under <= over)
+                        take = 0;
+                }
+                if (take == 0) {
+                    NEXT_CTA();
+                    continue;
+                }
+            }
+            nvfp4_tile u = sorted[t];
+            u.kb0 = (uint16_t)kb;
+            u.kb1 = (uint16_t)(kb + take);
+            units[n++] = u;
+            kb += take;
+            dealt += per * take;
+            if (b < grid - 1 && dealt + per / 2 >= bound) /* this CTA has its share */
+                NEXT_CTA();
+        }
+        const int parts = n - first_unit;
+        if (parts > 255)
+            return -1; /* a part count the unit cannot hold (K far beyond any benchmark) */
+        for (int i = first_unit; i < n; i++) {
+            units[i].part = (uint8_t)(i - first_unit);
+            units[i].parts = (uint8_t)parts;
+            units[i].slot = (uint16_t)(parts > 1 ? slots : 0);
+            units[i].pbuf = (uint32_t)(parts > 1 ? bufs + (i > first_unit ? i - first_unit - 1 : 0) : 0);
+        }
+        if (parts > 1) {
+            slots++;
+            bufs += parts - 1;
+        }
+    }
+#undef NEXT_CTA
+    while (b < grid - 1) /* CTAs the deal did not reach run nothing */
+        cta_first[++b] = n;
+    cta_first[grid] = n;
+    *split_tiles = slots;
+    *partial_bufs = bufs;
+    return n;
 }
 
 /* Split K on top of the whole-tile schedule: LPT first (load, owner), then each CTA whose
@@ -112,7 +189,7 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
         if (b < 0)
             break;
         const int t = last[b];
-        const long long per = t < 0 ? 0 : nvfp4_tile_cost(NVFP4_BK, sorted[t].n_eff, tile_w); /* one K block */
+        const long long per = t < 0 ? 0 : nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, NVFP4_BK, sorted[t].n_eff, tile_w);
         if (t < 0 || load[b] - mean <= per * NVFP4_MIN_PART_KB / 2 || keep[t] < 2 * NVFP4_MIN_PART_KB) {
             done[b] = 1;
             continue;
@@ -207,7 +284,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
 {
     nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
     if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || (persistent && sms <= 0) ||
-        (split && !persistent) || sms > 65535) {
+        split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_REBALANCE || (split && !persistent) || sms > 65535) {
         snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, persistent %d, split %d, sms %d)", tile_w, tile_t,
                  persistent, split, sms);
         return -1;
@@ -234,9 +311,17 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
         return -1;
     }
     enumerate(s, tile_w, tile_t, sorted);
-    sort_tiles(sorted, tmp, ntiles, s->k, tile_w);
-    assign_lpt(s, sorted, ntiles, tile_w, persistent, sc.grid, load, owner);
-    if (split) {
+    sort_tiles(sorted, tmp, ntiles, s->k, tile_w, split);
+    if (split == NVFP4_SPLIT_DEAL) {
+        sc.ntiles = deal_split(s, sorted, ntiles, tile_w, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
+                               &sc.partial_bufs);
+        if (sc.ntiles < 0) {
+            snprintf(err, errlen, "schedule: split K would cut a tile into more than 255 parts");
+            free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
+            return -1;
+        }
+    } else if (split == NVFP4_SPLIT_REBALANCE) {
+        assign_lpt(s, sorted, ntiles, tile_w, split, persistent, sc.grid, load, owner);
         sc.ntiles = split_rebalance(s, sorted, ntiles, tile_w, sc.grid, load, owner, sc.tiles, sc.cta_first,
                                     &sc.split_tiles, &sc.partial_bufs);
         if (sc.ntiles < 0) {
@@ -245,6 +330,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
             return -1;
         }
     } else {
+        assign_lpt(s, sorted, ntiles, tile_w, split, persistent, sc.grid, load, owner);
         sc.ntiles = ntiles;
         for (int t = 0; t < ntiles; t++)
             sc.cta_first[owner[t] + 1]++;

@@ -47,22 +47,34 @@ typedef struct nvfp4_schedule {
  * partial sums would cost more than the work it moves. */
 #define NVFP4_MIN_PART_KB 4
 
+/* Split K modes of the schedule (the variant's split_k knob). */
+enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
+
 /* Relative cost of a tile: the weight dequantisation and the fixed work of a stage scale
- * with K x tile_w whatever the width, the wgmmas with K x n_eff.  Weighted as measured: on
- * the H100 a g8k7168 tile's main loop took 36.2 + 0.186 n_eff us (detail twin's "Per group"
- * times at c96a938, n_eff 64..256, tile_w 128), a fixed part of 195 token columns, about
- * 1.5 tile_w. */
-static inline long long nvfp4_tile_cost(int K, int n_eff, int tile_w)
+ * with K x tile_w whatever the width, the wgmmas with K x n_eff.  Each schedule uses the
+ * weighting it was measured fastest with on the H100 (docs/variants.md):
+ * - whole tiles and the dealt split K: equal weights, K x (n_eff + tile_w); the refitted
+ *   weights below made the deal slower (its cuts multiplied);
+ * - the rebalanced split K: K x (n_eff + 1.5 tile_w), the fit of a g8k7168 tile's main
+ *   loop, 36.2 + 0.186 n_eff us (detail twin's "Per group" times at c96a938, n_eff 64..256,
+ *   tile_w 128): a fixed part of 195 token columns. */
+static inline long long nvfp4_tile_cost(int split, int K, int n_eff, int tile_w)
 {
-    return (long long)K * (long long)(2 * n_eff + 3 * tile_w);
+    return split == NVFP4_SPLIT_REBALANCE ? (long long)K * (long long)(2 * n_eff + 3 * tile_w)
+                                          : (long long)K * (long long)(n_eff + tile_w);
 }
 /* Builds the schedule.  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
  * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
- * (longest-processing-time first).  With `split` (persistent only) all `sms` CTAs take
- * part: after that assignment, every CTA loaded beyond the mean by more than half a
- * minimal part hands K blocks from the end of its last tile to the least-loaded CTAs.
- * It keeps the part from K = 0 (the owner, last on its list); each handed-over range runs
- * before any whole tile on the CTA that takes it.
+ * (longest-processing-time first).  Split K (persistent only; all `sms` CTAs take part):
+ * - NVFP4_SPLIT_DEAL: the sorted tiles are dealt out in order, every CTA taking the same
+ *   share of the total cost; a tile that overflows a share is cut at a K block, its first
+ *   part (the owner) ends that CTA's list and the rest starts the next CTA's;
+ * - NVFP4_SPLIT_REBALANCE: the whole-tile assignment first, then the most loaded CTA hands
+ *   K blocks from the end of its last tile to the least-loaded one, until each is within
+ *   half a minimal part of the mean or no move lowers the most loaded; it keeps the part
+ *   from K = 0 (the owner, last on its list), each handed-over range runs before any whole
+ *   tile on the CTA that takes it.
+ * Either way an owner only waits for parts that run before anything that waits.
  * 0, or -1 with a one-line reason in err. */
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen);

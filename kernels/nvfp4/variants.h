@@ -19,7 +19,9 @@ typedef struct nvfp4_variant {
     int warp_spec;  /* 1 = a producer warpgroup issues the loads */
     int persistent; /* 1 = one CTA per SM walks a precomputed share of the tiles */
     int tma_store;  /* 1 = epilogue through shared memory and TMA store */
-    int split_k;    /* 1 = (persistent) equal work per CTA, tiles cut at K blocks (schedule.h) */
+    int split_k;    /* (persistent) NVFP4_SPLIT_DEAL: equal shares dealt in order, tiles cut at K blocks;
+                       NVFP4_SPLIT_REBALANCE: whole tiles, then K ranges moved off the most loaded
+                       CTAs (schedule.h) */
     int fused_tokens; /* 1 = (warp_spec, persistent) no token pre-pass: the GEMM dequantises the
                          tokens itself, K block by K block, while its main loop runs */
 } nvfp4_variant;
