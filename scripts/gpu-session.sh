@@ -22,7 +22,7 @@
 #                (e.g. -DGS_STAMP_ABLATE=1) and every GEMM build with GS_ALT_KERNEL_FLAGS (a
 #                kernel experiment), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
 #        exp     kernel experiments, built side by side: GS_EXPERIMENTS holds NAME=FLAG words
-#                (e.g. "abl1=-DNVFP4_ABLATE=1 deqx=-DNVFP4_DEQ_SIGN_AFTER=1"), each built as
+#                (e.g. "abl1=-DNVFP4_ABLATE=1 abl3=-DNVFP4_ABLATE=3"), each built as
 #                build/NAME/nvfp4-bench with every GEMM build compiled with FLAG, for the ab
 #                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels

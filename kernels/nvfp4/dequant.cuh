@@ -21,18 +21,6 @@ static __device__ __forceinline__ uint32_t dequant_nibbles_x2m14(uint32_t w, int
     return hmul2_rn(bits, scale2);
 }
 
-/* The same value, the sign applied after the multiply: only the magnitude bits e1 e0 m go
- * into the fp16 (bits 11..9), and the product's sign bit is flipped for a negative code
- * (an exact product's sign is the xor of its factors'; a zero comes out as +-0).  Fewer
- * integer-pipe instructions: the sign's shift and xor become one LOP3 with the mask, and
- * left shifts may run as IMAD.SHL on the FMA pipe. */
-static __device__ __forceinline__ uint32_t dequant_nibbles_x2m14_sign_after(uint32_t w, int p, uint32_t scale2)
-{
-    const uint32_t mag = (p == 3 ? w >> 3 : w << (9 - 4 * p)) & 0x0E000E00u;
-    const uint32_t sign = (w << (12 - 4 * p)) & 0x80008000u;
-    return hmul2_rn(mag, scale2) ^ sign;
-}
-
 /* Two FP4 codes -> fp16x2 of value x scale, exact (the tokens): x 2^14 restores v first
  * (scaling the scale instead would overflow fp16 for s > 4), then x scale. */
 static __device__ __forceinline__ uint32_t dequant_nibbles(uint32_t w, int p, uint32_t scale2)

@@ -69,12 +69,6 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
-
-/* Which form of the weights' dequantisation (dequant.cuh): 0 sign in the bits before the
- * multiply, 1 sign applied after it (dequant_nibbles_x2m14_sign_after). */
-#ifndef NVFP4_DEQ_SIGN_AFTER
-#define NVFP4_DEQ_SIGN_AFTER 0
-#endif
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 
 /* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
@@ -117,9 +111,8 @@ __device__ __forceinline__ void dequant_stage(uint32_t (&a)[8][4], uint32_t w_ra
 #pragma unroll
             for (int p = 0; p < 4; p++)
                 a[2 * i + (p >> 1)][2 * (p & 1) + h] =
-                    ABLATE == 2            ? words[i] ^ (p == 0 ? s_lo : s_hi) /* keep the loads live */
-                    : NVFP4_DEQ_SIGN_AFTER ? dequant_nibbles_x2m14_sign_after(words[i], p, i < 2 ? s_lo : s_hi)
-                                           : dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
+                    ABLATE == 2 ? words[i] ^ (p == 0 ? s_lo : s_hi) /* keep the loads live */
+                                : dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
     }
 }
 

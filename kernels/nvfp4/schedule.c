@@ -216,9 +216,9 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
     }
     /* parts and buffers: a cut tile's handed-over ranges were recorded from its end down */
     int *part_of = malloc((size_t)(moves + 1) * sizeof *part_of), *tile_slot = malloc((size_t)ntiles * sizeof *tile_slot),
-        *tile_parts = calloc((size_t)ntiles, sizeof *tile_parts);
-    if (!part_of || !tile_slot || !tile_parts) {
-        free(part_of), free(tile_slot), free(tile_parts);
+        *tile_parts = calloc((size_t)ntiles, sizeof *tile_parts), *pbuf0 = calloc((size_t)ntiles, sizeof *pbuf0);
+    if (!part_of || !tile_slot || !tile_parts || !pbuf0) {
+        free(part_of), free(tile_slot), free(tile_parts), free(pbuf0);
         goto out;
     }
     for (int m = 0; m < moves; m++)
@@ -227,12 +227,11 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
         tile_slot[t] = tile_parts[t] ? slots++ : 0;
         tile_parts[t]++; /* + the owner's part */
     }
-    int *pbuf0 = keep; /* reused: first partial buffer of each cut tile */
-    for (int t = 0; t < ntiles; t++) {
-        const int handed = tile_parts[t] - 1;
-        pbuf0[t] = bufs;
-        bufs += handed;
-    }
+    for (int t = 0; t < ntiles; t++)
+        if (tile_parts[t] > 1) {
+            pbuf0[t] = bufs;
+            bufs += tile_parts[t] - 1;
+        }
     for (int m = 0; m < moves; m++) { /* part number = 1 + handed-over ranges of the tile below it */
         int below = 0;
         for (int q = 0; q < moves; q++)
@@ -258,11 +257,7 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
                 nvfp4_tile u = sorted[t];
                 u.parts = (uint8_t)tile_parts[t];
                 if (u.parts > 1) { /* the owner: K from 0, last on this CTA */
-                    int kept = s->k[u.group] / NVFP4_BK;
-                    for (int m = 0; m < moves; m++)
-                        if (mv_t[m] == t && mv_kb0[m] < kept)
-                            kept = mv_kb0[m];
-                    u.kb1 = (uint16_t)kept;
+                    u.kb1 = (uint16_t)keep[t];
                     u.slot = (uint16_t)tile_slot[t];
                     u.pbuf = (uint32_t)pbuf0[t];
                 }
@@ -273,7 +268,7 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
     *split_tiles = slots;
     *partial_bufs = bufs;
     rc = n;
-    free(part_of), free(tile_slot), free(tile_parts);
+    free(part_of), free(tile_slot), free(tile_parts), free(pbuf0);
 out:
     free(last), free(keep), free(done), free(mv_t), free(mv_kb0), free(mv_kb1), free(mv_b);
     return rc;
