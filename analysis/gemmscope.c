@@ -412,11 +412,11 @@ static int cmd_variants(int argc, char **argv)
             return die(err);
         dflt = nvfp4_variant_default(&s);
     }
-    printf("%-24s %6s %6s %6s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws", "pers",
+    printf("%-25s %6s %6s %6s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws", "pers",
            "tma", "sk", "ft", "description");
     for (int i = 0; i < nvfp4_variant_count(); i++) {
         const nvfp4_variant *v = nvfp4_variant_at(i);
-        printf("%-24s %6d %6d %6d %4d %4d %4d %4d %4d  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
+        printf("%-25s %6d %6d %6d %4d %4d %4d %4d %4d  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
                v->warp_spec, v->persistent, v->tma_store, v->split_k, v->fused_tokens, v->description,
                v == dflt ? "  [default]" : "");
     }

@@ -13,11 +13,11 @@ shapes=${*:-g8k7168 g2k1536}
 # proposal switched on, and the shape's production point (variants.c) with it switched off
 pairs_for() {
     case $1 in
-    g8k7168) # production point s3_w128_t256_ws_p; with the TMA-store staging only 2 stages fit
-        echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t256_ws_p s3_w128_t256_ws_p
-tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p s3_w128_t128_ws_p
-tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p s2_w128_t256_ws_p_tma
-warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p s3_w128_t256_ws_p" ;;
+    g8k7168) # production point s3_w128_t256_ws_p_skr; with the TMA-store staging only 2 stages fit
+        echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t256_ws_p_skr s3_w128_t256_ws_p_skr
+tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p_skr s3_w128_t128_ws_p_skr
+tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p_skr s2_w128_t256_ws_p_tma_skr
+warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256_ws_p_skr" ;;
     *) # production point s4_w128_t128_ws_p_tma
         echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
 tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma

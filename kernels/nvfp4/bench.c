@@ -123,7 +123,7 @@ int main(int argc, char **argv)
         ceil_tf = nvfp4_ceiling_gemm_flops(cg) / (time_ms(nvfp4_ceiling_gemm_launch, cg, &fl, reps, 1) * 1e-3) / 1e12;
     nvfp4_ceiling_gemm_destroy(cg);
     printf("tensor ceiling (cuBLAS bf16 %d^3, fastest of %d): %.1f TFLOP/s\n", CEILING_N, reps, ceil_tf);
-    printf("%-8s %-22s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
+    printf("%-8s %-25s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
            "cuBLAS/x", "twin/x", "detail/x", "correct");
 
     char list[512], *cur = list, *tok;
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
             gs_stamps_free(&st_twin);
             gs_stamps_free(&st_detl);
             const double tf = flops / (pm * 1e-3) / 1e12;
-            printf("%-8s %-22s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
+            printf("%-8s %-25s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
                    100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, dm / pm, ok ? "yes" : "NO",
                    v == dv ? "  (default)" : "");
             if (out)
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
             else if (!ok)
                 wrong++;
         }
-        printf("%-8s %-22s %9.2f %8.1f %6.1f%%\n", s.name, "cuBLAS bf16 (anchor)", 1e3 * cublas_ms,
+        printf("%-8s %-25s %9.2f %8.1f %6.1f%%\n", s.name, "cuBLAS bf16 (anchor)", 1e3 * cublas_ms,
                flops / (cublas_ms * 1e-3) / 1e12, 100.0 * flops / (cublas_ms * 1e-3) / 1e12 / ceil_tf);
         nvfp4_problem_destroy(p);
     }

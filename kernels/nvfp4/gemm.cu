@@ -69,18 +69,6 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
-/* 1: the weights of the first stages are loaded before the wait for the token pre-pass
- * (load_prologue); 0: every load after it (kept to measure the difference). */
-#ifndef NVFP4_WEIGHTS_FIRST
-#define NVFP4_WEIGHTS_FIRST 1
-#endif
-/* 1: the two consumer warpgroups take turns issuing their stages' wgmmas (warpgroup 0's
- * stage j, then warpgroup 1's, then warpgroup 0's stage j + 1), so one warpgroup's wgmmas
- * queue behind the other's instead of both draining at every stage boundary. */
-#ifndef NVFP4_PINGPONG
-#define NVFP4_PINGPONG 0
-#endif
-constexpr int TURN_BAR0 = 4, TURN_BAR1 = 5; /* named barriers: warpgroup 0's turn, warpgroup 1's */
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 
 /* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
@@ -263,14 +251,9 @@ struct load_cursor {
     int all_ready; /* fused tokens: every token row is known to be written */
 };
 
-/* What load_stage issues: a stage's weights and scales (with the slot wait and the full
- * barrier's byte count for the whole stage), its token slabs, or both. */
-enum { LOAD_WEIGHTS = 1, LOAD_TOKENS = 2, LOAD_ALL = 3 };
-
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
- * was released) and advances the cursor.  One thread.  A stage loaded in two calls gets
- * LOAD_WEIGHTS first (on a copy of the cursor), then LOAD_TOKENS. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int PARTS = LOAD_ALL>
+ * was released) and advances the cursor.  One thread. */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
 __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor &cur, uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -280,19 +263,16 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
     const uint32_t full = sm_base + L::o_bar + 8 * slot, empty = full + 8 * STAGES;
     const uint32_t st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
-    if ((PARTS & LOAD_TOKENS) && kp.fuse_tokens) /* before the slot wait: the check's latency hides behind it */
+    if (kp.fuse_tokens) /* before the slot wait: the check's latency hides behind it */
         wait_tokens(kp, g, kb, cur.all_ready);
-    if (PARTS & LOAD_WEIGHTS) {
-        if (use > 0)
-            mbar_wait(empty, (use - 1) & 1);
-        mbar_arrive_expect_tx(full,
-                              (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
-        tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
-        const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
-        bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES,
-                  L::SF_BYTES, full);
-    }
-    if ((PARTS & LOAD_TOKENS) && ABLATE != 1) {
+    if (use > 0)
+        mbar_wait(empty, (use - 1) & 1);
+    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
+    tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
+    const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
+    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
+              full);
+    if (ABLATE != 1) {
         tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
         tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
     }
@@ -301,26 +281,6 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
         cur.kb = 0;
         cur.t++;
     }
-}
-
-/* The first ring-full of stages (for the points without a producer, the ring's fill),
- * around the wait for the token pre-pass.  The weights and scales do not depend on it, so
- * their loads (from DRAM after the benchmark's L2 flush) are in flight while it finishes
- * and only the token slabs wait for it.  The slots are on their first use: no slot wait. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void load_prologue(const nvfp4_kparams &kp, load_cursor &cur, int last, uint32_t sm_base)
-{
-    load_cursor ahead = cur;
-    int n = 0;
-    if (NVFP4_WEIGHTS_FIRST)
-        for (; n < STAGES && ahead.t < last; n++)
-            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, LOAD_WEIGHTS>(kp, ahead, sm_base);
-    griddep_wait(); /* the token pre-pass has finished: T is complete */
-    for (int i = 0; i < STAGES && cur.t < last; i++)
-        if (i < n)
-            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, LOAD_TOKENS>(kp, cur, sm_base);
-        else
-            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, LOAD_ALL>(kp, cur, sm_base);
 }
 
 /* What a consumer thread needs to know about itself and the CTA. */
@@ -359,18 +319,13 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     const uint32_t empty = cc.sm_base + L::o_bar + 8 * (STAGES + slot);
     const uint32_t tok = cc.sm_base + slot * L::STAGE + L::o_t;
 
-    constexpr bool turns = NVFP4_PINGPONG && TILE_W == 128;
     GS_SUB_BEGIN(gs, GS_MMA);
-    if (turns && (cc.cw == 1 || cc.j > 0))
-        named_barrier(cc.cw ? TURN_BAR1 : TURN_BAR0, 256);
     wgmma_fence();
 #pragma unroll
     for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
         if (ABLATE != 3)
             wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
     wgmma_commit();
-    if (turns)
-        named_arrive(cc.cw ? TURN_BAR0 : TURN_BAR1, 256);
     if (STAGES > 1 && has_next)
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     wgmma_wait<0>();
@@ -610,7 +565,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         if (warp == 4 * CW) {
             if (lane == 0) {
                 if (!kp.fuse_tokens)
-                    load_prologue<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
+                    griddep_wait(); /* the token pre-pass has finished: T is complete */
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }
@@ -625,8 +580,11 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     }
     if (WARP_SPEC)
         setmaxnreg_inc<CONSUMER_REGS>();
-    if (!WARP_SPEC && tid == 0) /* fill the ring; run_tile keeps it full */
-        load_prologue<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
+    if (!WARP_SPEC && tid == 0) { /* fill the ring; run_tile keeps it full */
+        griddep_wait();          /* the token pre-pass has finished: T is complete */
+        for (int s = 0; s < STAGES && cur.t < last; s++)
+            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
+    }
 
     consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0};
     /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
@@ -655,8 +613,6 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             break; /* schedule.c never produces another width */
         }
     }
-    if (NVFP4_PINGPONG && TILE_W == 128 && cc.cw == 0 && cc.j > 0)
-        named_barrier(TURN_BAR0, 256); /* warpgroup 1's arrival after its last stage */
     if (TMA_STORE && (tid & 127) == 0)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
     GS_CLOCK_DONE(gs);

@@ -39,6 +39,12 @@
       0)                                                                                                     \
     X("s3_w128_t256_ws_p_skr", "as s3_w128_t256_ws_p with split K where whole tiles leave a CTA over the mean", \
       3, 128, 256, 1, 1, 0, 2, 0)                                                                               \
+    X("s1_w128_t256_ws_p_skr", "as s3_w128_t256_ws_p_skr with 1 stage", 1, 128, 256, 1, 1, 0, 2, 0)             \
+    X("s3_w128_t128_ws_p_skr", "as s3_w128_t256_ws_p_skr with 128-token tiles", 3, 128, 128, 1, 1, 0, 2, 0)     \
+    X("s2_w128_t256_ws_p_tma_skr", "as s3_w128_t256_ws_p_skr with the TMA-store epilogue (2 stages fit)", 2,   \
+      128, 256, 1, 1, 1, 2, 0)                                                                                  \
+    X("s3_w128_t256_p_skr", "as s3_w128_t256_ws_p_skr without the producer warpgroup", 3, 128, 256, 0, 1, 0, 2, \
+      0)                                                                                                        \
     X("s3_w128_t256_ws_p_ft", "as s3_w128_t256_ws_p with the tokens dequantised inside the GEMM", 3, 128, 256, 1, \
       1, 0, 0, 1)                                                                                            \
     X("s3_w128_t256_ws_p_sk_ft", "as s3_w128_t256_ws_p_sk with the tokens dequantised inside the GEMM", 3, 128,  \

@@ -305,12 +305,6 @@ static __device__ __forceinline__ void named_barrier(int id, int threads)
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
-/* Arrive on a named barrier without waiting for it (the other side's bar.sync waits). */
-static __device__ __forceinline__ void named_arrive(int id, int threads)
-{
-    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
 /* Programmatic dependent launch: the dependent grid may start early; griddep_wait blocks
  * until every prerequisite grid has finished and its writes are visible. */
 static __device__ __forceinline__ void griddep_wait(void)

@@ -164,7 +164,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
 static void print_row(const char *shape, const char *dist, const char *variant, const char *build,
                       const nvfp4_check *c, double us, const char *stamps, int pass)
 {
-    printf("%-8s %-7s %-21s %-4s %10lld %6lld %6lld %7lld %6lld %10.3g %10.3g %9.1f  %-6s %s\n", shape, dist, variant,
+    printf("%-8s %-7s %-25s %-4s %10lld %6lld %6lld %7lld %6lld %10.3g %10.3g %9.1f  %-6s %s\n", shape, dist, variant,
            build, c->elements, c->bad, c->unwritten, c->cpu_checked, c->cpu_bad, c->max_abs_err, c->max_rel_err, us,
            stamps, pass ? "PASS" : "FAIL");
     fflush(stdout);
@@ -359,7 +359,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
         return 2;
     }
-    printf("%-8s %-7s %-21s %-4s %10s %6s %6s %7s %6s %10s %10s %9s  %-6s %s\n", "shape", "dist", "variant", "build",
+    printf("%-8s %-7s %-25s %-4s %10s %6s %6s %7s %6s %10s %10s %9s  %-6s %s\n", "shape", "dist", "variant", "build",
            "elements", "bad", "unwrit", "cpu_chk", "cpubad", "max_abs", "max_rel", "1shot_us", "stamps", "result");
     /* every named point in turn, or one pass with each shape's production default */
     for (int vi = 0; vi < (dflt ? 1 : nvfp4_variant_count()); vi++) {
