@@ -2,6 +2,7 @@
  * run directory (meta.txt, timings.tsv, stamps.gss).  `gemmscope record`
  * drives it and then analyses the directory. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,20 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
     remove(path);
 }
 
+/* A whole option value in [lo, hi], or a one-line error: "50x" or "" is not 50. */
+static int parse_long(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        fprintf(stderr, "gemmscope-record: %s takes a whole number in [%ld, %ld], not '%s'\n", opt, lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     gs_record_args a = {0};
@@ -337,14 +352,27 @@ int main(int argc, char **argv)
             a.variant = v;
         else if (!strcmp(o, "--dist"))
             a.dist = v;
-        else if (!strcmp(o, "--seed"))
-            a.seed = strtoull(v, NULL, 0);
-        else if (!strcmp(o, "--reps"))
-            a.reps = atoi(v);
-        else if (!strcmp(o, "--warmup"))
-            a.warmup = atoi(v);
-        else if (!strcmp(o, "--capacity-scale"))
-            a.capacity_scale = atof(v);
+        else if (!strcmp(o, "--seed")) {
+            char *end = NULL;
+            errno = 0;
+            a.seed = strtoull(v, &end, 0);
+            if (errno || end == v || *end || v[0] == '-') {
+                fprintf(stderr, "gemmscope-record: --seed takes a non-negative whole number, not '%s'\n", v);
+                return 2;
+            }
+        } else if (!strcmp(o, "--reps") || !strcmp(o, "--warmup")) {
+            long x = 0;
+            if (parse_long(o, v, 0, 1000000, &x))
+                return 2;
+            *(!strcmp(o, "--reps") ? &a.reps : &a.warmup) = (int)x;
+        } else if (!strcmp(o, "--capacity-scale")) {
+            char *end = NULL;
+            a.capacity_scale = strtod(v, &end);
+            if (end == v || *end) {
+                fprintf(stderr, "gemmscope-record: --capacity-scale takes a number in (0, 1], not '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(o, "--command"))
             command = v;
         else if (!strcmp(o, "--metrics"))

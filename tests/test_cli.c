@@ -19,15 +19,16 @@ static char err_text[4096];
 
 static int setup(void **state)
 {
-    return access("build/gemmscope", X_OK) == 0 ? tmpdir_setup(state) : -1;
+    const int built = access("build/gemmscope", X_OK) == 0 && access("build/gemmscope-record", X_OK) == 0;
+    return built ? tmpdir_setup(state) : -1;
 }
 
-/* Runs `build/gemmscope ARGS`; returns the exit status; stderr in err_text. */
-static int run(const char *args)
+/* Runs `build/PROGRAM ARGS`; returns the exit status; stderr in err_text. */
+static int run_program(const char *program, const char *args)
 {
     char cmd[1024], errf[256];
     snprintf(errf, sizeof errf, "%s/stderr", dir);
-    snprintf(cmd, sizeof cmd, "build/gemmscope %s >/dev/null 2>%s", args, errf);
+    snprintf(cmd, sizeof cmd, "build/%s %s >/dev/null 2>%s", program, args, errf);
     int st = system(cmd);
     FILE *f = fopen(errf, "r");
     size_t n = f ? fread(err_text, 1, sizeof err_text - 1, f) : 0;
@@ -35,6 +36,11 @@ static int run(const char *args)
     if (f)
         fclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run(const char *args)
+{
+    return run_program("gemmscope", args);
 }
 
 static int lines(const char *s)
@@ -45,14 +51,19 @@ static int lines(const char *s)
     return n;
 }
 
-static void expect_failure(const char *args, const char *needle)
+static void expect_program_failure(const char *program, const char *args, const char *needle)
 {
-    int rc = run(args);
+    int rc = run_program(program, args);
     if (rc == 0)
         fail_msg("'%s' exited 0", args);
     if (!strstr(err_text, needle))
         fail_msg("'%s': stderr '%s' lacks '%s'", args, err_text, needle);
     assert_int_equal(lines(err_text), 1);
+}
+
+static void expect_failure(const char *args, const char *needle)
+{
+    expect_program_failure("gemmscope", args, needle);
 }
 
 /* A run directory whose stamps.gss has one byte region replaced (or is cut). */
@@ -125,12 +136,35 @@ static void bad_commands_fail_cleanly(void **state)
     assert_int_equal(run("--help"), 0);
 }
 
+/* The recorder's numeric options: a value that is not wholly a number in range is refused
+ * before anything runs (no GPU needed to get there). */
+static void record_options_fail_cleanly(void **state)
+{
+    (void)state;
+    char args[700];
+    const char *bad[][2] = {
+        {"--reps 5x", "--reps takes a whole number"},
+        {"--reps ''", "--reps takes a whole number"},
+        {"--reps 20", "--reps must be at least 50"},
+        {"--warmup -1", "--warmup takes a whole number"},
+        {"--seed abc", "--seed takes a non-negative whole number"},
+        {"--seed -3", "--seed takes a non-negative whole number"},
+        {"--capacity-scale 0.5x", "--capacity-scale takes a number"},
+        {"--capacity-scale 2", "--capacity-scale must be in (0, 1]"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "--subject calib --out %s/never %s", dir, bad[i][0]);
+        expect_program_failure("gemmscope-record", args, bad[i][1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_run_reports),
         cmocka_unit_test(bad_stamp_files_fail_cleanly),
         cmocka_unit_test(bad_commands_fail_cleanly),
+        cmocka_unit_test(record_options_fail_cleanly),
     };
     return cmocka_run_group_tests_name("cli", tests, setup, tmpdir_teardown);
 }
