@@ -132,7 +132,8 @@ $(BUILD)/nvfp4-bench: $(NVFP4_BENCH_OBJS) | cuda-check
 
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)
-$(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(BUILD)/analysis/gemmscope.o: $(HEADERS)
+$(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(CUPTI_CHECK_OBJS) $(BUILD)/instrument/ncu_compare.o \
+    $(BUILD)/analysis/gemmscope.o: $(HEADERS)
 
 # ---- tests (host only; test_ptx compiles kernels to PTX) ----
 deps-test:

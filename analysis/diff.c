@@ -1,22 +1,12 @@
 #include "diff.h"
 #include "names.h"
+#include "instrument/gs_stats.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* splitmix64: small, fast, and good enough for resampling indices */
 static unsigned long long next_rand(unsigned long long *s)
@@ -31,7 +21,7 @@ static double resampled_median(const double *v, size_t n, double *tmp, unsigned 
 {
     for (size_t i = 0; i < n; i++)
         tmp[i] = v[next_rand(s) % n];
-    return median_of(tmp, n);
+    return gs_sort_median(tmp, (int)n);
 }
 
 gs_delta gs_delta_of(const double *a, size_t na, const double *b, size_t nb, int resamples, unsigned long long seed)
@@ -46,14 +36,14 @@ gs_delta gs_delta_of(const double *a, size_t na, const double *b, size_t nb, int
         return d;
     }
     memcpy(tmp, a, na * sizeof(double));
-    d.a = median_of(tmp, na);
+    d.a = gs_sort_median(tmp, (int)na);
     memcpy(tmp, b, nb * sizeof(double));
-    d.b = median_of(tmp, nb);
+    d.b = gs_sort_median(tmp, (int)nb);
     d.delta = d.b - d.a;
     unsigned long long s = seed;
     for (int i = 0; i < resamples; i++)
         deltas[i] = resampled_median(b, nb, tmp, &s) - resampled_median(a, na, tmp, &s);
-    qsort(deltas, (size_t)resamples, sizeof(double), cmp_double);
+    qsort(deltas, (size_t)resamples, sizeof(double), gs_cmp_double);
     d.lo = deltas[(int)floor(0.025 * (resamples - 1))];
     d.hi = deltas[(int)ceil(0.975 * (resamples - 1))];
     d.verdict = fabs(d.delta) < GS_MIN_EFFECT * fabs(d.a) ? 0 : d.hi < 0 ? -1 : d.lo > 0 ? 1 : 0;

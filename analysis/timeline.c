@@ -202,7 +202,7 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
         f->ky = f->kx + f->points;
         f->knots = make_knots(p, f->points, f->kx, f->ky);
         if (f->knots < 2)
-            f->knots = 0; /* one knot: the line with the borrowed slope */
+            f->knots = 0; /* one knot: the SM's line (the median slope when its pairs span no time) */
     }
     double b_med = 0.5; /* 2 GHz if nothing better is known */
     if (n_slopes) {

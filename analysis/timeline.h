@@ -19,7 +19,7 @@
 
 typedef struct gs_smfit {
     int points;          /* calibration pairs on this SM */
-    int fallback;        /* 1: a single knot, slope borrowed from the other SMs */
+    int fallback;        /* 1: pairs spanning no time, slope borrowed from the other SMs */
     uint64_t clk_ref;    /* cycles origin of the fit */
     double a_ns, b_ns_per_cycle; /* least-squares line through the pairs (the SM's mean clock) */
     int knots;           /* >= 2: the piecewise-linear model through kx/ky is used */

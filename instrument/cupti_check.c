@@ -31,7 +31,6 @@
  * against the "metric" lines of a normal run (durations within 2%, percentages within 3
  * points). */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +38,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include "gs_args.h"
 #include "gs_cupti.h"
 #include "gs_flush.h"
 #include "gs_probe.h"
+#include "gs_stats.h"
 #include "gs_timing.h"
 #include "../kernels/nvfp4/nvfp4.h"
 
@@ -357,12 +358,12 @@ static int time_alone(subject *a, const gs_l2_flusher *fl, cudaStream_t s, int w
     gs_timing ev = {0};
     ev.samples_ms = calloc((size_t)reps, sizeof *ev.samples_ms);
     pass_setup ps = {a, fl};
-    int rc = 1;
+    int rc = 1, act = 1; /* act 0: CUPTI activity is on and must be ended */
     if (!ev.samples_ms || cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
         fprintf(stderr, "cupti_check: events failed\n");
         goto done;
     }
-    int act = gs_cupti_activity_begin(why, sizeof why);
+    act = gs_cupti_activity_begin(why, sizeof why);
     if (act)
         printf("alone: CUPTI activity skipped: %s\n", why);
     for (int r = 0; r < warmup + reps; r++) {
@@ -394,6 +395,12 @@ static int time_alone(subject *a, const gs_l2_flusher *fl, cudaStream_t s, int w
     }
     rc = 0;
 done:
+    if (rc && !act) { /* a failed launch: activity still on */
+        gs_kernel_durations d;
+        memset(&d, 0, sizeof d);
+        if (gs_cupti_activity_end(KERNEL, &d, why, sizeof why) == 0)
+            gs_kernel_durations_free(&d);
+    }
     if (e0)
         cudaEventDestroy(e0);
     if (e1)
@@ -469,14 +476,12 @@ int main(int argc, char **argv)
         } nums[] = {{"--reps", &reps, 1, 100000},
                     {"--warmup", &warmup, 0, 100000},
                     {"--period", &period, 0, 31},
-                    {"--metric-reps", &g_metric_reps, 1, 64}};
+                    {"--metric-reps", &g_metric_reps, 1, GS_CUPTI_MAX_COLLECTIONS}};
         int num = 0;
         for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !num; k++)
             if (!strcmp(o, nums[k].name)) {
-                char *end;
-                errno = 0;
-                const long x = strtol(v, &end, 10);
-                if (errno || end == v || *end || x < nums[k].lo || x > nums[k].hi) {
+                long x = 0;
+                if (gs_parse_long(v, nums[k].lo, nums[k].hi, &x)) {
                     fprintf(stderr, "cupti_check: %s takes a whole number %d..%d, not '%s'\n", o, nums[k].lo,
                             nums[k].hi, v);
                     return 2;
@@ -674,14 +679,9 @@ int main(int argc, char **argv)
             if (diff) {
                 for (int i = 0; i < d.count; i++)
                     diff[i] = (ev.samples_ms[i] - d.samples_ms[i]) * 1e3;
-                for (int i = 1; i < d.count; i++) /* insertion sort: small n */
-                    for (int j = i; j > 0 && diff[j - 1] > diff[j]; j--) {
-                        double t = diff[j];
-                        diff[j] = diff[j - 1];
-                        diff[j - 1] = t;
-                    }
-                printf("durations.events_minus_cupti_us median %.2f min %.2f max %.2f (per launch)\n",
-                       diff[d.count / 2], diff[0], diff[d.count - 1]);
+                const double med = gs_sort_median(diff, d.count);
+                printf("durations.events_minus_cupti_us median %.2f min %.2f max %.2f (per launch)\n", med, diff[0],
+                       diff[d.count - 1]);
                 free(diff);
             }
         }
@@ -695,7 +695,7 @@ int main(int argc, char **argv)
     gs_timing_free(&ev);
     gs_timing_free(&plain);
 
-    /* ---- hardware metrics, one launch each (user replay: before_pass before every pass) ---- */
+    /* ---- hardware metrics: medians of g_metric_reps collections (user replay: before_pass before every pass) ---- */
     for (int k = 0; k < 2; k++) {
         const char *set = k ? "sol" : "default";
         int n = 0;

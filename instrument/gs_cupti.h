@@ -80,6 +80,8 @@ void gs_kernel_durations_free(gs_kernel_durations *d);
 /* ---------------------------------------------------------------- metrics (Range Profiler) */
 
 #define GS_CUPTI_MAX_METRICS 64
+/* Most collections gs_cupti_metrics_collect_median takes the median of. */
+#define GS_CUPTI_MAX_COLLECTIONS 64
 
 typedef struct gs_metric_values {
     int n;

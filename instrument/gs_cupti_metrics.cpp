@@ -521,7 +521,7 @@ int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn bef
                                     const char *kernel_substring, int reps, gs_metric_values *out, char *why,
                                     size_t wn)
 {
-    enum { MAX_REPS = 64 };
+    enum { MAX_REPS = GS_CUPTI_MAX_COLLECTIONS };
     static double vals[GS_CUPTI_MAX_METRICS][MAX_REPS];
     if (reps < 1 || reps > MAX_REPS)
         return gs_cupti_failf(why, wn, "gs_cupti_metrics_collect_median: 1..%d collections, not %d", MAX_REPS, reps);

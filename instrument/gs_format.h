@@ -25,7 +25,8 @@ enum gs_phase {
 };
 
 /* Not a phase: a record whose phase is GS_CLOCK_PAIR is a (%globaltimer, clock64) pair
- * taken right after a timer tick edge (gt_begin, clk_begin; both durations 0), written by
+ * taken right after a timer tick edge (gt_begin, clk_begin; clk_dur the bracket width
+ * below, gt_dur 0), written by
  * the clock sampler (GS_CLOCK_SAMPLER in gs_stamp.cuh) between the warp headers' pairs, so
  * the analyzers can follow an SM clock that changes during the kernel. */
 #define GS_CLOCK_PAIR 255u

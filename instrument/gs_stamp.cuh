@@ -190,7 +190,8 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
 
 /* Records read clock64 alone: every read is work on the kernel's critical path (per-stage
  * stamps sit inside main loops), and the analyzers place every record from clk_begin
- * through the per-SM cycles->ns fit of the warp headers' edge pairs.  gt_begin and gt_dur
+ * through the per-SM clock model of the warp headers' edge pairs and the clock sampler's
+ * pairs (docs/method.md, "Clock model").  gt_begin and gt_dur
  * are written as 0 ("not sampled", docs/stamp-format.md).  The begin clock is kept as its
  * low 32 bits: a later clock64 less the 32-bit distance restores it exactly (phases and
  * batches are far shorter than 2^32 cycles). */
@@ -282,9 +283,9 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
  * clock and settles lower, so a line through the warp headers' start and end pairs misplaces
  * records in between by hundreds of ns.  A warp with nothing else to do runs the sampler:
  * lane 0 stores a (%globaltimer, clock64) edge pair as a GS_CLOCK_PAIR record every
- * GS_CLOCK_PERIOD_NS until every worker warp has called GS_CLOCK_DONE, suspended on an
- * mbarrier in between (no issue slots taken from the workers; woken as soon as the last
- * worker arrives, so the CTA ends with its workers).  The analyzers interpolate between the
+ * GS_CLOCK_PERIOD_NS until every worker warp has called GS_CLOCK_DONE, polling an mbarrier
+ * with short sleeps in between (few issue slots taken from the workers; it sees the last
+ * worker's arrival within a poll, so the CTA ends with its workers).  The analyzers interpolate between the
  * pairs (docs/method.md, "Clock model").  GS_CLOCK_INIT(workers) goes with the kernel's
  * other barrier initialisations, before the __syncthreads that follows them. */
 static __shared__ uint64_t gs_clock_bar;
@@ -311,8 +312,8 @@ __device__ __forceinline__ void gs_clock_done(void)
  * so it keeps to GS_CLOCK_PERIOD_NS.  With GS_CLOCK_POLL_NS=0 it suspends in mbarrier.try_wait
  * instead: the hardware wakes it promptly when the workers are done, but otherwise after a
  * time of its own, about 4.5 us on the H100 whatever the hint, too sparse to follow the
- * clock.  Neither costs the twin measurable time (docs/method.md, "Twin overhead");
- * -DGS_CLOCK_SAMPLING=0 removes the sampler. */
+ * clock.  What the sampler costs the twin was within about a point of the noise in the
+ * H100 measurements (docs/method.md, "Twin overhead"); -DGS_CLOCK_SAMPLING=0 removes it. */
 #ifndef GS_CLOCK_SAMPLING
 #define GS_CLOCK_SAMPLING 1
 #endif

@@ -1,7 +1,7 @@
-/* The one median the collectors and their checkers take: sort, then the middle value (the
- * mean of the middle two for an even count).  Header-only, so every program that needs it
- * (the recorder, cupti-check, ncu-compare, the CUPTI tests) gets it without a link
- * dependency; C and C++. */
+/* The one median of the project: sort, then the middle value (the mean of the middle two
+ * for an even count).  Header-only, so every program that needs it (timing, the CUPTI
+ * collectors, cupti-check, ncu-compare, gemmscope diff) gets it without a link dependency;
+ * C and C++. */
 #ifndef GS_STATS_H
 #define GS_STATS_H
 

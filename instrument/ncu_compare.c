@@ -137,8 +137,11 @@ static int read_ours(const char *path, metric *ours, int *no)
                                 !strcmp(ours[i].kernel, kernel)))
                 i++;
             if (i == *no) {
-                if (*no == MAXM)
-                    continue;
+                if (*no == MAXM) {
+                    fprintf(stderr, "ncu-compare: more than %d metrics in %s\n", MAXM, path);
+                    fclose(f);
+                    return -1;
+                }
                 memset(&ours[i], 0, sizeof ours[i]);
                 snprintf(ours[i].set, sizeof ours[i].set, "%s", set);
                 snprintf(ours[i].name, sizeof ours[i].name, "%s", name);
@@ -171,7 +174,7 @@ static int read_ncu(const char *path, ncu_row *ncu, int *nn)
         return -1;
     }
     int c_name = -1, c_unit = -1, c_val = -1, c_kernel = -1;
-    while (fgets(line, sizeof line, f) && *nn < MAXROWS) {
+    while (fgets(line, sizeof line, f)) {
         if (line[0] != '"')
             continue;
         line[strcspn(line, "\r\n")] = 0;
@@ -203,6 +206,11 @@ static int read_ncu(const char *path, ncu_row *ncu, int *nn)
             continue;
         int is_time;
         v *= unit_scale(fld[c_unit], &is_time);
+        if (*nn == MAXROWS) { /* never compare against a silently cut list */
+            fprintf(stderr, "ncu-compare: more than %d metric rows in the ncu files (from %s on)\n", MAXROWS, path);
+            fclose(f);
+            return -1;
+        }
         ncu_row *r = &ncu[(*nn)++];
         snprintf(r->name, sizeof r->name, "%s", fld[c_name]);
         snprintf(r->kernel, sizeof r->kernel, "%s", c_kernel >= 0 && c_kernel < n ? fld[c_kernel] : "");

@@ -2,7 +2,6 @@
  * run directory (meta.txt, timings.tsv, stamps.gss).  `gemmscope record`
  * drives it and then analyses the directory. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "gs_args.h"
 #include "gs_check.h"
 #include "gs_cupti.h"
 #include "gs_file.h"
@@ -301,20 +301,6 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
     remove(path);
 }
 
-/* A whole option value in [lo, hi], or a one-line error: "50x" or "" is not 50. */
-static int parse_long(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    const long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi) {
-        fprintf(stderr, "gemmscope-record: %s takes a whole number in [%ld, %ld], not '%s'\n", opt, lo, hi, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     gs_record_args a = {0};
@@ -353,27 +339,26 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--dist"))
             a.dist = v;
         else if (!strcmp(o, "--seed")) {
-            char *end = NULL;
-            errno = 0;
-            a.seed = strtoull(v, &end, 0);
-            if (errno || end == v || *end || v[0] == '-') {
+            if (gs_parse_u64(v, &a.seed)) {
                 fprintf(stderr, "gemmscope-record: --seed takes a non-negative whole number, not '%s'\n", v);
                 return 2;
             }
         } else if (!strcmp(o, "--reps") || !strcmp(o, "--warmup")) {
+            /* at least 50 repetitions: the timing method's minimum (docs/method.md) */
+            const int reps = !strcmp(o, "--reps");
             long x = 0;
-            if (parse_long(o, v, 0, 1000000, &x))
+            if (gs_parse_long(v, reps ? 50 : 0, 1000000, &x)) {
+                fprintf(stderr, "gemmscope-record: %s takes a whole number in [%d, 1000000], not '%s'\n", o,
+                        reps ? 50 : 0, v);
                 return 2;
-            *(!strcmp(o, "--reps") ? &a.reps : &a.warmup) = (int)x;
+            }
+            *(reps ? &a.reps : &a.warmup) = (int)x;
         } else if (!strcmp(o, "--capacity-scale")) {
-            char *end = NULL;
-            a.capacity_scale = strtod(v, &end);
-            if (end == v || *end) {
+            if (gs_parse_double(v, 0.0, 1.0, &a.capacity_scale)) {
                 fprintf(stderr, "gemmscope-record: --capacity-scale takes a number in (0, 1], not '%s'\n", v);
                 return 2;
             }
-        }
-        else if (!strcmp(o, "--command"))
+        } else if (!strcmp(o, "--command"))
             command = v;
         else if (!strcmp(o, "--metrics"))
             metrics = v;
@@ -389,14 +374,6 @@ int main(int argc, char **argv)
     if (!subj || !out) {
         fprintf(stderr, "gemmscope-record: %s\n", !out ? "--out DIR is required" : "unknown or missing --subject");
         usage(stderr);
-        return 2;
-    }
-    if (a.reps < 50) {
-        fprintf(stderr, "gemmscope-record: --reps must be at least 50 (the timing method's minimum)\n");
-        return 2;
-    }
-    if (!(a.capacity_scale > 0 && a.capacity_scale <= 1)) {
-        fprintf(stderr, "gemmscope-record: --capacity-scale must be in (0, 1]\n");
         return 2;
     }
 

@@ -29,7 +29,9 @@
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
 #                rounds so drift falls on all alike; tables in reports/ab/<folder>-<binary>-<round>.tsv,
-#                medians over the rounds in reports/ab/summary.tsv (scripts/ab-summary.sh)
+#                medians over the rounds in reports/ab/summary.tsv (scripts/ab-summary.sh);
+#                points GS_AB_VARIANTS (default "default": each shape's production point; a
+#                binary built before nvfp4-bench knew that word needs the names)
 # Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
 # shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
 set -u -o pipefail
@@ -93,7 +95,7 @@ log="$out/session.log"
                 bins+=("$(basename "$(dirname "$b")")-$(basename "$b")=$b")
             done
             scripts/ab-rounds.sh reports/ab "${GS_AB_ROUNDS:-3}" "${GS_AB_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}" \
-                "${GS_AB_VARIANTS:-s3_w128_t256_ws_p,s3_w128_t256_ws_p_sk,s4_w128_t128_ws_p_tma}" \
+                "${GS_AB_VARIANTS:-default}" \
                 "${GS_AB_REPS:-100}" "${bins[@]}" ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac

@@ -2,7 +2,7 @@
 # Where does the instrumented twin's overhead come from?  Builds nvfp4-bench once per
 # GS_STAMP_ABLATE level (instrument/gs_stamp.cuh: 1 no record stores, 2 no per-phase stamps,
 # 3 no timer-edge wait, 4 a twin that does nothing) next to the normal build (level 0),
-# then times the production points with each, the binaries alternating for
+# then times each shape's production point (GS_TWIN_VARIANTS, default "default") with each, the binaries alternating for
 # GS_TWIN_ROUNDS rounds.  twin_over_prod of each binary says what the pieces left in cost.
 # GPU required; run after 'make all'.
 # usage: scripts/twin-overhead.sh [SHAPES]     (default g8k7168,g8k2048,g2k4096,g2k1536)
@@ -23,4 +23,4 @@ done
 bins=(L0=build/nvfp4-bench)
 for l in $levels; do bins+=("L$l=build/twin-study/L$l/nvfp4-bench"); done
 scripts/ab-rounds.sh "$dir" "${GS_TWIN_ROUNDS:-2}" "$shapes" \
-    "${GS_TWIN_VARIANTS:-s3_w128_t256_ws_p,s3_w128_t256_ws_p_sk,s4_w128_t128_ws_p_tma}" "${GS_TWIN_REPS:-100}" "${bins[@]}"
+    "${GS_TWIN_VARIANTS:-default}" "${GS_TWIN_REPS:-100}" "${bins[@]}"

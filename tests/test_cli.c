@@ -1,5 +1,6 @@
-/* The gemmscope program on bad input: one clear line on stderr, a non-zero
- * exit, and nothing written.  Runs build/gemmscope from the repository root. */
+/* The gemmscope program and its recorder (gemmscope-record) on bad input: one clear line
+ * on stderr, a non-zero exit, and nothing written.  Runs build/gemmscope and
+ * build/gemmscope-record from the repository root (both built by `make all`). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,12 +146,12 @@ static void record_options_fail_cleanly(void **state)
     const char *bad[][2] = {
         {"--reps 5x", "--reps takes a whole number"},
         {"--reps ''", "--reps takes a whole number"},
-        {"--reps 20", "--reps must be at least 50"},
+        {"--reps 20", "--reps takes a whole number in [50, 1000000]"},
         {"--warmup -1", "--warmup takes a whole number"},
         {"--seed abc", "--seed takes a non-negative whole number"},
         {"--seed -3", "--seed takes a non-negative whole number"},
         {"--capacity-scale 0.5x", "--capacity-scale takes a number"},
-        {"--capacity-scale 2", "--capacity-scale must be in (0, 1]"},
+        {"--capacity-scale 2", "--capacity-scale takes a number in (0, 1]"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(args, sizeof args, "--subject calib --out %s/never %s", dir, bad[i][0]);

@@ -147,7 +147,6 @@ static void probe_rows_use_their_kernel_and_the_truth(void **state)
     assert_non_null(strstr(out_text, "1 passed, 1 failed"));
 }
 
-/* A metric ncu did not give fails; an empty CSV is an error with one line. */
 /* A row outside its bound passes, marked, only when ncu's own launches spread wider than
  * the bound and ours lies inside them; outside them, or with a tight spread, it fails. */
 static void ncu_spread_wider_than_the_bound(void **state)
@@ -196,6 +195,7 @@ static void rounds_pool(void **state)
     assert_non_null(strstr(out_text, "usage: ncu-compare"));
 }
 
+/* A metric ncu did not give fails; an empty CSV is an error with one line. */
 static void missing_values_fail(void **state)
 {
     (void)state;
@@ -207,6 +207,25 @@ static void missing_values_fail(void **state)
     assert_non_null(strstr(out_text, "ncu-compare: no metrics in"));
 }
 
+/* More metrics or ncu rows than it holds: an error, never a comparison of a cut list. */
+static void too_many_rows_refused(void **state)
+{
+    (void)state;
+    static char ours[200 * 64], ncu[5000 * 80];
+    size_t o = 0, n = 0;
+    for (int i = 0; i < 129; i++) /* one more metric than ncu-compare holds */
+        o += (size_t)snprintf(ours + o, sizeof ours - o, "metric default m%d.sum %d\n", i, i);
+    n += (size_t)snprintf(ncu + n, sizeof ncu - n, "%s", HEADER);
+    assert_int_equal(compare(ours, ncu), 2);
+    assert_non_null(strstr(out_text, "ncu-compare: more than 128 metrics in"));
+    n = (size_t)snprintf(ncu, sizeof ncu, "%s", HEADER);
+    for (int i = 0; i < 4097; i++) /* one more ncu row than it holds */
+        n += (size_t)snprintf(ncu + n, sizeof ncu - n, "\"%d\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"1\"\n",
+                              i);
+    assert_int_equal(compare("metric default gpu__time_duration.sum 1\n", ncu), 2);
+    assert_non_null(strstr(out_text, "ncu-compare: more than 4096 metric rows"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +235,7 @@ int main(void)
         cmocka_unit_test(ncu_spread_wider_than_the_bound),
         cmocka_unit_test(rounds_pool),
         cmocka_unit_test(missing_values_fail),
+        cmocka_unit_test(too_many_rows_refused),
     };
     return cmocka_run_group_tests_name("ncu-compare", tests, setup, tmpdir_teardown);
 }

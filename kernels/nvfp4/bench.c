@@ -7,6 +7,7 @@
  * test: it prints figures and fails only when something could not run or was wrong.
  *
  * Usage: nvfp4-bench [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE] [--time-wrong]
+ * --variants takes point names and the word "default" (each shape's production point).
  * --time-wrong times points whose check failed too (kernel experiments that skip work on
  * purpose, docs/variants.md), marks them "NO" and does not count them as failures.
  * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod
@@ -18,6 +19,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "instrument/gs_args.h"
 #include "instrument/gs_stamps.h"
 #include "instrument/gs_timing.h"
 #include "kernels/nvfp4/nvfp4.h"
@@ -61,15 +63,20 @@ static int alloc_stamps(const nvfp4_variant *v, nvfp4_problem *p, int detail, gs
     return gs_stamps_alloc(st, ctas, wpc, ev);
 }
 
-static int wanted(const char *list, const char *name)
+/* Whether the comma-separated list names `name` (a word of it, whole); "all" takes every
+ * point, the word "default" each shape's production default. */
+static int in_list(const char *list, const char *name)
 {
     size_t n = strlen(name);
-    if (!strcmp(list, "all"))
-        return 1;
     for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
         if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
             return 1;
     return 0;
+}
+
+static int wanted(const char *list, const char *name, int is_default)
+{
+    return !strcmp(list, "all") || in_list(list, name) || (is_default && in_list(list, "default"));
 }
 
 int main(int argc, char **argv)
@@ -82,9 +89,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc)
             variants = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            char *end;
-            long r = strtol(argv[++i], &end, 10);
-            reps = *end || r < 1 || r > 100000 ? 0 : (int)r;
+            long r = 0;
+            reps = gs_parse_long(argv[++i], 1, 100000, &r) ? 0 : (int)r;
         } else if (!strcmp(argv[i], "--time-wrong"))
             time_wrong = 1;
         else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
@@ -152,7 +158,7 @@ int main(int argc, char **argv)
         const nvfp4_variant *dv = nvfp4_variant_default(&s);
         for (int vi = 0; vi < nvfp4_variant_count(); vi++) {
             const nvfp4_variant *v = nvfp4_variant_at(vi);
-            if (!wanted(variants, v->name))
+            if (!wanted(variants, v->name, v == dv))
                 continue;
             launch_arg prod = {v, p, NVFP4_PROD, {0}}, twin = {v, p, NVFP4_TWIN, {0}},
                        detl = {v, p, NVFP4_DETAIL, {0}};

@@ -18,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "instrument/gs_args.h"
 #include "instrument/gs_stamps.h"
 #include "kernels/nvfp4/nvfp4.h"
 #include "kernels/nvfp4/schedule.h"
@@ -341,9 +342,12 @@ int main(int argc, char **argv)
             vname = argv[++i];
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
             shapes = argv[++i];
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--cublas"))
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            if (gs_parse_u64(argv[++i], &seed)) {
+                fprintf(stderr, "nvfp4-selfcheck: --seed takes a non-negative whole number, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--cublas"))
             with_cublas = 1;
         else {
             fprintf(stderr, "usage: %s [--variant NAME|all|default] [--shapes a,b,..] [--seed N] [--cublas]\n",
