@@ -301,9 +301,14 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
  * all 32 banks once.  Rows past M_g become zeros, as the TMA's fill.  The weights still come
  * by TMA, issued by thread 0.  Every thread fences its generic writes for the wgmmas' async
  * proxy and arrives on the slot's full barrier (count 1 + 128: thread 0's
- * arrive_expect_tx, then all 128).  The first IT_BATCH units' loads are issued before the
- * wait for the slot, so their latency hides behind it. */
-constexpr int IT_BATCH = 4; /* units in flight per thread: the producer has 40 registers */
+ * arrive_expect_tx, then all 128).  Loads are issued IT_BATCH units at a time, after the
+ * wait for the slot (issuing the first batch before it made ptxas spill more). */
+/* Units in flight per thread.  The producer has 40 registers: with 4 units ptxas spills 16
+ * bytes of it, with 2 none (the consumers' 232 take the rest of the CTA's pool). */
+#ifndef NVFP4_IT_BATCH
+#define NVFP4_IT_BATCH 4
+#endif
+constexpr int IT_BATCH = NVFP4_IT_BATCH;
 constexpr int IT_THREADS = 128;
 
 struct inline_units {
@@ -627,9 +632,10 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     }
 }
 
-/* Registers per thread after reallocation.  Each SM sub-partition holds 16384 registers
- * and gets one warp of every warpgroup: 40 + 2 x 232 <= 512 per lane. */
-constexpr int PRODUCER_REGS = 48, CONSUMER_REGS = 232;
+/* Registers per thread after reallocation.  setmaxnreg.inc takes registers only from those
+ * the CTA's own setmaxnreg.dec released: 128 x (168 - 40) = 256 x (232 - 168), so the
+ * producer cannot have more than 40 while the consumers have 232 (48 hung every point). */
+constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
 template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
 {
