@@ -29,10 +29,8 @@
  *              then predicated 4-byte stores
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
- * Where the tokens come from is not one either (kp.fuse_tokens, per launch): the pre-pass;
- * the `_ft` points' dequantising warps of the producer warpgroup, writing T while the main
- * loop runs (dequant_tokens below); or the `_it` points' producer warpgroup, writing each
- * stage's token slabs in shared memory itself (produce_inline below).
+ * Fused tokens (the `_ft` points) is not one either: kp.fuse_tokens replaces the pre-pass
+ * with dequantising warps in the producer warpgroup (dequant_tokens below).
  *
  * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile; the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
@@ -45,7 +43,7 @@
  * and so is v s 2^-14 (a multiple of 2^-24: subnormal when small), the form the weights take
  * here; the epilogue multiplies the fp32 accumulator by 2^14 (exact).  So both operands are
  * exact and the fp16 wgmma with fp32 accumulation differs from the reference only by
- * summation order.  Token rows past M_g are zeros (TMA fill, or written so inline), their
+ * summation order.  Token rows past M_g are zeros (TMA fill), their
  * accumulator columns are never stored.  Weight tiles never pass N (N % TILE_W == 0). */
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -253,15 +251,6 @@ struct load_cursor {
     int all_ready; /* fused tokens: every token row is known to be written */
 };
 
-__device__ __forceinline__ void advance(load_cursor &cur, const nvfp4_tile &tl)
-{
-    cur.j++;
-    if (++cur.kb == tl.kb1 - tl.kb0) {
-        cur.kb = 0;
-        cur.t++;
-    }
-}
-
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
  * was released) and advances the cursor.  One thread. */
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
@@ -287,113 +276,10 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
         tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
         tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
     }
-    advance(cur, tl);
-}
-
-/* ---- inline tokens (the _it points) ----
- * No pre-pass and no fp16 T in global memory: the producer warpgroup's 128 threads turn each
- * stage's token rows, straight from the FP4 A_g and its scales, into the two swizzled slabs
- * the TMA would have filled (128B swizzle: 16-byte chunk x of row r at r * 128 +
- * (x ^ r % 8) * 16), with the pre-pass's values and K permutation.  As in tokens.cu, one
- * thread per 16-byte unit of A (32 FP4 of one row, two scale blocks): thread pt takes the
- * units of rows pt / 4 + 32 b (b < n_eff / 32), c = pt % 4; its word i, nibble pair p is word
- * c of the row's chunk 4 i + p (nvfp4_kperm).  One store of a warp covers 8 rows x 4 words:
- * all 32 banks once.  Rows past M_g become zeros, as the TMA's fill.  The weights still come
- * by TMA, issued by thread 0.  Every thread fences its generic writes for the wgmmas' async
- * proxy and arrives on the slot's full barrier (count 1 + 128: thread 0's
- * arrive_expect_tx, then all 128).  Loads are issued IT_BATCH units at a time, after the
- * wait for the slot (issuing the first batch before it made ptxas spill more). */
-/* Units in flight per thread.  The producer has 40 registers: with 4 units ptxas spills 16
- * bytes of it, with 2 none (the consumers' 232 take the rest of the CTA's pool). */
-#ifndef NVFP4_IT_BATCH
-#define NVFP4_IT_BATCH 4
-#endif
-constexpr int IT_BATCH = NVFP4_IT_BATCH;
-constexpr int IT_THREADS = 128;
-
-struct inline_units {
-    uint4 q[IT_BATCH];
-    uint16_t s2[IT_BATCH];
-};
-
-/* Loads units b0 .. b0 + IT_BATCH - 1 of this thread (zeros past the tile's valid rows). */
-__device__ __forceinline__ void inline_load(inline_units &u, const uint8_t *a, const uint8_t *sf, size_t row_bytes,
-                                            int K, int atom, int t0, int r0, int valid, int nb, int b0)
-{
-#pragma unroll
-    for (int i = 0; i < IT_BATCH; i++) {
-        const int r = r0 + 32 * (b0 + i);
-        if (b0 + i < nb && r < valid) {
-            u.q[i] = ldg_nc_u4(a + (size_t)(t0 + r) * row_bytes);
-            u.s2[i] = ldg_nc_u16(sf + sf_atom_offset(t0 + r, K, atom));
-        } else {
-            u.q[i] = make_uint4(0u, 0u, 0u, 0u);
-            u.s2[i] = 0;
-        }
-    }
-}
-
-/* Dequantises the loaded units into the slabs.  `row0` = the slab base + this thread's
- * first row x 128 + 4c + (row % 8) x 16: a unit 32 b rows further is 4096 b bytes on (same
- * row % 8), and chunk k of the row is row0 ^ (k x 16) (the swizzle flips bits 4..6 only). */
-template <int T_SLAB>
-__device__ __forceinline__ void inline_store(const inline_units &u, uint32_t row0, int nb, int b0)
-{
-#pragma unroll
-    for (int i = 0; i < IT_BATCH; i++) {
-        if (b0 + i >= nb)
-            break;
-        const uint32_t sc = e4m3x2_to_f16x2(u.s2[i]);
-        const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
-        const uint32_t w[4] = {u.q[i].x, u.q[i].y, u.q[i].z, u.q[i].w};
-        const uint32_t base = row0 + (uint32_t)(b0 + i) * 4096u;
-#pragma unroll
-        for (int wi = 0; wi < 4; wi++)
-#pragma unroll
-            for (int p = 0; p < 4; p++) /* chunk 4 wi + p: slab wi / 2, chunk (4 wi + p) % 8 of the row */
-                sts32((base ^ (uint32_t)((4 * (wi & 1) + p) << 4)) + (uint32_t)(wi >> 1) * T_SLAB,
-                      dequant_nibbles(w[wi], p, wi < 2 ? s_lo : s_hi));
-    }
-}
-
-/* The producer warpgroup of an _it point: every stage of the CTA's schedule. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void produce_inline(const nvfp4_kparams &kp, load_cursor &cur, int last, uint32_t sm_base,
-                                               int pt)
-{
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    const int c = pt & 3, r0 = pt >> 2;
-    while (cur.t < last) {
-        const nvfp4_tile tl = kp.tiles[cur.t];
-        const int g = tl.group, K = kp.k[g];
-        const uint32_t slot = cur.j % STAGES, use = cur.j / STAGES;
-        const uint32_t full = sm_base + L::o_bar + 8 * slot, empty = full + 8 * STAGES;
-        const uint32_t st = sm_base + slot * L::STAGE;
-        const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
-        const int valid = kp.m[g] - t0, nb = tl.n_eff / 32;
-        /* unit c of K block kb: bytes 16c.. of the block, scales 2c, 2c + 1 = bytes 2(c%2), +1
-         * of atom 2 kb + c / 2 */
-        const uint8_t *const a = kp.A[g] + (size_t)kb * (BK / 2) + 16 * c;
-        const uint8_t *const sf = kp.SFA[g] + 2 * (c & 1);
-        const int atom = 2 * kb + (c >> 1);
-        if (use > 0)
-            mbar_wait(empty, (use - 1) & 1);
-        if (pt == 0) {
-            mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES));
-            tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
-            const size_t band_bytes = (size_t)(K / 64) * 512u;
-            bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES,
-                      L::SF_BYTES, full);
-        }
-#pragma unroll 1
-        for (int b0 = 0; b0 < nb; b0 += IT_BATCH) {
-            inline_units u;
-            inline_load(u, a, sf, (size_t)(K / 2), K, atom, t0, r0, valid, nb, b0);
-            inline_store<L::T_SLAB>(u, st + L::o_t + (uint32_t)(r0 * 128 + 4 * c + (r0 & 7) * 16), nb, b0);
-        }
-        fence_proxy_async_smem(); /* this thread's generic writes -> visible to the wgmmas */
-        mbar_arrive(full);
-        advance(cur, tl);
+    cur.j++;
+    if (++cur.kb == tl.kb1 - tl.kb0) {
+        cur.kb = 0;
+        cur.t++;
     }
 }
 
@@ -634,7 +520,8 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
 
 /* Registers per thread after reallocation.  setmaxnreg.inc takes registers only from those
  * the CTA's own setmaxnreg.dec released: 128 x (168 - 40) = 256 x (232 - 168), so the
- * producer cannot have more than 40 while the consumers have 232 (48 hung every point). */
+ * producer cannot have more than 40 while the consumers have 232 (48 hung every point on
+ * the H100: the consumers waited for registers that never came). */
 constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
 template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
@@ -665,8 +552,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     const uint32_t sm_base = (smem_u32(smem_dyn) + 1023u) & ~1023u;
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) {
-            /* full: the loading thread's arrival + bytes (+ every producer thread's with inline tokens) */
-            mbar_init(sm_base + L::o_bar + 8 * s, kp.fuse_tokens == NVFP4_TOKENS_INLINE ? 1 + IT_THREADS : 1);
+            mbar_init(sm_base + L::o_bar + 8 * s, 1);                  /* full: the producer's arrival + bytes */
             mbar_init(sm_base + L::o_bar + 8 * (STAGES + s), 128 * CW); /* empty: every consumer thread */
         }
         GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
@@ -678,16 +564,14 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     load_cursor cur = {first, 0, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (kp.fuse_tokens == NVFP4_TOKENS_INLINE) {
-            produce_inline<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base, tid - 128 * CW);
-        } else if (warp == 4 * CW) {
+        if (warp == 4 * CW) {
             if (lane == 0) {
                 if (!kp.fuse_tokens)
                     griddep_wait(); /* the token pre-pass has finished: T is complete */
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }
-        } else if (kp.fuse_tokens == NVFP4_TOKENS_FUSED) { /* three spare warps, two half-warp workers each */
+        } else if (kp.fuse_tokens) { /* three spare warps, two half-warp workers each */
             const int worker = 2 * (3 * (int)blockIdx.x + (warp - 4 * CW - 1)) + (lane >> 4);
             dequant_tokens(kp, worker, 6 * (int)gridDim.x, 0xFFFFu << (lane & 16));
         } else if (warp == 4 * CW + 1) {
@@ -760,14 +644,11 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
     if (kp->grid <= 0 || kp->persistent != P)
         return (int)cudaErrorInvalidValue;
     /* fused tokens: the dequantising warps must all be resident (a CTA per SM) */
-    if (kp->fuse_tokens == NVFP4_TOKENS_FUSED && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
-        return (int)cudaErrorInvalidValue;
-    /* inline tokens: the producer warpgroup writes the token slabs */
-    if (kp->fuse_tokens == NVFP4_TOKENS_INLINE && !WS)
+    if (kp->fuse_tokens && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
         return (int)cudaErrorInvalidValue;
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
-     * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused or inline
-     * tokens there is no pre-pass, and the launch keeps full stream order. */
+     * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused tokens
+     * there is no pre-pass, and the launch keeps full stream order. */
     cudaLaunchAttribute attr;
     attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr.val.programmaticStreamSerializationAllowed = 1;

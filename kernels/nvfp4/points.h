@@ -7,9 +7,7 @@
  * _skr (split K, split_k = 2: whole tiles first, then the most loaded CTAs hand K ranges of
  * their last tile to the least loaded; schedule.h), _ft (fused tokens:
  * no pre-pass kernel; the producer warpgroup's spare warps dequantise the tokens while the
- * main loop runs, K block by K block, and the loads wait per K block; needs _ws_p), _it (inline
- * tokens: no pre-pass and no fp16 copy of the tokens; the producer warpgroup dequantises each
- * stage's token rows into its shared-memory slabs; needs _ws). */
+ * main loop runs, K block by K block, and the loads wait per K block; needs _ws_p). */
 #ifndef NVFP4_POINTS_H
 #define NVFP4_POINTS_H
 
@@ -52,12 +50,6 @@
     X("s3_w128_t256_ws_p_sk_ft", "as s3_w128_t256_ws_p_sk with the tokens dequantised inside the GEMM", 3, 128,  \
       256, 1, 1, 0, 1, 1)                                                                                    \
     X("s4_w128_t128_ws_p_tma_ft", "as s4_w128_t128_ws_p_tma with the tokens dequantised inside the GEMM", 4, 128, \
-      128, 1, 1, 1, 0, 1)                                                                                    \
-    X("s3_w128_t256_ws_p_skr_it", "as s3_w128_t256_ws_p_skr with the tokens dequantised into shared memory by " \
-      "the producer warpgroup", 3, 128, 256, 1, 1, 0, 2, 2)                                                     \
-    X("s3_w128_t256_ws_p_sk_it", "as s3_w128_t256_ws_p_sk with the tokens dequantised into shared memory by "   \
-      "the producer warpgroup", 3, 128, 256, 1, 1, 0, 1, 2)                                                     \
-    X("s4_w128_t128_ws_p_tma_it", "as s4_w128_t128_ws_p_tma with the tokens dequantised into shared memory by " \
-      "the producer warpgroup", 4, 128, 128, 1, 1, 1, 0, 2)
+      128, 1, 1, 1, 0, 1)
 
 #endif

@@ -557,7 +557,7 @@ static nvfp4_kparams *launch_kparams(nvfp4_problem *p, const nvfp4_variant *v, i
         return NULL;
     kp->fuse_tokens = v->fused_tokens;
     kp->pdl = !p->no_pdl;
-    if (v->fused_tokens == NVFP4_TOKENS_FUSED) {
+    if (v->fused_tokens) {
         kp->epoch = ++p->token_epoch;
         *epoch_taken = 1;
     }
@@ -570,7 +570,7 @@ static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_
     nvfp4_kparams *kp = launch_kparams(p, v, &taken);
     if (!kp)
         return (int)cudaErrorInvalidValue;
-    if (v->fused_tokens == NVFP4_TOKENS_FUSED && kp->tok_kblocks == 0) {
+    if (v->fused_tokens && kp->tok_kblocks == 0) {
         fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K < 8192 and M_g < 2^21)\n", v->name,
                 p->shape.name);
         p->token_epoch--;

@@ -22,17 +22,9 @@ typedef struct nvfp4_variant {
     int split_k;    /* (persistent) NVFP4_SPLIT_DEAL: equal shares dealt in order, tiles cut at K blocks;
                        NVFP4_SPLIT_REBALANCE: whole tiles, then K ranges moved off the most loaded
                        CTAs (schedule.h) */
-    int fused_tokens; /* where the fp16 tokens come from (enum below) */
+    int fused_tokens; /* 1 = (warp_spec, persistent) no token pre-pass: the GEMM dequantises the
+                         tokens itself, K block by K block, while its main loop runs */
 } nvfp4_variant;
-
-/* The fused_tokens knob. */
-enum {
-    NVFP4_TOKENS_PREPASS = 0, /* the pre-pass kernel writes fp16 T; the GEMM's TMA loads it */
-    NVFP4_TOKENS_FUSED = 1,   /* (warp_spec, persistent; _ft) no pre-pass: the producer warpgroup's spare
-                                 warps write T, K block by K block, while the main loop runs */
-    NVFP4_TOKENS_INLINE = 2   /* (warp_spec; _it) no pre-pass and no T: the producer warpgroup
-                                 dequantises each stage's token rows into its shared-memory slabs */
-};
 
 /* Number of points; every one is instantiated in gemm.cu. */
 int nvfp4_variant_count(void);
