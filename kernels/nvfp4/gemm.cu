@@ -520,8 +520,8 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
 
 /* Registers per thread after reallocation.  setmaxnreg.inc takes registers only from those
  * the CTA's own setmaxnreg.dec released: 128 x (168 - 40) = 256 x (232 - 168), so the
- * producer cannot have more than 40 while the consumers have 232 (48 hung every point on
- * the H100: the consumers waited for registers that never came). */
+ * producer cannot have more than 40 while the consumers have 232 (with 48 the kernels hung
+ * on the H100: docs/variants.md, inline tokens). */
 constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
 template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
