@@ -1,5 +1,6 @@
 #include "smtime.h"
 #include "edges.h"
+#include "../instrument/gs_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,12 +10,6 @@ const int GS_EXPOSE_ORDER[GS_NUM_PHASES - 1] = {
     GS_STORE, GS_EPILOGUE, GS_ACC_TO_REG, GS_LOAD_WAIT, GS_DEQUANT, GS_MMA,
     GS_PROLOGUE, GS_USER0, GS_USER1, GS_USER2, GS_USER3,
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 #define RES_KIND GS_NUM_PHASES
 
@@ -255,7 +250,7 @@ static long boundaries_inside(sm_instances *in, double lo, double hi)
         }
     }
     if (n > 1)
-        qsort(in->t, n, sizeof *in->t, cmp_double);
+        qsort(in->t, n, sizeof *in->t, gs_cmp_double);
     return (long)n;
 }
 
@@ -381,8 +376,7 @@ static int sm_ctas(const gs_timeline *tl, const cta_index *x, int s, double *dur
     }
     *spread = NAN;
     if (m) {
-        qsort(dur, (size_t)m, sizeof(double), cmp_double);
-        double med = m % 2 ? dur[m / 2] : 0.5 * (dur[m / 2 - 1] + dur[m / 2]);
+        const double med = gs_sort_median(dur, m); /* dur[m - 1]: the longest */
         if (med > 0)
             *spread = dur[m - 1] / med;
     }
@@ -424,7 +418,7 @@ static int occupancy(const gs_timeline *tl, const cta_index *x, gs_smtime *out)
     out->tail_ns = isfinite(first_out) ? out->span_ns - first_out : 0;
     out->tail_share = out->tail_ns / out->span_ns;
     if (n_spread) {
-        qsort(spreads, (size_t)n_spread, sizeof(double), cmp_double);
+        qsort(spreads, (size_t)n_spread, sizeof(double), gs_cmp_double);
         out->spread_worst = spreads[n_spread - 1];
         out->spread_median = spreads[n_spread / 2];
     }

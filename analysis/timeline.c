@@ -1,5 +1,6 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "timeline.h"
+#include "../instrument/gs_stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,12 +25,6 @@ static void *alloc_filled(size_t bytes)
     }
 #endif
     return p;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int warp_ok(const gs_warp_header *w) { return (w->flags & GS_WARP_STARTED) != 0; }
@@ -206,8 +201,7 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
     }
     double b_med = 0.5; /* 2 GHz if nothing better is known */
     if (n_slopes) {
-        qsort(slopes, (size_t)n_slopes, sizeof(double), cmp_double);
-        b_med = slopes[n_slopes / 2];
+        b_med = gs_sort_median(slopes, n_slopes);
     }
     free(slopes);
     tl->clock_ghz = 1.0 / b_med;
@@ -268,8 +262,7 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
             tl->heldout_max_ns = f->heldout_max_ns;
     }
     if (n_gaps) {
-        qsort(gaps, n_gaps, sizeof(double), cmp_double);
-        tl->knot_gap_ns = gaps[n_gaps / 2];
+        tl->knot_gap_ns = gs_sort_median(gaps, (int)n_gaps);
     }
     free(gaps);
     free(pairs);

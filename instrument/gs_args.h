@@ -5,6 +5,7 @@
 #define GS_ARGS_H
 
 #include <errno.h>
+#include <string.h>
 #include <stdlib.h>
 
 /* A whole decimal number in [lo, hi] into *out: 0, or -1 (nothing written). */
@@ -25,7 +26,7 @@ static inline int gs_parse_u64(const char *v, unsigned long long *out)
     char *end = NULL;
     errno = 0;
     const unsigned long long x = v ? strtoull(v, &end, 0) : 0;
-    if (!v || errno || end == v || *end || v[0] == '-')
+    if (!v || errno || end == v || *end || strchr(v, '-')) /* strtoull negates " -3" */
         return -1;
     *out = x;
     return 0;

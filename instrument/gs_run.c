@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gs_run.h"
 #include "gs_file.h"
+#include "gs_stats.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -224,12 +225,6 @@ int gs_timings_add(gs_timings *t, const char *build, const double *ms, int count
     return 0;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double quantile_sorted(const double *v, int n, double q)
 {
     double pos = q * (n - 1);
@@ -247,7 +242,7 @@ static double timings_q(const gs_timings *t, int i, double q)
     if (!v)
         return 0.0 / 0.0;
     memcpy(v, t->ms[i], (size_t)t->count[i] * sizeof(double));
-    qsort(v, (size_t)t->count[i], sizeof(double), cmp_d);
+    qsort(v, (size_t)t->count[i], sizeof(double), gs_cmp_double);
     double r = quantile_sorted(v, t->count[i], q);
     free(v);
     return r;

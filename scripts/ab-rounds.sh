@@ -20,4 +20,6 @@ for r in $(seq "$rounds"); do
         "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" --tsv "$dir/$name-$r.tsv" ${GS_AB_BENCH_ARGS:-} || exit 1
     done
 done
-scripts/ab-summary.sh "$dir" | tee "$dir/summary.tsv"
+# the summary under a temporary name first: a failed summary leaves no half-written table
+scripts/ab-summary.sh "$dir" >"$dir/summary.tsv.tmp" && mv "$dir/summary.tsv.tmp" "$dir/summary.tsv" &&
+    cat "$dir/summary.tsv"

@@ -150,6 +150,7 @@ static void record_options_fail_cleanly(void **state)
         {"--warmup -1", "--warmup takes a whole number"},
         {"--seed abc", "--seed takes a non-negative whole number"},
         {"--seed -3", "--seed takes a non-negative whole number"},
+        {"--seed ' -3'", "--seed takes a non-negative whole number"}, /* strtoull would negate it */
         {"--capacity-scale 0.5x", "--capacity-scale takes a number"},
         {"--capacity-scale 2", "--capacity-scale takes a number in (0, 1]"},
     };

@@ -743,7 +743,9 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
 static void test_split_schedule(void **state)
 {
     (void)state;
-    const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t1", "t8", "t9"};
+    /* the last shape (the sanitizer's) is one whose rebalanced schedule cuts tiles on few
+     * CTAs, where the balance bound applies too */
+    const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t1", "t8", "t9", "m=200;n=512;k=4096"};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         for (int mode = NVFP4_SPLIT_DEAL; mode <= NVFP4_SPLIT_REBALANCE; mode++) {
             check_split_schedule(shapes[i], 128, 128, 132, mode);
@@ -751,6 +753,13 @@ static void test_split_schedule(void **state)
             check_split_schedule(shapes[i], 128, 64, 7, mode);
         }
     }
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[256];
+    assert_int_equal(nvfp4_shape_parse("m=200;n=512;k=4096", &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 64, 1, NVFP4_SPLIT_REBALANCE, 7, &sc, err, sizeof err), 0);
+    assert_true(sc.split_tiles > 0); /* the cutting path above was walked */
+    nvfp4_schedule_free(&sc);
 }
 
 /* ---- the fused token dequantisation's work stream ---- */

@@ -518,10 +518,11 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     }
 }
 
-/* Registers per thread after reallocation.  setmaxnreg.inc takes registers only from those
- * the CTA's own setmaxnreg.dec released: 128 x (168 - 40) = 256 x (232 - 168), so the
- * producer cannot have more than 40 while the consumers have 232 (with 48 the kernels hung
- * on the H100: docs/variants.md, inline tokens). */
+/* Registers per thread after reallocation.  setmaxnreg.inc blocks until the CTA's own pool
+ * (what its setmaxnreg.dec released) holds enough: two consumer warpgroups launched at 168
+ * registers need 256 x (232 - 168) = 128 x (168 - 40), so the producer cannot keep more
+ * than 40 while the consumers take 232 (with 48 the kernels hung on the H100:
+ * docs/variants.md, inline tokens). */
 constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
 template <int TILE_W, int WARP_SPEC> constexpr int threads_of()

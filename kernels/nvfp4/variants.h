@@ -38,14 +38,14 @@ const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s);
 /* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
 int nvfp4_variant_warps(const nvfp4_variant *v);
 
-/* Stamp geometry of one launch of v on shape s with `sms` SMs, twin (detail 0) or detail
- * twin (detail 1; there only the first warp of each consumer warpgroup records sub-phases):
- * CTAs, warps per CTA, and the records per warp (the most any warp writes; producer warps
- * write none).  0 ok, -1 if v cannot run s. */
 /* 1 when the point's twins run the clock sampler: on the second producer warp, which only
  * a producer warpgroup without fused tokens leaves spare (gemm.cu). */
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
 
+/* Stamp geometry of one launch of v on shape s with `sms` SMs, twin (detail 0) or detail
+ * twin (detail 1; there only the first warp of each consumer warpgroup records sub-phases):
+ * CTAs, warps per CTA, and the records per warp (the most any warp writes; producer warps
+ * write none).  0 ok, -1 if v cannot run s. */
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
                          unsigned *warps_per_cta, unsigned *events_per_warp);
 
