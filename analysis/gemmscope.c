@@ -412,12 +412,12 @@ static int cmd_variants(int argc, char **argv)
             return die(err);
         dflt = nvfp4_variant_default(&s);
     }
-    printf("%-25s %6s %6s %6s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws", "pers",
-           "tma", "sk", "ft", "description");
+    printf("%-31s %6s %6s %6s %4s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws", "pers",
+           "tma", "sk", "ft", "mma", "description");
     for (int i = 0; i < nvfp4_variant_count(); i++) {
         const nvfp4_variant *v = nvfp4_variant_at(i);
-        printf("%-25s %6d %6d %6d %4d %4d %4d %4d %4d  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
-               v->warp_spec, v->persistent, v->tma_store, v->split_k, v->fused_tokens, v->description,
+        printf("%-31s %6d %6d %6d %4d %4d %4d %4d %4d %4d  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
+               v->warp_spec, v->persistent, v->tma_store, v->split_k, v->fused_tokens, v->mma_depth, v->description,
                v == dflt ? "  [default]" : "");
     }
     return 0;

@@ -211,7 +211,8 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     double flops = nvfp4_shape_flops(sh), computed = 0;
     nvfp4_schedule sc; /* the tiles the kernel runs, each n_eff token columns wide */
     char why[200];
-    if (nvfp4_schedule_build(sh, c->v->tile_w, c->v->tile_t, 0, 0, 1, &sc, why, sizeof why)) {
+    if (nvfp4_schedule_build(sh, c->v->tile_w, c->v->tile_t, nvfp4_variant_n_step(c->v), 0, 0, 1, &sc, why,
+                             sizeof why)) {
         fprintf(stderr, "gemmscope-record: %s\n", why);
         close_ctx(c);
         return -1;
@@ -224,9 +225,10 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     gs_meta_set(meta, "variant_requested", "%s", a->variant);
     gs_meta_set(meta, "variant.description", "%s", c->v->description);
     gs_meta_set(meta, "knobs",
-                "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d fused_tokens=%d",
+                "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d fused_tokens=%d "
+                "mma_depth=%d",
                 c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
-                c->v->split_k, c->v->fused_tokens);
+                c->v->split_k, c->v->fused_tokens, c->v->mma_depth);
     gs_meta_set(meta, "dist", "%s", nvfp4_dist_name(dist));
     gs_meta_set(meta, "seed", "%llu", a->seed);
     gs_meta_set(meta, "groups", "%d", sh->groups);

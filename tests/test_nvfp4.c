@@ -542,13 +542,13 @@ static void test_kperm_matches_fragment_layout(void **state)
 
 /* ---- the tile schedule ---- */
 
-static void check_schedule(const char *name, int tile_w, int tile_t, int persistent, int sms)
+static void check_schedule(const char *name, int tile_w, int tile_t, int n_step, int persistent, int sms)
 {
     nvfp4_shape s;
     nvfp4_schedule sc;
     char err[512];
     assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, persistent, 0, sms, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, n_step, persistent, 0, sms, &sc, err, sizeof err), 0);
     int expect = 0;
     for (int g = 0; g < s.groups; g++)
         expect += (s.n[g] / tile_w) * ((s.m[g] + tile_t - 1) / tile_t);
@@ -567,8 +567,8 @@ static void check_schedule(const char *name, int tile_w, int tile_t, int persist
             const nvfp4_tile *x = &sc.tiles[t];
             const int valid = s.m[x->group] - x->ttile * tile_t;
             assert_true(valid > 0);
-            assert_true(x->n_eff % NVFP4_N_STEP == 0 && x->n_eff <= tile_t);
-            assert_true(x->n_eff >= (valid < tile_t ? valid : tile_t) && x->n_eff - NVFP4_N_STEP < valid);
+            assert_true(x->n_eff % n_step == 0 && x->n_eff <= tile_t);
+            assert_true(x->n_eff >= (valid < tile_t ? valid : tile_t) && x->n_eff - n_step < valid);
             size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
             assert_int_equal(seen[key], 0);
             seen[key] = 1;
@@ -594,11 +594,43 @@ static void test_schedule_covers_each_tile_once(void **state)
     (void)state;
     const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t1", "t8", "t9"};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        check_schedule(shapes[i], 128, 128, 0, 132);
-        check_schedule(shapes[i], 128, 128, 1, 132);
-        check_schedule(shapes[i], 128, 256, 1, 132);
-        check_schedule(shapes[i], 128, 64, 1, 7);
+        check_schedule(shapes[i], 128, 128, NVFP4_N_STEP, 0, 132);
+        check_schedule(shapes[i], 128, 128, NVFP4_N_STEP, 1, 132);
+        check_schedule(shapes[i], 128, 256, NVFP4_N_STEP, 1, 132);
+        check_schedule(shapes[i], 128, 64, NVFP4_N_STEP, 1, 7);
+        /* the two-width points (mma_depth 2): tile_t / 2 or tile_t, nothing else */
+        check_schedule(shapes[i], 128, 256, 128, 1, 132);
+        check_schedule(shapes[i], 128, 128, 64, 1, 132);
     }
+}
+
+/* The width step a point gets: 32 for every point, except the mma_depth 2 points, which
+ * compile two wgmma widths only; their schedule then has no other width (g8k7168's groups
+ * of 64..248 tokens become tiles 64 or 128 wide). */
+static void test_schedule_width_step_of_a_point(void **state)
+{
+    (void)state;
+    const nvfp4_variant *one = nvfp4_variant_find("s3_w128_t256_ws_p_skr");
+    const nvfp4_variant *two = nvfp4_variant_find("s4_w128_t128_ws_p_tma_skr_mma2");
+    assert_non_null(one);
+    assert_non_null(two);
+    assert_int_equal(nvfp4_variant_n_step(one), NVFP4_N_STEP);
+    assert_int_equal(nvfp4_variant_n_step(two), 64);
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[512];
+    assert_int_equal(nvfp4_shape_parse("g8k7168", &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, nvfp4_variant_n_step(two), 1, NVFP4_SPLIT_REBALANCE, 132, &sc,
+                                          err, sizeof err),
+                     0);
+    int widths[129] = {0};
+    for (int t = 0; t < sc.ntiles; t++)
+        widths[sc.tiles[t].n_eff]++;
+    for (int n = 0; n <= 128; n++)
+        if (n != 64 && n != 128)
+            assert_int_equal(widths[n], 0);
+    assert_true(widths[64] > 0 && widths[128] > 0);
+    nvfp4_schedule_free(&sc);
 }
 
 static void test_schedule_rejects_what_does_not_tile(void **state)
@@ -608,12 +640,16 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
     nvfp4_schedule sc;
     char err[512] = "";
     assert_int_equal(nvfp4_shape_parse("m=64;n=128;k=256", &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, 256, 128, 0, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 256, 128, NVFP4_N_STEP, 0, 0, 132, &sc, err, sizeof err), -1);
     assert_non_null(strstr(err, "does not tile"));
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 100, 0, 0, 132, &sc, err, sizeof err), -1);
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 1, 0, 0, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 100, NVFP4_N_STEP, 0, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, NVFP4_N_STEP, 1, 0, 0, &sc, err, sizeof err), -1);
+    /* a width step that is not a multiple of 32 or does not divide tile_t */
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 48, 0, 0, 132, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "width step"));
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 96, 0, 0, 132, &sc, err, sizeof err), -1);
     /* split K needs the persistent schedule */
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 0, 1, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, NVFP4_N_STEP, 0, 1, 132, &sc, err, sizeof err), -1);
     assert_non_null(strstr(err, "split"));
 }
 
@@ -627,7 +663,7 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
     nvfp4_schedule sc;
     char err[512];
     assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, mode, sms, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, NVFP4_N_STEP, 1, mode, sms, &sc, err, sizeof err), 0);
     assert_int_equal(sc.grid, sms);
     assert_int_equal(sc.cta_first[0], 0);
     assert_int_equal(sc.cta_first[sc.grid], sc.ntiles);
@@ -716,7 +752,7 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
         /* balanced within the rounding of a minimal part, unless tiles too short to cut
          * (fewer than 2 minimal parts of K) are what is left over */
         nvfp4_schedule whole;
-        assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, 0, sms, &whole, err, sizeof err), 0);
+        assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, NVFP4_N_STEP, 1, 0, sms, &whole, err, sizeof err), 0);
         long long whole_most = 0;
         int short_tiles = 0;
         for (int b = 0; b < whole.grid; b++) {
@@ -757,7 +793,7 @@ static void test_split_schedule(void **state)
     nvfp4_schedule sc;
     char err[256];
     assert_int_equal(nvfp4_shape_parse("m=200;n=512;k=4096", &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 64, 1, NVFP4_SPLIT_REBALANCE, 7, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 64, NVFP4_N_STEP, 1, NVFP4_SPLIT_REBALANCE, 7, &sc, err, sizeof err), 0);
     assert_true(sc.split_tiles > 0); /* the cutting path above was walked */
     nvfp4_schedule_free(&sc);
 }
@@ -894,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_kperm_bijection_per_block),
         cmocka_unit_test(test_kperm_matches_fragment_layout),
         cmocka_unit_test(test_schedule_covers_each_tile_once),
+        cmocka_unit_test(test_schedule_width_step_of_a_point),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
         cmocka_unit_test(test_token_stream),

@@ -27,6 +27,10 @@
  *   TMA_STORE  1: accumulators -> swizzled shared staging (stmatrix) -> TMA store;
  *              0: straight from registers: one shuffle pairs neighbouring weight rows,
  *              then predicated 4-byte stores
+ *   MMA_DEPTH  stages whose wgmmas are in flight: 1 (each stage waits for its own before
+ *              the next is issued) or 2 (it waits only for the previous stage's); 2 compiles
+ *              the widths TILE_T / 2 and TILE_T only (with more, ptxas serialised the
+ *              wgmmas: docs/variants.md), and the schedule rounds tiles up to them
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
  * Fused tokens (the `_ft` points) is not one either: kp.fuse_tokens replaces the pre-pass
@@ -344,6 +348,37 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     cc.j++;
 }
 
+/* Stage cc.j with two stages of wgmmas in flight (MMA_DEPTH 2): issue its eight wgmmas from
+ * the fragments a, wait only for the previous stage's group (groups complete in order), so
+ * this warpgroup's next wgmmas are queued before its current ones drain; release the
+ * previous stage's slot; dequantise the next stage into `next`, the set the previous stage
+ * read, while this stage's wgmmas run.  `first`: no earlier stage of this unit (nothing to
+ * release).  The unit's last stage is waited for and released after the loop
+ * (finish_stages). */
+template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void mma_stage_deep(float (&acc)[N / 2], const uint32_t (&a)[8][4],
+                                               uint32_t (&next)[8][4], bool has_next, bool first,
+                                               consumer_ctx &cc, int row, int band_row, gs_ctx &gs)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const uint32_t tok = cc.sm_base + (cc.j % STAGES) * L::STAGE + L::o_t;
+
+    GS_SUB_BEGIN(gs, GS_MMA);
+    wgmma_fence();
+#pragma unroll
+    for (int s = 0; s < 8; s++)
+        if (ABLATE != 3)
+            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
+    wgmma_commit();
+    wgmma_wait<1>();
+    if (!first)
+        mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + (cc.j - 1) % STAGES));
+    GS_SUB_END(gs, GS_MMA);
+    if (has_next)
+        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    cc.j++;
+}
+
 /* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as
  * float4 [N / 8][128 threads]: both sides address it with the fragment layout, so every
  * access is a coalesced 16-byte one and no shuffle is needed. */
@@ -398,7 +433,7 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], const nvfp4_kp
 
 /* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,
  * epilogue, store. */
-template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH>
 __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_tile &tl, consumer_ctx &cc,
                                          load_cursor &cur, int last, gs_ctx &gs)
 {
@@ -420,19 +455,29 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     GS_BEGIN(gs, GS_MAINLOOP);
     fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(a0, cc, cc.j, row, band_row, gs);
     for (int kb = 0; kb < nkb; kb += 2) {
-        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, row,
-                                                                   band_row, gs);
-        if (kb + 1 < nkb)
-            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last,
+        if constexpr (MMA_DEPTH == 2) {
+            mma_stage_deep<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kb == 0, cc, row, band_row,
+                                                                 gs);
+            if (kb + 1 < nkb)
+                mma_stage_deep<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, false, cc, row,
+                                                                     band_row, gs);
+        } else {
+            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last,
                                                                        row, band_row, gs);
+            if (kb + 1 < nkb)
+                mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur,
+                                                                           last, row, band_row, gs);
+        }
     }
     GS_END(gs, GS_MAINLOOP);
 
-    /* Every stage already waited for its wgmmas: this is the (near-empty) hand-off; it
-     * becomes real once the loop leaves its last wgmma group in flight. */
+    /* With MMA_DEPTH 1 every stage already waited for its wgmmas: this is the (near-empty)
+     * hand-off.  With 2 the last stage's wgmmas are still in flight: wait, release its slot. */
     GS_BEGIN(gs, GS_ACC_TO_REG);
     wgmma_wait<0>();
     fence_regs(acc);
+    if (MMA_DEPTH == 2)
+        mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + (cc.j - 1) % STAGES));
     GS_END(gs, GS_ACC_TO_REG);
 
     /* a part of a split tile that does not own it: hand the partial sum over, done */
@@ -532,7 +577,7 @@ template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
 
 } // namespace
 
-template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE>
+template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE, int MMA_DEPTH>
 __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ nvfp4_kparams kp, const gs_buffer stamps)
 {
@@ -541,6 +586,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                                                  "warpgroup, at most two)");
     static_assert(TILE_T % 64 == 0 && TILE_T >= 64 && TILE_T <= 256,
                   "nvfp4 gemm: tile_t must be 64, 128, 192 or 256 (wgmma N <= 256)");
+    static_assert(MMA_DEPTH == 1 || (MMA_DEPTH == 2 && WARP_SPEC && STAGES >= 2),
+                  "nvfp4 gemm: two stages of wgmmas in flight need a producer warpgroup and 2+ stages");
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
 
@@ -597,11 +644,12 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         const nvfp4_tile tl = kp.tiles[t];
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
         switch (tl.n_eff) {
+/* widths past TILE_T, and with MMA_DEPTH 2 all but TILE_T / 2 and TILE_T, are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \
     case N:                                                                                                  \
-        if constexpr (N <= TILE_T)                                                                           \
-            run_tile<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(kp, tl, cc, cur, \
-                                                                                           last, gs);       \
+        if constexpr (N <= TILE_T && (MMA_DEPTH == 1 || N == TILE_T || 2 * N == TILE_T))                     \
+            run_tile<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH>(       \
+                kp, tl, cc, cur, last, gs);                                                                  \
         break;
             NVFP4_N_CASE(32)
             NVFP4_N_CASE(64)
@@ -625,11 +673,11 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
 namespace {
 
 /* Launch one instantiated knob point. */
-template <int S, int TW, int TT, int WS, int P, int TS>
+template <int S, int TW, int TT, int WS, int P, int TS, int MD>
 int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
 {
     using L = smem_plan<S, TW, TT, TS>;
-    void (*kern)(const nvfp4_kparams, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS>;
+    void (*kern)(const nvfp4_kparams, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD>;
     static unsigned attr_done = 0; /* bit per device: the opt-in smem size is a per-device setting */
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -678,10 +726,10 @@ extern "C" int GS_SYM(nvfp4_gemm_launch)(const nvfp4_variant *v, const nvfp4_kpa
         stamps.warps_per_cta != (unsigned)nvfp4_variant_warps(v))
         return (int)cudaErrorInvalidValue;
 #endif
-#define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT)                                                \
+#define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT, MD)                                            \
     if (v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS && v->persistent == P &&   \
-        v->tma_store == TS && v->split_k == SK && v->fused_tokens == FT)                                     \
-        return launch_point<S, TW, TT, WS, P, TS>(kp, stamps, s);
+        v->tma_store == TS && v->split_k == SK && v->fused_tokens == FT && v->mma_depth == MD)               \
+        return launch_point<S, TW, TT, WS, P, TS, MD>(kp, stamps, s);
     NVFP4_POINTS(NVFP4_POINT)
 #undef NVFP4_POINT
     return (int)cudaErrorNotSupported;

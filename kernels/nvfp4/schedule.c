@@ -37,7 +37,7 @@ static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k, int 
         t[i] = tmp[i];
 }
 
-static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, nvfp4_tile *out)
+static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, int n_step, nvfp4_tile *out)
 {
     int n = 0;
     for (int g = 0; g < s->groups; g++)
@@ -45,7 +45,7 @@ static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, nvfp4_tile *o
             int valid = s->m[g] - tt * tile_t;
             if (valid > tile_t)
                 valid = tile_t;
-            const int n_eff = (valid + NVFP4_N_STEP - 1) / NVFP4_N_STEP * NVFP4_N_STEP;
+            const int n_eff = (valid + n_step - 1) / n_step * n_step;
             for (int wt = 0; wt < s->n[g] / tile_w; wt++) {
                 if (out)
                     out[n] = (nvfp4_tile){(uint16_t)g, (uint16_t)tt, (uint16_t)wt, (uint16_t)n_eff, 0,
@@ -274,14 +274,15 @@ out:
     return rc;
 }
 
-int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
-                         nvfp4_schedule *out, char *err, size_t errlen)
+int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int n_step, int persistent, int split,
+                         int sms, nvfp4_schedule *out, char *err, size_t errlen)
 {
     nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
-    if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || (persistent && sms <= 0) ||
-        split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_REBALANCE || (split && !persistent) || sms > 65535) {
-        snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, persistent %d, split %d, sms %d)", tile_w, tile_t,
-                 persistent, split, sms);
+    if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || n_step <= 0 || n_step % NVFP4_N_STEP ||
+        tile_t % n_step || (persistent && sms <= 0) || split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_REBALANCE ||
+        (split && !persistent) || sms > 65535) {
+        snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, width step %d, persistent %d, split %d, sms %d)",
+                 tile_w, tile_t, n_step, persistent, split, sms);
         return -1;
     }
     for (int g = 0; g < s->groups; g++)
@@ -291,7 +292,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
                      s->n[g], s->k[g], tile_w, tile_t);
             return -1;
         }
-    const int ntiles = enumerate(s, tile_w, tile_t, NULL);
+    const int ntiles = enumerate(s, tile_w, tile_t, n_step, NULL);
     sc.grid = persistent ? (split ? sms : (ntiles < sms ? ntiles : sms)) : ntiles;
     const int room = split ? 2 * (ntiles + sc.grid) : ntiles;
     nvfp4_tile *sorted = malloc((size_t)ntiles * sizeof *sorted);
@@ -305,7 +306,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
         free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
         return -1;
     }
-    enumerate(s, tile_w, tile_t, sorted);
+    enumerate(s, tile_w, tile_t, n_step, sorted);
     sort_tiles(sorted, tmp, ntiles, s->k, tile_w, split);
     if (split == NVFP4_SPLIT_DEAL) {
         sc.ntiles = deal_split(s, sorted, ntiles, tile_w, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,

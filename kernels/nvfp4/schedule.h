@@ -21,7 +21,7 @@ extern "C" {
 
 /* One unit of work: output tile weight rows [wtile*tile_w, +tile_w) x token rows
  * [ttile*tile_t, +n_eff) of group `group`, over the K blocks [kb0, kb1) of NVFP4_BK;
- * n_eff = the valid token rows rounded up to NVFP4_N_STEP (<= tile_t).
+ * n_eff = the valid token rows rounded up to the schedule's width step (<= tile_t).
  * Without split K every unit is a whole tile (kb0 = 0, kb1 = K / NVFP4_BK, parts = 1).
  * With split K a tile may be cut into `parts` K ranges on different CTAs: part 0
  * (kb0 = 0) owns the tile: it waits for the others' fp32 partial sums, adds them in part
@@ -63,7 +63,8 @@ static inline long long nvfp4_tile_cost(int split, int K, int n_eff, int tile_w)
     return split == NVFP4_SPLIT_REBALANCE ? (long long)K * (long long)(2 * n_eff + 3 * tile_w)
                                           : (long long)K * (long long)(n_eff + tile_w);
 }
-/* Builds the schedule.  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
+/* Builds the schedule.  n_step: the step n_eff is rounded up to (NVFP4_N_STEP, or a larger
+ * multiple of it that divides tile_t: the points that compile fewer wgmma widths).  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
  * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
  * (longest-processing-time first).  Split K (persistent only; all `sms` CTAs take part):
  * - NVFP4_SPLIT_DEAL: the sorted tiles are dealt out in order, every CTA taking the same
@@ -76,8 +77,8 @@ static inline long long nvfp4_tile_cost(int split, int K, int n_eff, int tile_w)
  *   tile on the CTA that takes it.
  * Either way an owner only waits for parts that run before anything that waits.
  * 0, or -1 with a one-line reason in err. */
-int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
-                         nvfp4_schedule *out, char *err, size_t errlen);
+int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int n_step, int persistent, int split,
+                         int sms, nvfp4_schedule *out, char *err, size_t errlen);
 void nvfp4_schedule_free(nvfp4_schedule *sc);
 
 /* Fused token dequantisation (the _ft points): one counter of finished token rows per

@@ -7,7 +7,7 @@
 #include "schedule.h"
 #include "../../instrument/gs_format.h"
 
-#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT) {NAME, DESC, S, TW, TT, WS, P, TS, SK, FT},
+#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT, MD) {NAME, DESC, S, TW, TT, WS, P, TS, SK, FT, MD},
 static const nvfp4_variant k_variants[] = {NVFP4_POINTS(NVFP4_ENTRY)};
 #undef NVFP4_ENTRY
 #define N_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
@@ -60,6 +60,11 @@ int nvfp4_variant_warps(const nvfp4_variant *v)
     return v ? (v->tile_w / 64) * 4 + (v->warp_spec ? 4 : 0) : 0;
 }
 
+int nvfp4_variant_n_step(const nvfp4_variant *v)
+{
+    return v && v->mma_depth == 2 ? v->tile_t / 2 : NVFP4_N_STEP;
+}
+
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
 {
     return v && v->warp_spec && !v->fused_tokens;
@@ -71,7 +76,8 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     nvfp4_schedule sc;
     char err[160];
     unsigned most = 0;
-    if (!v || !s || nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, v->split_k, sms, &sc, err, sizeof err))
+    if (!v || !s || nvfp4_schedule_build(s, v->tile_w, v->tile_t, nvfp4_variant_n_step(v), v->persistent, v->split_k, sms,
+                                     &sc, err, sizeof err))
         return -1;
     for (int b = 0; b < sc.grid; b++) {
         unsigned ev = 0;

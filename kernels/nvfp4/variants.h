@@ -24,6 +24,8 @@ typedef struct nvfp4_variant {
                        CTAs (schedule.h) */
     int fused_tokens; /* 1 = (warp_spec, persistent) no token pre-pass: the GEMM dequantises the
                          tokens itself, K block by K block, while its main loop runs */
+    int mma_depth;    /* stages whose wgmmas are in flight at once: 1, or 2 (warp_spec, stages >= 2;
+                         tile widths tile_t / 2 and tile_t only: nvfp4_variant_n_step) */
 } nvfp4_variant;
 
 /* Number of points; every one is instantiated in gemm.cu. */
@@ -37,6 +39,10 @@ const nvfp4_variant *nvfp4_variant_find(const char *name);
 const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s);
 /* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
 int nvfp4_variant_warps(const nvfp4_variant *v);
+
+/* The step a tile's token width (its wgmma N) is rounded up to: NVFP4_N_STEP, or tile_t / 2
+ * for mma_depth 2, whose main loop compiles for two widths only (gemm.cu). */
+int nvfp4_variant_n_step(const nvfp4_variant *v);
 
 /* 1 when the point's twins run the clock sampler: on the second producer warp, which only
  * a producer warpgroup without fused tokens leaves spare (gemm.cu). */
