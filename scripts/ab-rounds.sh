@@ -17,7 +17,9 @@ for r in $(seq "$rounds"); do
         name=${nb%%=*} bin=${nb#*=}
         echo "-- round $r: $name ($bin)"
         # shellcheck disable=SC2086 # GS_AB_BENCH_ARGS: extra words for nvfp4-bench (e.g. --time-wrong)
-        "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" --tsv "$dir/$name-$r.tsv" ${GS_AB_BENCH_ARGS:-} || exit 1
+        # GS_AB_TIMEOUT (seconds, default 600) ends a run that hangs, so the rounds before it still come back
+        timeout "${GS_AB_TIMEOUT:-600}" "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" \
+            --tsv "$dir/$name-$r.tsv" ${GS_AB_BENCH_ARGS:-} || exit 1
     done
 done
 # the summary under a temporary name first: a failed summary leaves no half-written table

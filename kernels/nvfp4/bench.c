@@ -82,6 +82,7 @@ static int wanted(const char *list, const char *name, int is_default)
 int main(int argc, char **argv)
 {
     const char *shapes = BENCH_SHAPES, *variants = "all", *tsv = NULL;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows how far a run got */
     int reps = 50, failures = 0, time_wrong = 0, wrong = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shapes") && i + 1 < argc)

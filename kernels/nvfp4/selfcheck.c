@@ -337,6 +337,7 @@ int main(int argc, char **argv)
     unsigned long long seed = 20250101ull;
     int with_cublas = 0;
     char list[1024], err[512];
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows where a run stopped */
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--variant") && i + 1 < argc)
