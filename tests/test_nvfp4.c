@@ -908,19 +908,23 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_non_null(ft);
     assert_int_equal(nvfp4_stamp_geometry(ft, &s, 100, 0, &ctas, &wpc, &ev), 0);
     assert_int_equal(ev, 8u);
-    /* fused tokens need the producer warpgroup's spare warps, all resident (persistent) */
-    int fused = 0;
+    /* fused tokens need every CTA resident (persistent), _ft also the producer warpgroup's
+     * spare warps; the name says which */
+    int fused[3] = {0, 0, 0};
     for (int i = 0; i < nvfp4_variant_count(); i++) {
         const nvfp4_variant *v = nvfp4_variant_at(i);
-        if (v->fused_tokens) {
-            fused++;
-            assert_true(v->warp_spec && v->persistent);
-            assert_non_null(strstr(v->name, "_ft"));
-        } else {
-            assert_null(strstr(v->name, "_ft"));
-        }
+        assert_true(v->fused_tokens >= 0 && v->fused_tokens <= 2);
+        fused[v->fused_tokens]++;
+        assert_true(!v->fused_tokens || v->persistent);
+        assert_true(v->fused_tokens != 1 || v->warp_spec);
+        assert_int_equal(strstr(v->name, "_ft") != NULL, v->fused_tokens == 1);
+        assert_int_equal(strstr(v->name, "_fp") != NULL, v->fused_tokens == 2);
+        assert_int_equal(strstr(v->name, "_mma2") != NULL, v->mma_depth == 2);
+        assert_true(v->mma_depth == 1 || (v->mma_depth == 2 && v->warp_spec && v->stages >= 2));
     }
-    assert_true(fused > 0);
+    assert_true(fused[1] > 0 && fused[2] > 0);
+    /* the fused prologue leaves the spare producer warp to the clock sampler */
+    assert_true(nvfp4_variant_clock_sampler(nvfp4_variant_find("s4_w128_t128_ws_p_tma_fp")));
 }
 
 int main(void)

@@ -33,8 +33,10 @@
  *              wgmmas: docs/variants.md), and the schedule rounds tiles up to them
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
- * Fused tokens (the `_ft` points) is not one either: kp.fuse_tokens replaces the pre-pass
- * with dequantising warps in the producer warpgroup (dequant_tokens below).
+ * Fused tokens is not one either: kp.fuse_tokens replaces the pre-pass with dequantising
+ * warps in the producer warpgroup (1, the `_ft` points: dequant_tokens below) or with a
+ * prologue in which every CTA dequantises its share of the tokens with all its threads
+ * before any load (2, the `_fp` points: token_prologue below).
  *
  * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile; the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
@@ -58,6 +60,7 @@
 #include "points.h"
 #include "dequant.cuh"
 #include "ptx.cuh"
+#include "tokens.cuh"
 
 namespace {
 
@@ -248,6 +251,43 @@ __device__ __forceinline__ void wait_tokens(const nvfp4_kparams &kp, int g, int 
     fence_proxy_async_global(); /* the acquired generic writes, before this thread's TMA loads */
 }
 
+/* ---- fused prologue (the _fp points) ----
+ * No pre-pass kernel and no kernel boundary: every CTA of the (persistent, all resident)
+ * grid first dequantises the token blocks blockIdx.x, + gridDim.x, ... exactly as the
+ * pre-pass would (tokens.cuh), with all its threads and the start of its shared-memory ring
+ * as staging (no load has been issued yet), then arrives on the prologue counter.  The
+ * loading thread waits for every CTA's arrival before its first load: one grid-wide
+ * barrier instead of a kernel's completion, flush and programmatic launch. */
+__device__ __forceinline__ void token_prologue(const nvfp4_kparams &kp, uint4 *stage)
+{
+    const int blocks = kp.tp.block_start[kp.tp.groups];
+    for (int b = (int)blockIdx.x; b < blocks; b += (int)gridDim.x)
+        token_block(kp.tp, b, stage, (int)threadIdx.x, (int)blockDim.x);
+    fence_proxy_async_global(); /* this thread's generic writes of T will be read by TMA loads */
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        fence_acq_rel_gpu(); /* with the barrier above: the whole CTA's writes, released */
+        red_relaxed_gpu_add_u32(kp.token_ready + kp.tok_all + 1, 1u);
+    }
+}
+
+/* The loading thread, before its first load: every token row is written.  Without fused
+ * tokens the pre-pass kernel has completed (programmatic dependent launch); with the fused
+ * prologue every CTA of this launch and of the earlier ones has arrived (the target is
+ * cumulative, compared by difference); the _ft points wait per K block instead (load_stage). */
+__device__ __forceinline__ void wait_tokens_written(const nvfp4_kparams &kp)
+{
+    if (kp.fuse_tokens == 0) {
+        griddep_wait();
+    } else if (kp.fuse_tokens == 2) {
+        const unsigned *const arrived = kp.token_ready + kp.tok_all + 1;
+        while ((int)(ld_relaxed_gpu_u32(arrived) - kp.prologue_target) < 0)
+            __nanosleep(64);
+        (void)ld_acquire_gpu_u32(arrived);
+        fence_proxy_async_global(); /* the acquired generic writes, before this thread's TMA loads */
+    }
+}
+
 /* Where the next load goes: the flattened (tile, K block) stream of this CTA. */
 struct load_cursor {
     int t, kb;     /* schedule index, K block within that unit's range */
@@ -267,7 +307,7 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
     const uint32_t full = sm_base + L::o_bar + 8 * slot, empty = full + 8 * STAGES;
     const uint32_t st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
-    if (kp.fuse_tokens) /* before the slot wait: the check's latency hides behind it */
+    if (kp.fuse_tokens == 1) /* before the slot wait: the check's latency hides behind it */
         wait_tokens(kp, g, kb, cur.all_ready);
     if (use > 0)
         mbar_wait(empty, (use - 1) & 1);
@@ -607,6 +647,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         mbar_fence_init();
     }
     __syncthreads();
+    if (kp.fuse_tokens == 2)
+        token_prologue(kp, reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn))));
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0, 0};
@@ -614,12 +656,11 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         setmaxnreg_dec<PRODUCER_REGS>();
         if (warp == 4 * CW) {
             if (lane == 0) {
-                if (!kp.fuse_tokens)
-                    griddep_wait(); /* the token pre-pass has finished: T is complete */
+                wait_tokens_written(kp);
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }
-        } else if (kp.fuse_tokens) { /* three spare warps, two half-warp workers each */
+        } else if (kp.fuse_tokens == 1) { /* three spare warps, two half-warp workers each */
             const int worker = 2 * (3 * (int)blockIdx.x + (warp - 4 * CW - 1)) + (lane >> 4);
             dequant_tokens(kp, worker, 6 * (int)gridDim.x, 0xFFFFu << (lane & 16));
         } else if (warp == 4 * CW + 1) {
@@ -631,7 +672,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     if (WARP_SPEC)
         setmaxnreg_inc<CONSUMER_REGS>();
     if (!WARP_SPEC && tid == 0) { /* fill the ring; run_tile keeps it full */
-        griddep_wait();          /* the token pre-pass has finished: T is complete */
+        wait_tokens_written(kp);
         for (int s = 0; s < STAGES && cur.t < last; s++)
             load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
     }
@@ -692,8 +733,11 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
     }
     if (kp->grid <= 0 || kp->persistent != P)
         return (int)cudaErrorInvalidValue;
-    /* fused tokens: the dequantising warps must all be resident (a CTA per SM) */
-    if (kp->fuse_tokens && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
+    /* fused tokens: the dequantising warps (1) or the CTAs that meet after the prologue (2)
+     * must all be resident (persistent: at most a CTA per SM) */
+    if (kp->fuse_tokens == 1 && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
+        return (int)cudaErrorInvalidValue;
+    if (kp->fuse_tokens == 2 && (!P || !kp->token_ready))
         return (int)cudaErrorInvalidValue;
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
      * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused tokens

@@ -13,6 +13,7 @@ NVFP4_CU        := kernels/nvfp4/problem.cu kernels/nvfp4/tokens.cu kernels/nvfp
 NVFP4_KERNEL_CU := kernels/nvfp4/gemm.cu
 NVFP4_HEADERS   := kernels/nvfp4/nvfp4.h kernels/nvfp4/shapes.h kernels/nvfp4/format.h \
                    kernels/nvfp4/reference_cpu.h kernels/nvfp4/nvfp4_internal.h kernels/nvfp4/ptx.cuh kernels/nvfp4/dequant.cuh \
+                   kernels/nvfp4/tokens.cuh \
                    kernels/nvfp4/variants.h kernels/nvfp4/schedule.h kernels/nvfp4/points.h \
                    instrument/gs_format.h instrument/gs_stamp.cuh
 NVFP4_SELFCHECK := kernels/nvfp4/selfcheck.c

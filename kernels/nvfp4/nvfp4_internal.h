@@ -11,6 +11,20 @@
 extern "C" {
 #endif
 
+/* 16-byte units of A (one per thread) per block of the token pre-pass. */
+#define NVFP4_TOKEN_UNITS 256
+
+/* Parameters of the token pre-pass (tokens.cu): A_g -> fp16 [M, K], scales applied, K permuted. */
+typedef struct nvfp4_tparams {
+    const uint8_t *A[NVFP4_MAX_GROUPS];
+    const uint8_t *SFA[NVFP4_MAX_GROUPS];
+    uint16_t *T[NVFP4_MAX_GROUPS];
+    long long units[NVFP4_MAX_GROUPS];           /* 16-byte units (32 FP4) of A_g: M_g x K / 32 */
+    int block_start[NVFP4_MAX_GROUPS + 1];       /* first thread block of group g; [groups] = grid */
+    int k[NVFP4_MAX_GROUPS];
+    int groups;
+} nvfp4_tparams;
+
 /* Kernel parameters of one (problem, tile shape, persistence): passed by value as a
  * __grid_constant__ parameter (about 6.7 KB; parameters above 4 KB need CUDA >= 12.1).
  * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side). */
@@ -28,7 +42,8 @@ typedef struct nvfp4_kparams {
     float *partials; /* split K: partial_bufs x tile_w x tile_t fp32 (schedule.h); else NULL */
     int *flags;      /* split K: split_tiles x consumer warpgroups arrival counters, 0 between launches */
     int groups, tile_w, tile_t, persistent, grid;
-    /* fused tokens (the _ft points; set per launch by problem.cu, 0 otherwise) */
+    /* fused tokens (set per launch by problem.cu): 0 the pre-pass kernel, 1 the _ft points,
+     * 2 the _fp points (below) */
     int fuse_tokens;
     int pdl;        /* launch with programmatic dependent launch (the pre-pass may still run) */
     unsigned epoch;                        /* fused launches of this problem so far, this one included */
@@ -40,21 +55,15 @@ typedef struct nvfp4_kparams {
     int tok_kblocks; /* K blocks of the longest group; 0: the fused points cannot run this problem */
     int tok_items;   /* token rows x K blocks over all groups (the work of one launch) */
     int tok_all;     /* index of the all-items counter in token_ready (after the per-block ones) */
+    /* fused prologue (the _fp points, fuse_tokens 2): every CTA dequantises token blocks
+     * b = blockIdx.x, + grid, ... (tp, as the pre-pass would), then adds one to
+     * token_ready[tok_all + 1]; the loads wait until it reaches prologue_target, the
+     * cumulative count of CTAs of every _fp launch of this problem so far, this one's
+     * included (nothing is reset between launches) */
+    nvfp4_tparams tp;
+    unsigned prologue_target;
 } nvfp4_kparams;
 
-/* 16-byte units of A (one per thread) per block of the token pre-pass. */
-#define NVFP4_TOKEN_UNITS 256
-
-/* Parameters of the token pre-pass (tokens.cu): A_g -> fp16 [M, K], scales applied, K permuted. */
-typedef struct nvfp4_tparams {
-    const uint8_t *A[NVFP4_MAX_GROUPS];
-    const uint8_t *SFA[NVFP4_MAX_GROUPS];
-    uint16_t *T[NVFP4_MAX_GROUPS];
-    long long units[NVFP4_MAX_GROUPS];           /* 16-byte units (32 FP4) of A_g: M_g x K / 32 */
-    int block_start[NVFP4_MAX_GROUPS + 1];       /* first thread block of group g; [groups] = grid */
-    int k[NVFP4_MAX_GROUPS];
-    int groups;
-} nvfp4_tparams;
 
 /* Enqueue the token pre-pass.  0 or a CUDA error. */
 int nvfp4_tokens_launch(const nvfp4_tparams *tp, cudaStream_t s);

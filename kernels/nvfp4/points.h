@@ -8,7 +8,9 @@
  * _skr (split K, split_k = 2: whole tiles first, then the most loaded CTAs hand K ranges of
  * their last tile to the least loaded; schedule.h), _ft (fused tokens:
  * no pre-pass kernel; the producer warpgroup's spare warps dequantise the tokens while the
- * main loop runs, K block by K block, and the loads wait per K block; needs _ws_p), _mma2
+ * main loop runs, K block by K block, and the loads wait per K block; needs _ws_p), _fp
+ * (fused_tokens = 2, fused prologue: no pre-pass kernel; every CTA first dequantises its
+ * share of the tokens with all its threads, then the CTAs meet once; needs _p), _mma2
  * (mma_depth = 2: a stage's wgmmas stay in flight while the next stage's are issued; tiles
  * are then tile_t / 2 or tile_t tokens wide, no other width; needs _ws and 2+ stages). */
 #ifndef NVFP4_POINTS_H
@@ -59,6 +61,14 @@
     X("s4_w128_t128_ws_p_tma_sk_mma2", "as s4_w128_t128_ws_p_tma_mma2 with split K (equal work per CTA)", 4, 128, \
       128, 1, 1, 1, 1, 0, 2)                                                                                    \
     X("s4_w128_t128_ws_p_tma_skr_mma2", "as s4_w128_t128_ws_p_tma_mma2 with split K where whole tiles leave a CTA " \
-      "over the mean", 4, 128, 128, 1, 1, 1, 2, 0, 2)
+      "over the mean", 4, 128, 128, 1, 1, 1, 2, 0, 2)                                                         \
+    X("s4_w128_t128_ws_p_tma_fp", "as s4_w128_t128_ws_p_tma with the tokens dequantised by every CTA before its " \
+      "main loop", 4, 128, 128, 1, 1, 1, 0, 2, 1)                                                              \
+    X("s4_w128_t128_ws_p_tma_mma2_fp", "as s4_w128_t128_ws_p_tma_mma2 with the fused prologue", 4, 128, 128, 1, \
+      1, 1, 0, 2, 2)                                                                                            \
+    X("s3_w128_t256_ws_p_skr_fp", "as s3_w128_t256_ws_p_skr with the tokens dequantised by every CTA before its " \
+      "main loop", 3, 128, 256, 1, 1, 0, 2, 2, 1)                                                              \
+    X("s3_w128_t256_ws_p_sk_fp", "as s3_w128_t256_ws_p_sk with the tokens dequantised by every CTA before its " \
+      "main loop", 3, 128, 256, 1, 1, 0, 1, 2, 1)
 
 #endif

@@ -48,9 +48,10 @@ struct nvfp4_problem {
     nvfp4_tparams tp;
     int sms;
     /* fused tokens (the _ft points): finished rows per (group, K block), cumulative */
-    unsigned *token_ready; /* device: token_counters per-block counters, then the all-items one */
+    unsigned *token_ready; /* device: token_counters per-block counters, the all-items one, the prologue's */
     int token_counters, ready0[NVFP4_MAX_GROUPS];
-    unsigned token_epoch;   /* fused launches enqueued so far */
+    unsigned token_epoch;   /* _ft launches enqueued so far */
+    unsigned prologue_ctas; /* CTAs of the _fp launches enqueued so far (their counter's target) */
     int no_pdl;             /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
     struct {
         int tile_w, tile_t, persistent, split_k;
@@ -255,8 +256,8 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
     /* the fused-token counters (one per (group, K block)) */
     const int counters = nvfp4_token_counters(s, p->ready0);
     p->token_counters = counters;
-    CK(cudaMalloc((void **)&p->token_ready, (size_t)(counters + 1) * sizeof(unsigned)));
-    CK(cudaMemset(p->token_ready, 0, (size_t)(counters + 1) * sizeof(unsigned)));
+    CK(cudaMalloc((void **)&p->token_ready, (size_t)(counters + 2) * sizeof(unsigned)));
+    CK(cudaMemset(p->token_ready, 0, (size_t)(counters + 2) * sizeof(unsigned)));
     CK(cudaDeviceSynchronize());
     return cudaSuccess;
 }
@@ -429,6 +430,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     kp->persistent = v->persistent;
     kp->grid = sc.grid;
     kp->token_ready = p->token_ready;
+    kp->tp = p->tp;
     /* the fused-token stream (gemm.cu, token_item): K blocks x all token rows, packed in an
      * int as K block << 25 | group << 21 | row */
     long long mtot = 0, items = 0;
@@ -547,22 +549,36 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     return kp;
 }
 
-/* The cached parameters of v with this launch's fused-token fields: a fused launch is the
- * problem's next epoch (its counters must reach epoch x M_g).  *epoch_taken says whether to
- * give the epoch back if the launch fails to enqueue (the kernel never ran). */
-static nvfp4_kparams *launch_kparams(nvfp4_problem *p, const nvfp4_variant *v, int *epoch_taken)
+/* The cached parameters of v with this launch's fused-token fields: an _ft launch is the
+ * problem's next epoch (its counters must reach epoch x M_g), an _fp launch adds its CTAs
+ * to the prologue counter's target.  *taken says whether to give that back if the launch
+ * fails to enqueue (the kernel never ran). */
+static nvfp4_kparams *launch_kparams(nvfp4_problem *p, const nvfp4_variant *v, int *taken)
 {
     nvfp4_kparams *kp = (nvfp4_kparams *)nvfp4_problem_kparams(p, v); /* owned by p's cache */
-    *epoch_taken = 0;
+    *taken = 0;
     if (!kp)
         return NULL;
     kp->fuse_tokens = v->fused_tokens;
     kp->pdl = !p->no_pdl;
-    if (v->fused_tokens) {
+    if (v->fused_tokens == 1) {
         kp->epoch = ++p->token_epoch;
-        *epoch_taken = 1;
+        *taken = 1;
+    } else if (v->fused_tokens == 2) {
+        p->prologue_ctas += (unsigned)kp->grid; /* wraps: the kernel compares differences */
+        kp->prologue_target = p->prologue_ctas;
+        *taken = 1;
     }
     return kp;
+}
+
+/* Undoes launch_kparams' count for a launch that did not enqueue. */
+static void give_back_launch(nvfp4_problem *p, const nvfp4_variant *v, const nvfp4_kparams *kp)
+{
+    if (v->fused_tokens == 1)
+        p->token_epoch--;
+    else if (v->fused_tokens == 2)
+        p->prologue_ctas -= (unsigned)kp->grid;
 }
 
 static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_buffer stamps, cudaStream_t s)
@@ -571,10 +587,10 @@ static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_
     nvfp4_kparams *kp = launch_kparams(p, v, &taken);
     if (!kp)
         return (int)cudaErrorInvalidValue;
-    if (v->fused_tokens && kp->tok_kblocks == 0) {
+    if (v->fused_tokens == 1 && kp->tok_kblocks == 0) {
         fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K < 8192 and M_g < 2^21)\n", v->name,
                 p->shape.name);
-        p->token_epoch--;
+        give_back_launch(p, v, kp);
         return (int)cudaErrorInvalidValue;
     }
     switch (build) {
@@ -591,7 +607,7 @@ static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_
         e = (int)cudaErrorInvalidValue;
     }
     if (e && taken)
-        p->token_epoch--;
+        give_back_launch(p, v, kp);
     return e;
 }
 

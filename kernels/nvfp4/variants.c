@@ -67,7 +67,7 @@ int nvfp4_variant_n_step(const nvfp4_variant *v)
 
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
 {
-    return v && v->warp_spec && !v->fused_tokens;
+    return v && v->warp_spec && v->fused_tokens != 1;
 }
 
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,

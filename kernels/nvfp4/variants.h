@@ -22,8 +22,9 @@ typedef struct nvfp4_variant {
     int split_k;    /* (persistent) NVFP4_SPLIT_DEAL: equal shares dealt in order, tiles cut at K blocks;
                        NVFP4_SPLIT_REBALANCE: whole tiles, then K ranges moved off the most loaded
                        CTAs (schedule.h) */
-    int fused_tokens; /* 1 = (warp_spec, persistent) no token pre-pass: the GEMM dequantises the
-                         tokens itself, K block by K block, while its main loop runs */
+    int fused_tokens; /* no token pre-pass, the GEMM dequantises the tokens itself: 1 = (warp_spec,
+                         persistent) K block by K block, while its main loop runs; 2 = (persistent)
+                         all of them first, every CTA its share, then one grid-wide barrier */
     int mma_depth;    /* stages whose wgmmas are in flight at once: 1, or 2 (warp_spec, stages >= 2;
                          tile widths tile_t / 2 and tile_t only: nvfp4_variant_n_step) */
 } nvfp4_variant;
@@ -45,7 +46,8 @@ int nvfp4_variant_warps(const nvfp4_variant *v);
 int nvfp4_variant_n_step(const nvfp4_variant *v);
 
 /* 1 when the point's twins run the clock sampler: on the second producer warp, which only
- * a producer warpgroup without fused tokens leaves spare (gemm.cu). */
+ * a producer warpgroup whose spare warps do not dequantise tokens (fused_tokens 1) leaves
+ * spare (gemm.cu). */
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
 
 /* Stamp geometry of one launch of v on shape s with `sms` SMs, twin (detail 0) or detail
