@@ -73,7 +73,8 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
         # (reuse of a slot is where a missing release would show), g8k7168's point (256-token
         # tiles, 3 stages) and its fused-token twin, and both split K schedules on a shape whose
         # few tiles are cut into many parts (the rebalanced one also without a producer warpgroup,
-        # where a consumer thread issues the loads)
+        # where a consumer thread issues the loads), two stages of wgmmas in flight (a slot is
+        # released one stage late) and the fused prologue (its staging is the ring's start)
         if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant default --shapes 't0,t8,m=200;n=512;k=4096' \
             >"$root/sanitizer-$tool.log" 2>&1 &&
             compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant s3_w128_t256_ws_p \
@@ -85,7 +86,11 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
             compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
                 --variant s3_w128_t256_ws_p_skr --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
             compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
-                --variant s3_w128_t256_p_skr --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1; then
+                --variant s3_w128_t256_p_skr --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
+            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
+                --variant s4_w128_t128_ws_p_tma_mma2 --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
+            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
+                --variant s4_w128_t128_ws_p_tma_fp --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1; then
             printf '%-36s %s\n' "compute-sanitizer $tool" pass
             n=$((n + 1))
         else
