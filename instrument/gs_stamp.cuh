@@ -74,13 +74,6 @@
 #ifndef GS_BATCH_TILES
 #define GS_BATCH_TILES 0
 #endif
-/* GS_FLUSH_AT_TILE=0 (a study switch, with GS_BATCH_TILES=0): GS_TILE does not store the
- * previous tile's batch; the kernel stores it at GS_DEFERRED_FLUSH, placed where the warp
- * would otherwise wait (the NVFP4 GEMM: right after its first stage's wgmmas are issued),
- * instead of on the way into the next main loop.  1 (default): at GS_TILE. */
-#ifndef GS_FLUSH_AT_TILE
-#define GS_FLUSH_AT_TILE 1
-#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -405,15 +398,10 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_BATCH_FLUSH(c) ((void)(c))
 #endif
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
-#if GS_BATCH_TILES || !GS_FLUSH_AT_TILE
+#if GS_BATCH_TILES
 #define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #else
 #define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
-#endif
-#if !GS_BATCH_TILES && !GS_FLUSH_AT_TILE
-#define GS_DEFERRED_FLUSH(c) GS_BATCH_FLUSH(c)
-#else
-#define GS_DEFERRED_FLUSH(c) ((void)(c))
 #endif
 #define GS_FINISH(c) gs_finish(c)
 #if GS_STAMP_ABLATE >= 4 || !GS_CLOCK_SAMPLING /* a twin that does nothing samples nothing */
@@ -458,7 +446,6 @@ struct gs_ctx {
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))
-#define GS_DEFERRED_FLUSH(c) ((void)(c))
 
 #endif
 #endif

@@ -356,7 +356,7 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
  * the slot must be released before the next stage can even be loaded into it. */
 template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
 __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
-                                          bool has_next, bool first, const nvfp4_kparams &kp, consumer_ctx &cc,
+                                          bool has_next, const nvfp4_kparams &kp, consumer_ctx &cc,
                                           load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -371,8 +371,6 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
         if (ABLATE != 3)
             wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
     wgmma_commit();
-    if (first) /* the twins (GS_FLUSH_AT_TILE=0): the last unit's records, while the wgmmas run */
-        GS_DEFERRED_FLUSH(gs);
     if (STAGES > 1 && has_next)
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     wgmma_wait<0>();
@@ -413,8 +411,6 @@ __device__ __forceinline__ void mma_stage_deep(float (&acc)[N / 2], const uint32
         if (ABLATE != 3)
             wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
     wgmma_commit();
-    if (first) /* the twins (GS_FLUSH_AT_TILE=0): the last unit's records, while the wgmmas run */
-        GS_DEFERRED_FLUSH(gs);
     wgmma_wait<1>();
     if (!first)
         mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + (cc.j - 1) % STAGES));
@@ -507,11 +503,11 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
                 mma_stage_deep<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, false, cc, row,
                                                                      band_row, gs);
         } else {
-            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kb == 0, kp, cc,
-                                                                       cur, last, row, band_row, gs);
+            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last,
+                                                                       row, band_row, gs);
             if (kb + 1 < nkb)
-                mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, false, kp, cc,
-                                                                           cur, last, row, band_row, gs);
+                mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur,
+                                                                           last, row, band_row, gs);
         }
     }
     GS_END(gs, GS_MAINLOOP);
