@@ -394,8 +394,8 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
  * this warpgroup's next wgmmas are queued before its current ones drain; release the
  * previous stage's slot; dequantise the next stage into `next`, the set the previous stage
  * read, while this stage's wgmmas run.  `first`: no earlier stage of this unit (nothing to
- * release).  The unit's last stage is waited for and released after the loop
- * (finish_stages). */
+ * release).  The unit's last stage is waited for and released after the loop (run_tile,
+ * ACC_TO_REG). */
 template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
 __device__ __forceinline__ void mma_stage_deep(float (&acc)[N / 2], const uint32_t (&a)[8][4],
                                                uint32_t (&next)[8][4], bool has_next, bool first,
@@ -738,8 +738,8 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
      * must all be resident (persistent: at most a CTA per SM) */
     if (kp->fuse_tokens == 1 && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
         return (int)cudaErrorInvalidValue;
-    if (kp->fuse_tokens == 2 && (!P || !kp->token_ready))
-        return (int)cudaErrorInvalidValue;
+    if (kp->fuse_tokens == 2 && (!P || !kp->token_ready || threads_of<TW, WS>() < NVFP4_TOKEN_UNITS))
+        return (int)cudaErrorInvalidValue; /* token_block: a thread per unit of a token block */
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
      * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused tokens
      * there is no pre-pass, and the launch keeps full stream order. */

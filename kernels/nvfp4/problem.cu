@@ -47,7 +47,7 @@ struct nvfp4_problem {
     uint16_t *T[NVFP4_MAX_GROUPS]; /* the token pre-pass output: fp16 [M, K], K permuted */
     nvfp4_tparams tp;
     int sms;
-    /* fused tokens (the _ft points): finished rows per (group, K block), cumulative */
+    /* fused tokens: finished rows per (group, K block) (_ft) and the prologue arrivals (_fp), cumulative */
     unsigned *token_ready; /* device: token_counters per-block counters, the all-items one, the prologue's */
     int token_counters, ready0[NVFP4_MAX_GROUPS];
     unsigned token_epoch;   /* _ft launches enqueued so far */
