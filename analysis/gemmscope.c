@@ -21,6 +21,7 @@
 #include "report.h"
 #include "run.h"
 #include "trace.h"
+#include "instrument/gs_args.h"
 #include "kernels/nvfp4/shapes.h"
 #include "kernels/nvfp4/variants.h"
 
@@ -464,6 +465,19 @@ static int cmd_record(int argc, char **argv, const char *self)
         return die(why);
     if (!safe_name(variant))
         return die("variant names use letters, digits, '-', '_' and '.' only");
+    /* checked here, before any folder is made (the recorder checks them again) */
+    long reps_n = 0;
+    double cap_f = 0;
+    char bad[256];
+    if (gs_parse_long(reps, GS_MIN_REPS, GS_MAX_REPS, &reps_n)) {
+        snprintf(bad, sizeof bad, "--reps takes a whole number in [%d, %d], not '%.100s'", GS_MIN_REPS, GS_MAX_REPS,
+                 reps);
+        return die(bad);
+    }
+    if (gs_parse_double(cap, 0.0, 1.0, &cap_f)) {
+        snprintf(bad, sizeof bad, "--capacity-scale takes a number in (0, 1], not '%.100s'", cap);
+        return die(bad);
+    }
     /* custom NVFP4 shapes contain '=' and ';': store them under a sanitised folder name */
     char shape_dir[128];
     snprintf(shape_dir, sizeof shape_dir, "%s", shape);

@@ -418,9 +418,8 @@ static int occupancy(const gs_timeline *tl, const cta_index *x, gs_smtime *out)
     out->tail_ns = isfinite(first_out) ? out->span_ns - first_out : 0;
     out->tail_share = out->tail_ns / out->span_ns;
     if (n_spread) {
-        qsort(spreads, (size_t)n_spread, sizeof(double), gs_cmp_double);
+        out->spread_median = gs_sort_median(spreads, n_spread); /* sorts spreads */
         out->spread_worst = spreads[n_spread - 1];
-        out->spread_median = spreads[n_spread / 2];
     }
     free(dur), free(spreads);
     return 0;

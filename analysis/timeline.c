@@ -50,12 +50,17 @@ static double interpolate(const gs_smfit *f, double x)
     return dx > 0 ? f->ky[lo] + (f->ky[hi] - f->ky[lo]) * (x - f->kx[lo]) / dx : f->ky[lo];
 }
 
+/* The SM's model at x cycles from its clk_ref: through the knots, or its line. */
+static double model_at(const gs_smfit *f, double x)
+{
+    return f->knots >= 2 ? interpolate(f, x) : f->a_ns + f->b_ns_per_cycle * x;
+}
+
 double gs_timeline_ns(const gs_timeline *tl, int sm, uint64_t clk)
 {
     const gs_smfit *f = &tl->fit[sm];
     /* signed cycle difference: records may precede the reference by a little */
-    double dc = (double)(int64_t)(clk - f->clk_ref);
-    return f->knots >= 2 ? interpolate(f, dc) : f->a_ns + f->b_ns_per_cycle * dc;
+    return model_at(f, (double)(int64_t)(clk - f->clk_ref));
 }
 
 typedef struct clock_pair {
@@ -229,7 +234,7 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
         tl->sms_used++;
         const clock_pair *p = &pairs[off[s]];
         for (int i = 0; i < f->points; i++) {
-            double m = f->knots >= 2 ? interpolate(f, p[i].x) : f->a_ns + f->b_ns_per_cycle * p[i].x;
+            const double m = model_at(f, p[i].x);
             if (fabs(p[i].y - m) > f->resid_max_ns)
                 f->resid_max_ns = fabs(p[i].y - m);
         }
@@ -258,6 +263,8 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
                 f->heldout_max_ns = e;
             tl->heldout_knots++;
         }
+        if (f->knots >= 3)
+            tl->heldout_sms++;
         if (!isnan(f->heldout_max_ns) && (isnan(tl->heldout_max_ns) || f->heldout_max_ns > tl->heldout_max_ns))
             tl->heldout_max_ns = f->heldout_max_ns;
     }

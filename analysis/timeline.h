@@ -44,6 +44,7 @@ typedef struct gs_timeline {
     double resid_max_ns;      /* worst over SMs */
     double heldout_max_ns;    /* worst over SMs; NAN when no SM has an interior knot */
     int heldout_knots;        /* interior knots it was measured on */
+    int heldout_sms;          /* SMs that have an interior knot */
     int clock_pairs;          /* GS_CLOCK_PAIR records among the pairs */
     uint32_t clock_bracket_max; /* widest clock64 bracket of those pairs (their clk_dur), cycles */
     double knot_gap_ns;       /* median gap between neighbouring knots */

@@ -8,6 +8,10 @@
 #include <string.h>
 #include <stdlib.h>
 
+/* The timing method's minimum number of repetitions (docs/method.md). */
+#define GS_MIN_REPS 50
+#define GS_MAX_REPS 1000000
+
 /* A whole decimal number in [lo, hi] into *out: 0, or -1 (nothing written). */
 static inline int gs_parse_long(const char *v, long lo, long hi, long *out)
 {
@@ -20,12 +24,17 @@ static inline int gs_parse_long(const char *v, long lo, long hi, long *out)
     return 0;
 }
 
-/* A non-negative whole number (decimal, or 0x hex) into *out: 0, or -1. */
+/* A non-negative whole number (decimal, or hex after 0x; a leading 0 is still decimal) into
+ * *out: 0, or -1. */
 static inline int gs_parse_u64(const char *v, unsigned long long *out)
 {
     char *end = NULL;
     errno = 0;
-    const unsigned long long x = v ? strtoull(v, &end, 0) : 0;
+    const char *d = v;
+    while (d && (*d == ' ' || *d == '\t'))
+        d++;
+    const int hex = d && d[0] == '0' && (d[1] == 'x' || d[1] == 'X');
+    const unsigned long long x = v ? strtoull(v, &end, hex ? 16 : 10) : 0;
     if (!v || errno || end == v || *end || strchr(v, '-')) /* strtoull negates " -3" */
         return -1;
     *out = x;

@@ -344,12 +344,12 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(o, "--reps") || !strcmp(o, "--warmup")) {
-            /* at least 50 repetitions: the timing method's minimum (docs/method.md) */
+            /* at least GS_MIN_REPS repetitions: the timing method's minimum (docs/method.md) */
             const int reps = !strcmp(o, "--reps");
             long x = 0;
-            if (gs_parse_long(v, reps ? 50 : 0, 1000000, &x)) {
-                fprintf(stderr, "gemmscope-record: %s takes a whole number in [%d, 1000000], not '%s'\n", o,
-                        reps ? 50 : 0, v);
+            if (gs_parse_long(v, reps ? GS_MIN_REPS : 0, GS_MAX_REPS, &x)) {
+                fprintf(stderr, "gemmscope-record: %s takes a whole number in [%d, %d], not '%s'\n", o,
+                        reps ? GS_MIN_REPS : 0, GS_MAX_REPS, v);
                 return 2;
             }
             *(reps ? &a.reps : &a.warmup) = (int)x;

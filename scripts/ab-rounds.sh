@@ -11,17 +11,31 @@ set -u -o pipefail
 dir=$1 rounds=$2 shapes=$3 variants=$4 reps=$5
 shift 5
 mkdir -p "$dir"
-rm -f "$dir"/*.tsv # never mix with an earlier call's rounds
+rm -f "$dir"/*.tsv "$dir"/*.partial # never mix with an earlier call's rounds
+read -ra extra <<<"${GS_AB_BENCH_ARGS:-}" # extra words for nvfp4-bench (e.g. --time-wrong)
+failed=0
 for r in $(seq "$rounds"); do
     for nb in "$@"; do
         name=${nb%%=*} bin=${nb#*=}
         echo "-- round $r: $name ($bin)"
-        # shellcheck disable=SC2086 # GS_AB_BENCH_ARGS: extra words for nvfp4-bench (e.g. --time-wrong)
-        # GS_AB_TIMEOUT (seconds, default 600) ends a run that hangs, so the rounds before it still come back
-        timeout "${GS_AB_TIMEOUT:-600}" "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" \
-            --tsv "$dir/$name-$r.tsv" ${GS_AB_BENCH_ARGS:-} || exit 1
+        # GS_AB_TIMEOUT (seconds, default 600) ends a run that hangs; the rounds before it are
+        # still summarised, the cut one is set aside as .partial
+        timeout -k 30 "${GS_AB_TIMEOUT:-600}" "$bin" --shapes "$shapes" --variants "$variants" --reps "$reps" \
+            --tsv "$dir/$name-$r.tsv" "${extra[@]}"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            echo "ab-rounds: $name round $r failed (rc $rc; 124 = timed out after ${GS_AB_TIMEOUT:-600} s)" >&2
+            [ -f "$dir/$name-$r.tsv" ] && mv "$dir/$name-$r.tsv" "$dir/$name-$r.tsv.partial"
+            failed=1
+            break 2
+        fi
     done
 done
 # the summary under a temporary name first: a failed summary leaves no half-written table
-scripts/ab-summary.sh "$dir" >"$dir/summary.tsv.tmp" && mv "$dir/summary.tsv.tmp" "$dir/summary.tsv" &&
-    cat "$dir/summary.tsv"
+if scripts/ab-summary.sh "$dir" >"$dir/summary.tsv.tmp"; then
+    mv "$dir/summary.tsv.tmp" "$dir/summary.tsv" && cat "$dir/summary.tsv"
+else
+    rm -f "$dir/summary.tsv.tmp"
+    failed=1
+fi
+exit $failed

@@ -1,13 +1,20 @@
 #!/bin/bash
 # Builds DIR/nvfp4-bench with the twin compiled with other flags (TWIN_FLAGS, e.g.
 # -DGS_STAMP_ABLATE=1) and, when KERNEL_FLAGS is given, all three builds of the GEMM with
-# those too (an experiment on the kernel itself, e.g. -DNVFP4_ACC_CHAINS_MAX_N=128).
+# those too (an experiment on the kernel itself, e.g. -DNVFP4_ABLATE=1).
 # DIR starts from a copy of build/'s objects (same objects, same times), so make
 # recompiles only the GEMM objects that change.  Run after 'make all'.
 # usage: scripts/build-twin-alt.sh DIR TWIN_FLAGS [KERNEL_FLAGS]
 set -u -o pipefail
 [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: build-twin-alt.sh DIR TWIN_FLAGS [KERNEL_FLAGS]" >&2; exit 2; }
 dir=$1 flags=$2 kflags=${3:-}
+# DIR is removed first: only a folder of its own under build/, never build/ or one of its parts
+name=${dir#build/}
+if [ "$name" = "$dir" ] || ! [[ $name =~ ^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$ ]] ||
+    [[ $name =~ ^(cuda|instrument|kernels|analysis|tests|cupti)(/|$) ]]; then
+    echo "build-twin-alt.sh: DIR must be build/<name>[/<name>...] (letters, digits, '-', '_'), not '$dir'" >&2
+    exit 2
+fi
 rm -rf "$dir" && mkdir -p "$dir" && cp -a build/cuda build/instrument build/kernels "$dir/" || exit 1
 rm -f "$dir/kernels/nvfp4/gemm_twin.o"
 [ -n "$kflags" ] && rm -f "$dir/kernels/nvfp4/gemm_prod.o" "$dir/kernels/nvfp4/gemm_detail.o"

@@ -75,22 +75,21 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
         # few tiles are cut into many parts (the rebalanced one also without a producer warpgroup,
         # where a consumer thread issues the loads), two stages of wgmmas in flight (a slot is
         # released one stage late) and the fused prologue (its staging is the ring's start)
-        if compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant default --shapes 't0,t8,m=200;n=512;k=4096' \
-            >"$root/sanitizer-$tool.log" 2>&1 &&
-            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant s3_w128_t256_ws_p \
-                --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
-            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck --variant s3_w128_t256_ws_p_ft \
-                --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
-            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
-                --variant s4_w128_t128_ws_p_tma_sk --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
-            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
-                --variant s3_w128_t256_ws_p_skr --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
-            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
-                --variant s3_w128_t256_p_skr --shapes 'm=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
-            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
-                --variant s4_w128_t128_ws_p_tma_mma2 --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1 &&
-            compute-sanitizer --tool $tool --error-exitcode 99 build/nvfp4-selfcheck \
-                --variant s4_w128_t128_ws_p_tma_fp --shapes 't0,m=200;n=512;k=4096' >>"$root/sanitizer-$tool.log" 2>&1; then
+        ok=1
+        : >"$root/sanitizer-$tool.log"
+        for point in "default|t0,t8,m=200;n=512;k=4096" "s3_w128_t256_ws_p|t0,m=200;n=512;k=4096" \
+            "s3_w128_t256_ws_p_ft|t0,m=200;n=512;k=4096" "s4_w128_t128_ws_p_tma_sk|m=200;n=512;k=4096" \
+            "s3_w128_t256_ws_p_skr|m=200;n=512;k=4096" "s3_w128_t256_p_skr|m=200;n=512;k=4096" \
+            "s4_w128_t128_ws_p_tma_mma2|t0,m=200;n=512;k=4096" "s4_w128_t128_ws_p_tma_fp|t0,m=200;n=512;k=4096"; do
+            # a hang (the _fp and split points wait across CTAs) ends at the timeout, named
+            if ! timeout -k 30 900 compute-sanitizer --tool "$tool" --error-exitcode 99 build/nvfp4-selfcheck \
+                --variant "${point%%|*}" --shapes "${point#*|}" >>"$root/sanitizer-$tool.log" 2>&1; then
+                echo "compute-sanitizer $tool: ${point%%|*} failed" >>"$root/sanitizer-$tool.log"
+                ok=0
+                break
+            fi
+        done
+        if [ $ok -eq 1 ]; then
             printf '%-36s %s\n' "compute-sanitizer $tool" pass
             n=$((n + 1))
         else

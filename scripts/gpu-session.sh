@@ -77,11 +77,16 @@ log="$out/session.log"
         alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}, every GEMM build with ${GS_ALT_KERNEL_FLAGS:-}"
             time scripts/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" "${GS_ALT_KERNEL_FLAGS:-}" ;;
         exp) echo "== kernel experiments: ${GS_EXPERIMENTS:-}"
-            pids=()
+            pids=() names=()
             for e in ${GS_EXPERIMENTS:-}; do
-                (time scripts/build-twin-alt.sh "build/${e%%=*}" "" "${e#*=}") & pids+=($!)
+                [[ $e =~ ^[A-Za-z0-9_-]+=.+ ]] || { echo "gpu-session: experiment '$e' is not NAME=FLAG"; continue; }
+                # each build's output in its own log: parallel builds would interleave
+                (time scripts/build-twin-alt.sh "build/${e%%=*}" "" "${e#*=}") >"$out/exp-${e%%=*}.log" 2>&1 &
+                pids+=($!) names+=("${e%%=*}")
             done
-            for pid in "${pids[@]}"; do wait "$pid" || echo "gpu-session: an experiment's build failed"; done ;;
+            for i in "${!pids[@]}"; do
+                wait "${pids[$i]}" || echo "gpu-session: experiment ${names[$i]}'s build failed (exp-${names[$i]}.log)"
+            done ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "run_fixture.h"
+#include "instrument/gs_args.h"
 
 static char err_text[4096];
 
@@ -154,10 +155,33 @@ static void record_options_fail_cleanly(void **state)
         {"--capacity-scale 0.5x", "--capacity-scale takes a number"},
         {"--capacity-scale 2", "--capacity-scale takes a number in (0, 1]"},
     };
+    char never[600];
+    snprintf(never, sizeof never, "%s/never", dir);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        snprintf(args, sizeof args, "--subject calib --out %s/never %s", dir, bad[i][0]);
+        snprintf(args, sizeof args, "--subject calib --out %s %s", never, bad[i][0]);
         expect_program_failure("gemmscope-record", args, bad[i][1]);
+        assert_int_not_equal(access(never, F_OK), 0); /* nothing written */
     }
+    /* gemmscope record checks the same values before it makes any folder under --root */
+    snprintf(never, sizeof never, "%s/root", dir);
+    const char *front[][2] = {
+        {"--reps 5x", "--reps takes a whole number"},
+        {"--reps 20", "--reps takes a whole number in [50, 1000000]"},
+        {"--capacity-scale 2", "--capacity-scale takes a number in (0, 1]"},
+    };
+    for (size_t i = 0; i < sizeof front / sizeof front[0]; i++) {
+        snprintf(args, sizeof args, "record calib --root %s %s", never, front[i][0]);
+        expect_program_failure("gemmscope", args, front[i][1]);
+        assert_int_not_equal(access(never, F_OK), 0);
+    }
+    /* a leading 0 is decimal (strtoull's base 0 read 010 as 8 and refused 08), 0x is hex */
+    unsigned long long v = 0;
+    assert_int_equal(gs_parse_u64("010", &v), 0);
+    assert_int_equal(v, 10);
+    assert_int_equal(gs_parse_u64("08", &v), 0);
+    assert_int_equal(v, 8);
+    assert_int_equal(gs_parse_u64("0x10", &v), 0);
+    assert_int_equal(v, 16);
 }
 
 int main(void)

@@ -351,6 +351,31 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     GS_SUB_END(gs, GS_DEQUANT);
 }
 
+/* Stage cc.j's eight wgmmas from the fragments a against its token slabs, one commit group. */
+template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void issue_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], const consumer_ctx &cc)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const uint32_t tok = cc.sm_base + (cc.j % STAGES) * L::STAGE + L::o_t;
+    wgmma_fence();
+#pragma unroll
+    for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
+        if (ABLATE != 3)
+            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
+    wgmma_commit();
+}
+
+/* This thread is done with stage j's slot.  Every consumer thread releases the slot itself:
+ * an arrival orders only its own thread's reads of the slot before the producer's next bulk
+ * copy into it (one lane arriving for its warp after __syncwarp left the other lanes' scale
+ * reads unordered for compute-sanitizer's racecheck). */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + j % STAGES));
+}
+
 /* Stage cc.j: issue its eight wgmmas from the fragments a, then (with two or more stages)
  * fetch the next stage into `next` while they run, wait, release the slot; with one stage
  * the slot must be released before the next stage can even be loaded into it. */
@@ -359,27 +384,13 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
                                           bool has_next, const nvfp4_kparams &kp, consumer_ctx &cc,
                                           load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    const uint32_t slot = cc.j % STAGES;
-    const uint32_t empty = cc.sm_base + L::o_bar + 8 * (STAGES + slot);
-    const uint32_t tok = cc.sm_base + slot * L::STAGE + L::o_t;
-
     GS_SUB_BEGIN(gs, GS_MMA);
-    wgmma_fence();
-#pragma unroll
-    for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
-        if (ABLATE != 3)
-            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
-    wgmma_commit();
+    issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, cc);
     if (STAGES > 1 && has_next)
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     wgmma_wait<0>();
     fence_regs(acc);
-    /* every consumer thread releases the slot itself: an arrival orders only its own
-     * thread's reads of the slot before the producer's next bulk copy into it (one lane
-     * arriving for its warp after __syncwarp left the other lanes' scale reads unordered
-     * for compute-sanitizer's racecheck) */
-    mbar_arrive(empty);
+    release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j);
     GS_SUB_END(gs, GS_MMA);
 
     if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
@@ -401,19 +412,11 @@ __device__ __forceinline__ void mma_stage_deep(float (&acc)[N / 2], const uint32
                                                uint32_t (&next)[8][4], bool has_next, bool first,
                                                consumer_ctx &cc, int row, int band_row, gs_ctx &gs)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    const uint32_t tok = cc.sm_base + (cc.j % STAGES) * L::STAGE + L::o_t;
-
     GS_SUB_BEGIN(gs, GS_MMA);
-    wgmma_fence();
-#pragma unroll
-    for (int s = 0; s < 8; s++)
-        if (ABLATE != 3)
-            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
-    wgmma_commit();
+    issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, cc);
     wgmma_wait<1>();
     if (!first)
-        mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + (cc.j - 1) % STAGES));
+        release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
     GS_SUB_END(gs, GS_MMA);
     if (has_next)
         fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
@@ -518,7 +521,7 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     wgmma_wait<0>();
     fence_regs(acc);
     if (MMA_DEPTH == 2)
-        mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + (cc.j - 1) % STAGES));
+        release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
     GS_END(gs, GS_ACC_TO_REG);
 
     /* a part of a split tile that does not own it: hand the partial sum over, done */
