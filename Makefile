@@ -23,7 +23,8 @@ NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
 TWIN_FLAGS :=
 DETAIL_FLAGS :=
 # extra flags for all three builds of the stamped kernels (experiments measured against the
-# kept kernel before they become knobs: scripts/build-twin-alt.sh, GS_STEPS="alt ab")
+# kept kernel before they become knobs: scripts/build-twin-alt.sh, GS_STEPS="alt ab"); they do
+# not reach tokens.cu, so an experiment on tokens.cuh changes the fused prologue alone
 KERNEL_FLAGS :=
 BUILD := build
 

@@ -3,7 +3,7 @@
  * Per shape: the cuBLAS anchor and the tensor ceiling (cuBLAS bf16 8192^3) once; per
  * variant: a correctness check of the production build, then the production build, the
  * twin and the detail twin timed interleaved (gs_time_interleaved: warm-up, L2 flushed
- * before each launch, median).  Ratios in a row come from the same run.  A benchmark, not a
+ * before each launch, median; the ceiling is its fastest repetition).  Ratios in a row come from the same run.  A benchmark, not a
  * test: it prints figures and fails only when something could not run or was wrong.
  *
  * Usage: nvfp4-bench [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE] [--time-wrong]

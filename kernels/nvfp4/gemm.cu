@@ -5,9 +5,10 @@
  * Mapping (swap-AB): weights B_g (N rows) are the wgmma M side, tokens A_g (M_g rows)
  * the wgmma N side, so the accumulator is D[w][t] = C[t][w].
  *
- * Data path: the token pre-pass (tokens.cu) writes every A_g as exact fp16
- * (value x scale) with K permuted inside each block of 128 (nvfp4_kperm); this kernel is
- * launched as its programmatic dependent and waits for it before the first load.  Per stage of
+ * Data path: the token pre-pass (tokens.cu, its block body in tokens.cuh) writes every A_g
+ * as exact fp16 (value x scale) with K permuted inside each block of 128 (nvfp4_kperm);
+ * this kernel is launched as its programmatic dependent and waits for it before the first
+ * load (fused_tokens 0; the _ft and _fp points make T themselves, below).  Per stage of
  * K = 128 the producer brings, on one mbarrier: the raw FP4 weight rows of the tile (TMA),
  * the two scale atoms of their 128-row band (bulk copy) and two 64-wide slabs of fp16
  * tokens (TMA, 128B swizzle).  Each consumer warpgroup owns 64 weight rows: every thread
@@ -42,8 +43,8 @@
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
  * warpgroup), which cost it 5-30% on the H100 (samples/variants.tsv, detail/x):
  * the main loop is issue-bound on the dequantisation, and every stamp is instructions.
- * With a producer warpgroup (and the pre-pass), its second warp runs the twins' clock
- * sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every 500 ns.
+ * With a producer warpgroup whose spare warps do not dequantise tokens (all but the _ft
+ * points), its second warp runs the twins' clock sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every 500 ns.
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
  * and so is v s 2^-14 (a multiple of 2^-24: subnormal when small), the form the weights take
@@ -140,7 +141,7 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
  * stream in K order, the order every main loop consumes it: item q = (K block q / Mtot,
  * token row q % Mtot over all groups), Mtot = sum of M_g; an item whose group has fewer K
  * blocks is empty.  One item = one 128-element block of A (64 bytes of FP4, 8 scales) ->
- * 256 bytes of fp16, K permuted like the pre-pass (tokens.cu).  A half-warp takes one item:
+ * 256 bytes of fp16, K permuted like the pre-pass (tokens.cuh).  A half-warp takes one item:
  * lane m writes the 16-byte chunk m, the pairs (p, p+4) of word i = m / 4 of the block's
  * four 16-byte units (p = m % 4), so a half-warp's loads cover 64 contiguous bytes and its
  * store 256.  Every finished item adds one to the counter of its (group, K block) (after
@@ -351,12 +352,11 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     GS_SUB_END(gs, GS_DEQUANT);
 }
 
-/* Stage cc.j's eight wgmmas from the fragments a against its token slabs, one commit group. */
+/* The eight wgmmas of a stage whose token slabs start at tok, one commit group. */
 template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void issue_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], const consumer_ctx &cc)
+__device__ __forceinline__ void issue_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t tok)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    const uint32_t tok = cc.sm_base + (cc.j % STAGES) * L::STAGE + L::o_t;
     wgmma_fence();
 #pragma unroll
     for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
@@ -376,50 +376,44 @@ __device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
     mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + j % STAGES));
 }
 
-/* Stage cc.j: issue its eight wgmmas from the fragments a, then (with two or more stages)
- * fetch the next stage into `next` while they run, wait, release the slot; with one stage
- * the slot must be released before the next stage can even be loaded into it. */
-template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE>
+/* Stage cc.j: issue its eight wgmmas from the fragments a, then
+ * - MMA_DEPTH 1: (with two or more stages) fetch the next stage into `next` while they run,
+ *   wait, release the slot; with one stage the slot must be released before the next stage
+ *   can even be loaded into it;
+ * - MMA_DEPTH 2: wait only for the previous stage's group (groups complete in order), release
+ *   the previous stage's slot (none when `first`), dequantise the next stage into `next`, the
+ *   set the previous stage read, while this stage's wgmmas run; the unit's last stage is
+ *   waited for and released after the loop (run_tile, ACC_TO_REG). */
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH>
 __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
-                                          bool has_next, const nvfp4_kparams &kp, consumer_ctx &cc,
+                                          bool has_next, bool first, const nvfp4_kparams &kp, consumer_ctx &cc,
                                           load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
 {
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
+    const uint32_t slot = cc.j % STAGES, tok = cc.sm_base + slot * L::STAGE + L::o_t,
+                   empty = cc.sm_base + L::o_bar + 8 * (STAGES + slot);
     GS_SUB_BEGIN(gs, GS_MMA);
-    issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, cc);
-    if (STAGES > 1 && has_next)
-        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
-    wgmma_wait<0>();
-    fence_regs(acc);
-    release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j);
-    GS_SUB_END(gs, GS_MMA);
-
-    if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
-        load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
-    if (STAGES == 1 && has_next)
-        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
-    cc.j++;
-}
-
-/* Stage cc.j with two stages of wgmmas in flight (MMA_DEPTH 2): issue its eight wgmmas from
- * the fragments a, wait only for the previous stage's group (groups complete in order), so
- * this warpgroup's next wgmmas are queued before its current ones drain; release the
- * previous stage's slot; dequantise the next stage into `next`, the set the previous stage
- * read, while this stage's wgmmas run.  `first`: no earlier stage of this unit (nothing to
- * release).  The unit's last stage is waited for and released after the loop (run_tile,
- * ACC_TO_REG). */
-template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void mma_stage_deep(float (&acc)[N / 2], const uint32_t (&a)[8][4],
-                                               uint32_t (&next)[8][4], bool has_next, bool first,
-                                               consumer_ctx &cc, int row, int band_row, gs_ctx &gs)
-{
-    GS_SUB_BEGIN(gs, GS_MMA);
-    issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, cc);
-    wgmma_wait<1>();
-    if (!first)
-        release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
-    GS_SUB_END(gs, GS_MMA);
-    if (has_next)
-        fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, tok);
+    if constexpr (MMA_DEPTH == 2) {
+        wgmma_wait<1>();
+        if (!first)
+            release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
+        GS_SUB_END(gs, GS_MMA);
+        if (has_next)
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    } else {
+        if (STAGES > 1 && has_next)
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+        wgmma_wait<0>();
+        fence_regs(acc);
+        mbar_arrive(empty); /* release_slot(cc, cc.j) */
+        GS_SUB_END(gs, GS_MMA);
+        if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
+            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
+        if (STAGES == 1 && has_next)
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
+    }
     cc.j++;
 }
 
@@ -499,19 +493,11 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
     GS_BEGIN(gs, GS_MAINLOOP);
     fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(a0, cc, cc.j, row, band_row, gs);
     for (int kb = 0; kb < nkb; kb += 2) {
-        if constexpr (MMA_DEPTH == 2) {
-            mma_stage_deep<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kb == 0, cc, row, band_row,
-                                                                 gs);
-            if (kb + 1 < nkb)
-                mma_stage_deep<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, false, cc, row,
-                                                                     band_row, gs);
-        } else {
-            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last,
-                                                                       row, band_row, gs);
-            if (kb + 1 < nkb)
-                mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur,
-                                                                           last, row, band_row, gs);
-        }
+        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH>(acc, a0, a1, kb + 1 < nkb, kb == 0, kp, cc,
+                                                                              cur, last, row, band_row, gs);
+        if (kb + 1 < nkb)
+            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH>(acc, a1, a0, kb + 2 < nkb, false, kp,
+                                                                                  cc, cur, last, row, band_row, gs);
     }
     GS_END(gs, GS_MAINLOOP);
 
@@ -634,6 +620,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                   "nvfp4 gemm: two stages of wgmmas in flight need a producer warpgroup and 2+ stages");
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
+    static_assert(NVFP4_TOKEN_CHUNKS * 16 <= L::o_c, "nvfp4 gemm: the fused prologue's staging must fit in the ring");
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = WARP_SPEC && warp >= 4 * CW;
@@ -689,7 +676,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         const nvfp4_tile tl = kp.tiles[t];
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
         switch (tl.n_eff) {
-/* widths past TILE_T, and with MMA_DEPTH 2 all but TILE_T / 2 and TILE_T, are never scheduled */
+/* widths past TILE_T, and with MMA_DEPTH 2 all but TILE_T / 2 and TILE_T, are never scheduled
+ * (the schedule rounds to nvfp4_variant_n_step; problem.cu keys its cached schedules by it) */
 #define NVFP4_N_CASE(N)                                                                                      \
     case N:                                                                                                  \
         if constexpr (N <= TILE_T && (MMA_DEPTH == 1 || N == TILE_T || 2 * N == TILE_T))                     \

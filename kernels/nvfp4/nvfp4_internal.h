@@ -1,4 +1,4 @@
-/* Internals shared by problem.cu, gemm.cu (both builds), tokens.cu, variants.c and
+/* Internals shared by problem.cu, gemm.cu (every build), tokens.cu/.cuh, variants.c and
  * cublas_anchor.cu.  Not part of the public API.  Plain C (+ CUDA headers). */
 #ifndef NVFP4_INTERNAL_H
 #define NVFP4_INTERNAL_H
@@ -11,10 +11,11 @@
 extern "C" {
 #endif
 
-/* 16-byte units of A (one per thread) per block of the token pre-pass. */
+/* 16-byte units of A (one per thread) per token block: a pre-pass thread block, or one
+ * step of the fused prologue (tokens.cuh). */
 #define NVFP4_TOKEN_UNITS 256
 
-/* Parameters of the token pre-pass (tokens.cu): A_g -> fp16 [M, K], scales applied, K permuted. */
+/* Parameters of the token dequantisation (tokens.cuh: the pre-pass and the fused prologue): A_g -> fp16 [M, K], scales applied, K permuted. */
 typedef struct nvfp4_tparams {
     const uint8_t *A[NVFP4_MAX_GROUPS];
     const uint8_t *SFA[NVFP4_MAX_GROUPS];
@@ -26,7 +27,7 @@ typedef struct nvfp4_tparams {
 } nvfp4_tparams;
 
 /* Kernel parameters of one (problem, tile shape, persistence): passed by value as a
- * __grid_constant__ parameter (about 6.7 KB; parameters above 4 KB need CUDA >= 12.1).
+ * __grid_constant__ parameter (about 7.9 KB; parameters above 4 KB need CUDA >= 12.1).
  * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side). */
 typedef struct nvfp4_kparams {
     CUtensorMap tmW[NVFP4_MAX_GROUPS]; /* B_g bytes [N, K/2], box {64 B, tile_w rows}, no swizzle */
@@ -46,20 +47,23 @@ typedef struct nvfp4_kparams {
      * 2 the _fp points (below) */
     int fuse_tokens;
     int pdl;        /* launch with programmatic dependent launch (the pre-pass may still run) */
-    unsigned epoch;                        /* fused launches of this problem so far, this one included */
+    unsigned epoch;                        /* _ft launches of this problem so far, this one included */
     const uint8_t *A[NVFP4_MAX_GROUPS];    /* FP4 tokens [M, K/2] */
     const uint8_t *SFA[NVFP4_MAX_GROUPS];  /* their blocked scales */
     uint16_t *T[NVFP4_MAX_GROUPS];         /* where the fp16 tokens go (what tmT reads) */
     unsigned *token_ready;                 /* device: rows done per (group, K block), cumulative over launches */
     int ready0[NVFP4_MAX_GROUPS];          /* counter of (g, K block kb): token_ready[ready0[g] + kb] */
-    int tok_kblocks; /* K blocks of the longest group; 0: the fused points cannot run this problem */
+    int tok_kblocks; /* K blocks of the longest group; 0: the _ft points cannot run this problem */
     int tok_items;   /* token rows x K blocks over all groups (the work of one launch) */
     int tok_all;     /* index of the all-items counter in token_ready (after the per-block ones) */
     /* fused prologue (the _fp points, fuse_tokens 2): every CTA dequantises token blocks
      * b = blockIdx.x, + grid, ... (tp, as the pre-pass would), then adds one to
      * token_ready[tok_all + 1]; the loads wait until it reaches prologue_target, the
      * cumulative count of CTAs of every _fp launch of this problem so far, this one's
-     * included (nothing is reset between launches) */
+     * included (nothing is reset between launches; so a launch that was enqueued but did not
+     * run to its end leaves every later _fp launch of the problem waiting: make a new problem).
+     * Every CTA must be resident at once (persistent grid, nothing else on the GPU); the
+     * launch does not ask the driver to guarantee it. */
     nvfp4_tparams tp;
     unsigned prologue_target;
 } nvfp4_kparams;

@@ -53,8 +53,8 @@ struct nvfp4_problem {
     unsigned token_epoch;   /* _ft launches enqueued so far */
     unsigned prologue_ctas; /* CTAs of the _fp launches enqueued so far (their counter's target) */
     int no_pdl;             /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
-    struct {
-        int tile_w, tile_t, persistent, split_k;
+    struct { /* keyed by everything the schedule depends on */
+        int tile_w, tile_t, persistent, split_k, n_step;
         nvfp4_kparams *kp;
         nvfp4_tile *tiles; /* device copies of the schedule */
         int *cta_first;
@@ -517,7 +517,8 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
 {
     for (int i = 0; i < p->ncache; i++)
         if (p->cache[i].tile_w == v->tile_w && p->cache[i].tile_t == v->tile_t &&
-            p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k)
+            p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k &&
+            p->cache[i].n_step == nvfp4_variant_n_step(v))
             return p->cache[i].kp;
     if (p->ncache == KP_CACHE) {
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
@@ -540,6 +541,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     p->cache[p->ncache].tile_t = v->tile_t;
     p->cache[p->ncache].persistent = v->persistent;
     p->cache[p->ncache].split_k = v->split_k;
+    p->cache[p->ncache].n_step = nvfp4_variant_n_step(v);
     p->cache[p->ncache].kp = kp;
     p->cache[p->ncache].tiles = tiles;
     p->cache[p->ncache].cta_first = first;

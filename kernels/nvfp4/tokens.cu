@@ -27,6 +27,10 @@ extern "C" int nvfp4_tokens_launch(const nvfp4_tparams *tp, cudaStream_t s)
     const int blocks = tp->block_start[tp->groups];
     if (blocks < 1)
         return (int)cudaErrorInvalidValue;
-    nvfp4_tokens_kernel<<<(unsigned)blocks, NVFP4_TOKEN_UNITS, 0, s>>>(*tp);
-    return (int)cudaGetLastError();
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)blocks);
+    cfg.blockDim = dim3(NVFP4_TOKEN_UNITS);
+    cfg.stream = s;
+    /* this launch's own error (cudaGetLastError could return an earlier call's) */
+    return (int)cudaLaunchKernelEx(&cfg, nvfp4_tokens_kernel, *tp);
 }

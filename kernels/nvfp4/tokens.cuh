@@ -27,7 +27,7 @@ static __device__ __forceinline__ int token_chunk_slot(int chunk)
     return chunk ^ ((chunk >> 4) & 7);
 }
 
-/* Token block `block` (0 .. tp.block_start[tp.groups]) by the nthreads >= NVFP4_TOKEN_UNITS
+/* Token block `block` (0 <= block < tp.block_start[tp.groups]) by the nthreads >= NVFP4_TOKEN_UNITS
  * threads of the calling CTA (thread tid); stage: NVFP4_TOKEN_CHUNKS x 16 bytes of shared
  * memory.  Every thread of the CTA must call it (it synchronises the CTA twice: the staging
  * is free again when it returns). */

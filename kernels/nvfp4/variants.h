@@ -52,8 +52,8 @@ int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
 
 /* Stamp geometry of one launch of v on shape s with `sms` SMs, twin (detail 0) or detail
  * twin (detail 1; there only the first warp of each consumer warpgroup records sub-phases):
- * CTAs, warps per CTA, and the records per warp (the most any warp writes; producer warps
- * write none).  0 ok, -1 if v cannot run s. */
+ * CTAs, warps per CTA, and the records per warp (the most any warp writes: a consumer's
+ * phases, or the clock sampler's GS_CLOCK_SAMPLES pairs where the point runs one).  0 ok, -1 if v cannot run s. */
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
                          unsigned *warps_per_cta, unsigned *events_per_warp);
 
