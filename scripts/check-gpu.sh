@@ -12,7 +12,8 @@
 #      and the recorder under ncu: every CUPTI collector "skipped: <reason>", the report
 #      still written
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
-# only the named parts (calib nvfp4 sanitizer truth ncu), for a quick re-check of one of them.
+# only the named parts (calib nvfp4 sanitizer truth ncu), for a quick re-check of one of them;
+# GS_SANITIZER_POINTS ("VARIANT|SHAPES" words) replaces the sanitizer's list of points.
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
@@ -74,13 +75,16 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
         # tiles, 3 stages) and its fused-token twin, and both split K schedules on a shape whose
         # few tiles are cut into many parts (the rebalanced one also without a producer warpgroup,
         # where a consumer thread issues the loads), two stages of wgmmas in flight (a slot is
-        # released one stage late) and the fused prologue (its staging is the ring's start)
+        # released one stage late), the fused prologue (its staging is the ring's start) and the
+        # store staged in a held ring slot (with split parts that give theirs back at once)
         ok=1
         : >"$root/sanitizer-$tool.log"
-        for point in "default|t0,t8,m=200;n=512;k=4096" "s3_w128_t256_ws_p|t0,m=200;n=512;k=4096" \
-            "s3_w128_t256_ws_p_ft|t0,m=200;n=512;k=4096" "s4_w128_t128_ws_p_tma_sk|m=200;n=512;k=4096" \
-            "s3_w128_t256_ws_p_skr|m=200;n=512;k=4096" "s3_w128_t256_p_skr|m=200;n=512;k=4096" \
-            "s4_w128_t128_ws_p_tma_mma2|t0,m=200;n=512;k=4096" "s4_w128_t128_ws_p_tma_fp|t0,m=200;n=512;k=4096"; do
+        points=${GS_SANITIZER_POINTS:-"default|t0,t8,m=200;n=512;k=4096 s3_w128_t256_ws_p|t0,m=200;n=512;k=4096
+            s3_w128_t256_ws_p_ft|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_sk|m=200;n=512;k=4096
+            s3_w128_t256_ws_p_skr|m=200;n=512;k=4096 s3_w128_t256_p_skr|m=200;n=512;k=4096
+            s4_w128_t128_ws_p_tma_mma2|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_fp|t0,m=200;n=512;k=4096
+            s3_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096"}
+        for point in $points; do
             # a hang (the _fp and split points wait across CTAs) ends at the timeout, named
             if ! timeout -k 30 900 compute-sanitizer --tool "$tool" --error-exitcode 99 build/nvfp4-selfcheck \
                 --variant "${point%%|*}" --shapes "${point#*|}" >>"$root/sanitizer-$tool.log" 2>&1; then

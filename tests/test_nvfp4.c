@@ -921,6 +921,12 @@ static void test_variants_and_stamp_geometry(void **state)
         assert_int_equal(strstr(v->name, "_fp") != NULL, v->fused_tokens == 2);
         assert_int_equal(strstr(v->name, "_mma2") != NULL, v->mma_depth == 2);
         assert_true(v->mma_depth == 1 || (v->mma_depth == 2 && v->warp_spec && v->stages >= 2));
+        /* the TMA-store epilogue: own staging (_tma) or the unit's last ring slot (_tmr), whose
+         * consumers hold it while a producer warpgroup loads the next unit into the others */
+        assert_true(v->tma_store >= 0 && v->tma_store <= 2);
+        assert_int_equal(strstr(v->name, "_tma") != NULL, v->tma_store == 1);
+        assert_int_equal(strstr(v->name, "_tmr") != NULL, v->tma_store == 2);
+        assert_true(v->tma_store != 2 || (v->warp_spec && v->stages >= 2 && v->mma_depth == 1));
     }
     assert_true(fused[1] > 0 && fused[2] > 0);
     /* the fused prologue leaves the spare producer warp to the clock sampler */

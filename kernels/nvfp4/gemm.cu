@@ -26,6 +26,9 @@
  *              issues the loads between its own stages
  *   PERSISTENT 1: one CTA per SM walks its share of the schedule (schedule.c)
  *   TMA_STORE  1: accumulators -> swizzled shared staging (stmatrix) -> TMA store;
+ *              2: the same, staged in the token slabs of the unit's last ring slot, which
+ *              the consumers release only once the TMA store has read it (no staging of its
+ *              own: fits beside three 256-token stages; needs WARP_SPEC, MMA_DEPTH 1);
  *              0: straight from registers: one shuffle pairs neighbouring weight rows,
  *              then predicated 4-byte stores
  *   MMA_DEPTH  stages whose wgmmas are in flight: 1 (each stage waits for its own before
@@ -78,9 +81,14 @@ constexpr int BK = NVFP4_BK;
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
+/* Named barriers: 0 the CTA, 1 + cw one consumer warpgroup, FT_BAR the _ft dequantisers,
+ * CONSUMERS_BAR both consumer warpgroups (the ring-staged store). */
+constexpr int FT_BAR = 3, CONSUMERS_BAR = 4;
 
 /* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
- * staging (one [TILE_T][64] fp16 swizzled slab per consumer warpgroup), then barriers. */
+ * staging (TMA_STORE 1: one [TILE_T][64] fp16 swizzled slab per consumer warpgroup; with 2
+ * the same slabs lie in a ring slot's token slabs, which hold TILE_T x 256 bytes), then
+ * barriers. */
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
     static constexpr int T_SLAB = TILE_T * 128;     /* 64 fp16 of K per token row */
     static constexpr int o_t = 0;
@@ -90,11 +98,13 @@ template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
     static constexpr int SF_BYTES = 2 * 512;
     static constexpr int STAGE = o_sf + SF_BYTES;
     static constexpr int o_c = STAGES * STAGE;
-    static constexpr int C_BYTES = TMA_STORE ? (TILE_W / 64) * TILE_T * 128 : 0;
+    static constexpr int C_SLABS = (TILE_W / 64) * TILE_T * 128; /* the staging of one tile */
+    static constexpr int C_BYTES = TMA_STORE == 1 ? C_SLABS : 0;
     static constexpr int o_bar = o_c + C_BYTES;     /* full[STAGES], empty[STAGES] */
     static constexpr int bytes = o_bar + 16 * STAGES;
     static constexpr int dyn_bytes = bytes + 1024;  /* slack to align the base to 1024 */
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
+    static_assert(TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's token slabs");
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
                                            "227 KB of shared memory");
 };
@@ -152,7 +162,6 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
  * (dependent, divergent loads) made the first versions slower than the pre-pass by 2x. */
 constexpr int FT_ROWS = 2; /* items per half-warp in flight: the producer has 40 registers */
 constexpr int FT_BATCH = 4; /* load-store rounds per release */
-constexpr int FT_BAR = 3;  /* named barrier of the 96 dequantising threads (1, 2: consumers) */
 
 __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int worker, int workers, unsigned half)
 {
@@ -378,8 +387,9 @@ __device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
 
 /* Stage cc.j: issue its eight wgmmas from the fragments a, then
  * - MMA_DEPTH 1: (with two or more stages) fetch the next stage into `next` while they run,
- *   wait, release the slot; with one stage the slot must be released before the next stage
- *   can even be loaded into it;
+ *   wait, release the slot (TMA_STORE 2: not the unit's last, whose token slabs stage the
+ *   store); with one stage the slot must be released before the next stage can even be
+ *   loaded into it;
  * - MMA_DEPTH 2: wait only for the previous stage's group (groups complete in order), release
  *   the previous stage's slot (none when `first`), dequantise the next stage into `next`, the
  *   set the previous stage read, while this stage's wgmmas run; the unit's last stage is
@@ -407,7 +417,8 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
             fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
         wgmma_wait<0>();
         fence_regs(acc);
-        mbar_arrive(empty); /* release_slot(cc, cc.j) */
+        if (TMA_STORE != 2 || has_next)
+            mbar_arrive(empty); /* release_slot(cc, cc.j); TMA_STORE 2 keeps the unit's last slot (run_tile) */
         GS_SUB_END(gs, GS_MMA);
         if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
             load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
@@ -476,6 +487,7 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
                                          load_cursor &cur, int last, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    constexpr int CW = TILE_W / 64;
     const int g = tl.group;
     const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T;
     const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
@@ -512,6 +524,8 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
 
     /* a part of a split tile that does not own it: hand the partial sum over, done */
     if (tl.parts > 1 && tl.part != 0) {
+        if (TMA_STORE == 2) /* nothing to stage: give the held slot back at once */
+            release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
         GS_BEGIN(gs, GS_EPILOGUE);
         GS_END(gs, GS_EPILOGUE);
         GS_BEGIN(gs, GS_STORE);
@@ -526,10 +540,17 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
         GS_BEGIN(gs, GS_EPILOGUE);
         if (tl.parts > 1)
             add_partials<N, TILE_W, TILE_T>(acc, kp, tl, cc);
-        const uint32_t slab = cc.sm_base + L::o_c + (uint32_t)cc.cw * (TILE_T * 128);
-        if (cc.tid_wg == 0)
-            bulk_wait_read0(); /* the previous tile's store has read the staging slab */
-        named_barrier(1 + cc.cw, 128);
+        const uint32_t held = (cc.j - 1) % STAGES; /* TMA_STORE 2: the unit's last slot, not yet released */
+        const uint32_t slab = cc.sm_base + (TMA_STORE == 1 ? L::o_c : held * L::STAGE + L::o_t) +
+                              (uint32_t)cc.cw * (TILE_T * 128);
+        if (TMA_STORE == 1) {
+            if (cc.tid_wg == 0)
+                bulk_wait_read0(); /* the previous tile's store has read the staging slab */
+            named_barrier(1 + cc.cw, 128);
+        } else {
+            /* both warpgroups' wgmmas have read the slot's token slabs (wait_group 0 in each) */
+            named_barrier(CW > 1 ? CONSUMERS_BAR : 1, 128 * CW);
+        }
         const int mi = cc.lane >> 3, rr = cc.lane & 7;
 #pragma unroll
         for (int jj = 0; jj < N / 16; jj++) {
@@ -549,6 +570,12 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
         if (cc.tid_wg == 0) {
             tma_store_2d(&kp.tmC[g], slab, w0 + 64 * cc.cw, t0);
             bulk_commit();
+            if (TMA_STORE == 2) {
+                /* the slot goes back to the producer once the store has read it: one arrival
+                 * for the warpgroup, whose other accesses to the slot the barrier above ordered */
+                bulk_wait_read0();
+                mbar_arrive_n(cc.sm_base + L::o_bar + 8 * (STAGES + held), 128);
+            }
         }
         GS_END(gs, GS_STORE);
     } else {
@@ -618,6 +645,9 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                   "nvfp4 gemm: tile_t must be 64, 128, 192 or 256 (wgmma N <= 256)");
     static_assert(MMA_DEPTH == 1 || (MMA_DEPTH == 2 && WARP_SPEC && STAGES >= 2),
                   "nvfp4 gemm: two stages of wgmmas in flight need a producer warpgroup and 2+ stages");
+    static_assert(TMA_STORE != 2 || (WARP_SPEC && STAGES >= 2 && MMA_DEPTH == 1),
+                  "nvfp4 gemm: the ring-staged store needs a producer warpgroup (a consumer issuing loads would "
+                  "wait for the slot it holds), 2+ stages and one stage of wgmmas in flight");
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
     static_assert(NVFP4_TOKEN_CHUNKS * 16 <= L::o_c, "nvfp4 gemm: the fused prologue's staging must fit in the ring");

@@ -3,7 +3,9 @@
  * X(name, description, stages, tile_w, tile_t, warp_spec, persistent, tma_store, split_k, fused_tokens,
  *   mma_depth)
  * Names spell the knobs: s<stages>_w<tile_w>_t<tile_t>, then _ws (producer warpgroup),
- * _p (persistent CTAs), _tma (TMA-store epilogue), _sk (split K, split_k = 1: every CTA
+ * _p (persistent CTAs), _tma (TMA-store epilogue), _tmr (tma_store = 2: the TMA-store
+ * epilogue staged in the unit's last ring slot, which is released once the store has read
+ * it; needs _ws, 2+ stages and mma_depth 1), _sk (split K, split_k = 1: every CTA
  * gets the same share of the work, tiles cut at K blocks where they overflow a share),
  * _skr (split K, split_k = 2: whole tiles first, then the most loaded CTAs hand K ranges of
  * their last tile to the least loaded; schedule.h), _ft (fused tokens:
@@ -63,6 +65,12 @@
     X("s3_w128_t256_ws_p_skr_fp", "as s3_w128_t256_ws_p_skr with the tokens dequantised by every CTA before its " \
       "main loop", 3, 128, 256, 1, 1, 0, 2, 2, 1)                                                              \
     X("s3_w128_t256_ws_p_sk_fp", "as s3_w128_t256_ws_p_sk with the tokens dequantised by every CTA before its " \
-      "main loop", 3, 128, 256, 1, 1, 0, 1, 2, 1)
+      "main loop", 3, 128, 256, 1, 1, 0, 1, 2, 1)                                                              \
+    X("s3_w128_t256_ws_p_tmr_skr", "as s3_w128_t256_ws_p_skr with the TMA-store epilogue staged in the last "   \
+      "ring slot", 3, 128, 256, 1, 1, 2, 2, 0, 1)                                                              \
+    X("s3_w128_t256_ws_p_tmr_sk", "as s3_w128_t256_ws_p_sk with the TMA-store epilogue staged in the last "     \
+      "ring slot", 3, 128, 256, 1, 1, 2, 1, 0, 1)                                                              \
+    X("s4_w128_t128_ws_p_tmr", "as s4_w128_t128_ws_p_tma with the store staged in the last ring slot", 4, 128, \
+      128, 1, 1, 2, 0, 0, 1)
 
 #endif

@@ -334,6 +334,13 @@ static __device__ __forceinline__ void mbar_arrive(uint32_t bar)
     asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(bar) : "memory");
 }
 
+/* `count` arrivals at once on an mbarrier (one thread releasing a slot for its warpgroup). */
+static __device__ __forceinline__ void mbar_arrive_n(uint32_t bar, uint32_t count)
+{
+    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0], %1;\n}\n" ::"r"(bar), "r"(count)
+                 : "memory");
+}
+
 /* Shared-memory loads the compiler cannot reorder across the pipeline's barrier waits. */
 static __device__ __forceinline__ uint4 lds128(uint32_t addr)
 {

@@ -18,7 +18,8 @@ typedef struct nvfp4_variant {
     int tile_t;     /* token rows (= output rows m) per tile: the largest wgmma N */
     int warp_spec;  /* 1 = a producer warpgroup issues the loads */
     int persistent; /* 1 = one CTA per SM walks a precomputed share of the tiles */
-    int tma_store;  /* 1 = epilogue through shared memory and TMA store */
+    int tma_store;  /* epilogue through shared memory and TMA store: 1 = staging of its own,
+                       2 = staged in the unit's last ring slot (warp_spec, stages >= 2, mma_depth 1) */
     int split_k;    /* (persistent) NVFP4_SPLIT_DEAL: equal shares dealt in order, tiles cut at K blocks;
                        NVFP4_SPLIT_REBALANCE: whole tiles, then K ranges moved off the most loaded
                        CTAs (schedule.h) */
