@@ -264,17 +264,15 @@ __device__ __forceinline__ void wait_tokens(const nvfp4_kparams &kp, int g, int 
 /* ---- fused prologue (the _fp points) ----
  * No pre-pass kernel and no kernel boundary: every CTA of the (persistent, all resident)
  * grid first dequantises the token blocks blockIdx.x, + gridDim.x, ... exactly as the
- * pre-pass would (tokens.cuh), PB blocks at a time (each thread's PB loads in flight
- * together: a CTA has far fewer threads than the pre-pass has on an SM), with all its threads
- * and the start of its shared-memory ring as staging (no load has been issued yet), then
- * arrives on the prologue counter.  The loading thread waits for every CTA's arrival before
- * its first load: one grid-wide barrier instead of a kernel's completion, flush and
- * programmatic launch. */
-template <int PB> __device__ __forceinline__ void token_prologue(const nvfp4_kparams &kp, uint4 *stage)
+ * pre-pass would (tokens.cuh), with all its threads and the start of its shared-memory ring
+ * as staging (no load has been issued yet), then arrives on the prologue counter.  The
+ * loading thread waits for every CTA's arrival before its first load: one grid-wide
+ * barrier instead of a kernel's completion, flush and programmatic launch. */
+__device__ __forceinline__ void token_prologue(const nvfp4_kparams &kp, uint4 *stage)
 {
     const int blocks = kp.tp.block_start[kp.tp.groups];
-    for (int b = (int)blockIdx.x; b < blocks; b += PB * (int)gridDim.x)
-        token_blocks<PB>(kp.tp, b, (int)gridDim.x, blocks, stage, (int)threadIdx.x, (int)blockDim.x);
+    for (int b = (int)blockIdx.x; b < blocks; b += (int)gridDim.x)
+        token_block(kp.tp, b, stage, (int)threadIdx.x, (int)blockDim.x);
     fence_proxy_async_global(); /* this thread's generic writes of T will be read by TMA loads */
     fence_proxy_async_smem();   /* and its staging accesses come before the TMA writes into the ring */
     __syncthreads();
@@ -345,7 +343,6 @@ struct consumer_ctx {
     uint32_t sm_base;
     int cw, wq, lane, tid_wg; /* consumer warpgroup, warp in it, lane, thread in it */
     uint32_t j;               /* stages consumed so far */
-    uint32_t held;            /* TMA_STORE 2: 1 + the slot a store in flight still reads, or 0 */
 };
 
 /* Waits for stage j's data and dequantises its weights into the fragments a. */
@@ -388,26 +385,11 @@ __device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
     mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + j % STAGES));
 }
 
-/* TMA_STORE 2: the slot that staged the previous unit's store goes back to the producer once
- * the store has read it (one arrival for the warpgroup: its other threads' accesses to the
- * slot were ordered before the store by the warpgroup's barrier).  Called while the next
- * unit's first wgmmas run, so that only this wait, not the warpgroup, lags behind the store. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void release_store_slot(consumer_ctx &cc)
-{
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    if (cc.tid_wg == 0) {
-        bulk_wait_read0();
-        mbar_arrive_n(cc.sm_base + L::o_bar + 8 * (STAGES + cc.held - 1), 128);
-    }
-    cc.held = 0;
-}
-
 /* Stage cc.j: issue its eight wgmmas from the fragments a, then
  * - MMA_DEPTH 1: (with two or more stages) fetch the next stage into `next` while they run,
- *   (TMA_STORE 2) give back the slot of the previous unit's store, wait, release the slot
- *   (TMA_STORE 2: not the unit's last, whose token slabs stage its store); with one stage
- *   the slot must be released before the next stage can even be loaded into it;
+ *   wait, release the slot (TMA_STORE 2: not the unit's last, whose token slabs stage the
+ *   store); with one stage the slot must be released before the next stage can even be
+ *   loaded into it;
  * - MMA_DEPTH 2: wait only for the previous stage's group (groups complete in order), release
  *   the previous stage's slot (none when `first`), dequantise the next stage into `next`, the
  *   set the previous stage read, while this stage's wgmmas run; the unit's last stage is
@@ -433,8 +415,6 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     } else {
         if (STAGES > 1 && has_next)
             fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
-        if (TMA_STORE == 2 && cc.held)
-            release_store_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc);
         wgmma_wait<0>();
         fence_regs(acc);
         if (TMA_STORE != 2 || has_next)
@@ -590,9 +570,13 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
         if (cc.tid_wg == 0) {
             tma_store_2d(&kp.tmC[g], slab, w0 + 64 * cc.cw, t0);
             bulk_commit();
+            if (TMA_STORE == 2) {
+                /* the slot goes back to the producer once the store has read it: one arrival
+                 * for the warpgroup, whose other accesses to the slot the barrier above ordered */
+                bulk_wait_read0();
+                mbar_arrive_n(cc.sm_base + L::o_bar + 8 * (STAGES + held), 128);
+            }
         }
-        if (TMA_STORE == 2)
-            cc.held = held + 1; /* given back during the next unit's first stage (release_store_slot) */
         GS_END(gs, GS_STORE);
     } else {
         GS_BEGIN(gs, GS_EPILOGUE);
@@ -666,9 +650,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                   "wait for the slot it holds), 2+ stages and one stage of wgmmas in flight");
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
-    /* token blocks the fused prologue does at once: as many stagings as the ring holds, at most 8 */
-    constexpr int PB = L::o_c / (NVFP4_TOKEN_CHUNKS * 16) < 4 ? L::o_c / (NVFP4_TOKEN_CHUNKS * 16) : 4;
-    static_assert(PB >= 1, "nvfp4 gemm: the fused prologue's staging must fit in the ring");
+    static_assert(NVFP4_TOKEN_CHUNKS * 16 <= L::o_c, "nvfp4 gemm: the fused prologue's staging must fit in the ring");
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = WARP_SPEC && warp >= 4 * CW;
@@ -687,7 +669,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     }
     __syncthreads();
     if (kp.fuse_tokens == 2)
-        token_prologue<PB>(kp, reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn))));
+        token_prologue(kp, reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn))));
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0, 0};
@@ -716,7 +698,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
     }
 
-    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0};
+    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0};
     /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
      * records the per-stage sub-phases for all four */
     GS_SUB_ENABLE(gs, cc.wq == 0);

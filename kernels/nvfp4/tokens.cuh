@@ -27,104 +27,45 @@ static __device__ __forceinline__ int token_chunk_slot(int chunk)
     return chunk ^ ((chunk >> 4) & 7);
 }
 
-/* Where token block `block` (0 <= block < tp.block_start[tp.groups]) lies: its group, first
- * unit and number of units (at most NVFP4_TOKEN_UNITS). */
-struct token_span {
-    int g;
-    long long first, units;
-};
-
-static __device__ __forceinline__ token_span token_block_span(const nvfp4_tparams &tp, int block)
+/* Token block `block` (0 <= block < tp.block_start[tp.groups]) by the nthreads >= NVFP4_TOKEN_UNITS
+ * threads of the calling CTA (thread tid); stage: NVFP4_TOKEN_CHUNKS x 16 bytes of shared
+ * memory.  Every thread of the CTA must call it (it synchronises the CTA twice: the staging
+ * is free again when it returns). */
+static __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, uint4 *stage, int tid,
+                                                   int nthreads)
 {
+    uint32_t *const words = reinterpret_cast<uint32_t *>(stage);
     int g = 0;
     while (g + 1 < tp.groups && block >= tp.block_start[g + 1])
         g++;
     const long long first = (long long)(block - tp.block_start[g]) * NVFP4_TOKEN_UNITS;
-    const long long left = tp.units[g] - first;
-    return {g, first, left < NVFP4_TOKEN_UNITS ? left : NVFP4_TOKEN_UNITS};
-}
+    const long long units =
+        tp.units[g] - first < NVFP4_TOKEN_UNITS ? tp.units[g] - first : NVFP4_TOKEN_UNITS;
+    const int K = tp.k[g], per_row = K / 32;
 
-/* The inputs of unit u of a block (u < units): its 16 bytes of A and the two e4m3 scales of
- * its two 16-element blocks. */
-struct token_unit {
-    uint4 q;
-    uint16_t s2;
-};
-
-static __device__ __forceinline__ token_unit token_unit_load(const nvfp4_tparams &tp, const token_span &sp, int u)
-{
-    const int K = tp.k[sp.g], per_row = K / 32;
-    const long long unit = sp.first + u;
-    const int row = (int)(unit / per_row), j = (int)(unit % per_row); /* K elements 32j .. 32j + 31 */
-    /* blocked scales of blocks 2j, 2j + 1: adjacent bytes (2j)%4, +1 of atom j/2 */
-    const size_t sf_off = sf_atom_offset(row, K, j / 2) + 2 * (j & 1);
-    return {reinterpret_cast<const uint4 *>(tp.A[sp.g])[unit],
-            *reinterpret_cast<const uint16_t *>(tp.SFA[sp.g] + sf_off)};
-}
-
-/* Unit u's 32 exact fp16 values, permuted, into the block's staging (stage: NVFP4_TOKEN_CHUNKS
- * x 16 bytes of shared memory). */
-static __device__ __forceinline__ void token_unit_stage(uint4 *stage, int u, const token_unit &in)
-{
-    uint32_t *const words = reinterpret_cast<uint32_t *>(stage);
-    const uint32_t sc = e4m3x2_to_f16x2(in.s2);
-    const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
-    const uint32_t w[4] = {in.q.x, in.q.y, in.q.z, in.q.w};
-    const int c = u & 3, base = 16 * (u >> 2);
+    const int u = tid;
+    if (u < units) {
+        const long long unit = first + u;
+        const int row = (int)(unit / per_row), j = (int)(unit % per_row); /* K elements 32j .. 32j + 31 */
+        const uint4 q = reinterpret_cast<const uint4 *>(tp.A[g])[unit];
+        /* blocked scales of blocks 2j, 2j + 1: adjacent bytes (2j)%4, +1 of atom j/2 */
+        const size_t sf_off = sf_atom_offset(row, K, j / 2) + 2 * (j & 1);
+        const uint16_t s2 = *reinterpret_cast<const uint16_t *>(tp.SFA[g] + sf_off);
+        const uint32_t sc = e4m3x2_to_f16x2(s2);
+        const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
+        const uint32_t w[4] = {q.x, q.y, q.z, q.w};
+        const int c = u & 3, base = 16 * (u >> 2);
 #pragma unroll
-    for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 4; i++)
 #pragma unroll
-        for (int p = 0; p < 4; p++) /* nibbles p, p + 4 of word i -> pair m = 4i + p (nvfp4_kperm) */
-            words[4 * token_chunk_slot(base + 4 * i + p) + c] = dequant_nibbles(w[i], p, i < 2 ? s_lo : s_hi);
-}
-
-/* The staged block back to T_g as contiguous 16-byte stores, by nthreads threads (tid). */
-static __device__ __forceinline__ void token_block_store(const nvfp4_tparams &tp, const token_span &sp,
-                                                         const uint4 *stage, int tid, int nthreads)
-{
-    uint4 *const out = reinterpret_cast<uint4 *>(tp.T[sp.g]) + 4 * sp.first;
-    const int chunks = 4 * (int)sp.units;
+            for (int p = 0; p < 4; p++) /* nibbles p, p + 4 of word i -> pair m = 4i + p (nvfp4_kperm) */
+                words[4 * token_chunk_slot(base + 4 * i + p) + c] = dequant_nibbles(w[i], p, i < 2 ? s_lo : s_hi);
+    }
+    __syncthreads();
+    uint4 *const out = reinterpret_cast<uint4 *>(tp.T[g]) + 4 * first;
+    const int chunks = 4 * (int)units;
     for (int k = tid; k < chunks; k += nthreads)
         out[k] = stage[token_chunk_slot(k)];
-}
-
-/* Token block `block` by the nthreads >= NVFP4_TOKEN_UNITS threads of the calling CTA (thread
- * tid), a thread per unit.  Every thread of the CTA must call it (it synchronises the CTA
- * twice: the staging is free again when it returns). */
-static __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, uint4 *stage, int tid,
-                                                   int nthreads)
-{
-    const token_span sp = token_block_span(tp, block);
-    if (tid < sp.units)
-        token_unit_stage(stage, tid, token_unit_load(tp, sp, tid));
-    __syncthreads();
-    token_block_store(tp, sp, stage, tid, nthreads);
-    __syncthreads();
-}
-
-/* Up to B token blocks first, first + step, ... (those below `blocks`) at once, the same way:
- * every thread issues its loads of all of them before it dequantises any, so B loads per thread
- * are in flight instead of one (stage: B stagings, one after the other). */
-template <int B>
-static __device__ __forceinline__ void token_blocks(const nvfp4_tparams &tp, int first, int step, int blocks,
-                                                    uint4 *stage, int tid, int nthreads)
-{
-    token_span sp[B];
-    token_unit in[B];
-#pragma unroll
-    for (int i = 0; i < B; i++) {
-        sp[i] = first + i * step < blocks ? token_block_span(tp, first + i * step) : token_span{0, 0, 0};
-        if (tid < sp[i].units)
-            in[i] = token_unit_load(tp, sp[i], tid);
-    }
-#pragma unroll
-    for (int i = 0; i < B; i++)
-        if (tid < sp[i].units)
-            token_unit_stage(stage + i * NVFP4_TOKEN_CHUNKS, tid, in[i]);
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < B; i++)
-        token_block_store(tp, sp[i], stage + i * NVFP4_TOKEN_CHUNKS, tid, nthreads);
     __syncthreads();
 }
 
