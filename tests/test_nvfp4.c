@@ -933,25 +933,6 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_true(nvfp4_variant_clock_sampler(nvfp4_variant_find("s4_w128_t128_ws_p_tma_fp")));
 }
 
-/* The rebalanced split weighs 128-row tiles by the measured time of a stage of their width:
- * linear in K, increasing in the width, and for 128 -> 160 tokens a larger step than for
- * 96 -> 128 (the reason it is a table); other tile widths keep the affine weights. */
-static void test_rebalance_cost_is_the_measured_table(void **state)
-{
-    (void)state;
-    const int stage_ns[8] = NVFP4_STAGE_NS;
-    for (int n = 32; n <= 256; n += 32) {
-        const long long one = nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, NVFP4_BK, n, 128);
-        assert_int_equal(one, stage_ns[n / 32 - 1]);
-        assert_int_equal(nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, 56 * NVFP4_BK, n, 128), 56 * one);
-        if (n > 32)
-            assert_true(one > nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, NVFP4_BK, n - 32, 128));
-    }
-    assert_true(stage_ns[4] - stage_ns[3] > stage_ns[3] - stage_ns[2]);
-    assert_int_equal(nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, 256, 96, 64), 256LL * (2 * 96 + 3 * 64));
-    assert_int_equal(nvfp4_tile_cost(NVFP4_SPLIT_DEAL, 256, 96, 128), 256LL * (96 + 128));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -960,7 +941,6 @@ int main(void)
         cmocka_unit_test(test_kperm_matches_fragment_layout),
         cmocka_unit_test(test_schedule_covers_each_tile_once),
         cmocka_unit_test(test_schedule_width_step_of_a_point),
-        cmocka_unit_test(test_rebalance_cost_is_the_measured_table),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
         cmocka_unit_test(test_token_stream),

@@ -55,19 +55,11 @@ enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
  * weighting it was measured fastest with on the H100 (docs/variants.md):
  * - whole tiles and the dealt split K: equal weights, K x (n_eff + tile_w); the refitted
  *   weights below made the deal slower (its cuts multiplied);
- * - the rebalanced split K with 128-row tiles: K x the measured time of a stage of that
- *   width (NVFP4_STAGE_NS: not affine in n_eff, 128 -> 160 tokens costs twice the step
- *   96 -> 128); other tile_w: K x (n_eff + 1.5 tile_w), the affine fit it replaced. */
-/* ns per K block of a whole tile's main loop, n_eff = 32 (i + 1), tile_w 128: the detail
- * twin's per-tile MAINLOOP means over K = 7168 on g8k7168, s3_w128_t256_ws_p_tmr_skr (H100,
- * e05dfbc; samples/g8k7168-tmr-skr); 32 and 224 do not occur there: extrapolated from 64
- * and 96, and the mean of 192 and 256. */
-#define NVFP4_STAGE_NS {797, 878, 959, 1064, 1282, 1387, 1425, 1462}
+ * - the rebalanced split K: K x (n_eff + 1.5 tile_w), the fit of a g8k7168 tile's main
+ *   loop, 36.2 + 0.186 n_eff us (detail twin's "Per group" times at c96a938, n_eff 64..256,
+ *   tile_w 128): a fixed part of 195 token columns. */
 static inline long long nvfp4_tile_cost(int split, int K, int n_eff, int tile_w)
 {
-    static const int stage_ns[8] = NVFP4_STAGE_NS;
-    if (split == NVFP4_SPLIT_REBALANCE && tile_w == 128 && n_eff >= 32 && n_eff <= 256 && n_eff % 32 == 0)
-        return (long long)(K / 128) * stage_ns[n_eff / 32 - 1];
     return split == NVFP4_SPLIT_REBALANCE ? (long long)K * (long long)(2 * n_eff + 3 * tile_w)
                                           : (long long)K * (long long)(n_eff + tile_w);
 }
