@@ -13,11 +13,13 @@ shapes=${*:-g8k7168 g2k1536}
 # proposal switched on, and the shape's production point (variants.c) with it switched off
 pairs_for() {
     case $1 in
-    g8k7168) # production point s3_w128_t256_ws_p_skr; with the TMA-store staging only 2 stages fit
-        echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t256_ws_p_skr s3_w128_t256_ws_p_skr
-tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p_skr s3_w128_t128_ws_p_skr
-tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p_skr s2_w128_t256_ws_p_tma_skr
-warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256_ws_p_skr" ;;
+    g8k7168) # production point s3_w128_t256_ws_p_tmr_skr: the store staged in a ring slot needs
+        # 2+ stages and the producer warpgroup, so "fewer stages" is 2 and the point without a
+        # producer warpgroup also has SIMT stores (the page names the second knob)
+        echo "pipeline-stages s1_w128_t128 s4_w128_t128 s2_w128_t256_ws_p_tmr_skr s3_w128_t256_ws_p_tmr_skr
+tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p_tmr_skr s3_w128_t128_ws_p_tmr_skr
+tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p_skr s3_w128_t256_ws_p_tmr_skr
+warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256_ws_p_tmr_skr" ;;
     *) # production point s4_w128_t128_ws_p_tma
         echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
 tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma

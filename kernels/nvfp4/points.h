@@ -71,6 +71,9 @@
     X("s3_w128_t256_ws_p_tmr_sk", "as s3_w128_t256_ws_p_sk with the TMA-store epilogue staged in the last "     \
       "ring slot", 3, 128, 256, 1, 1, 2, 1, 0, 1)                                                              \
     X("s4_w128_t128_ws_p_tmr", "as s4_w128_t128_ws_p_tma with the store staged in the last ring slot", 4, 128, \
-      128, 1, 1, 2, 0, 0, 1)
+      128, 1, 1, 2, 0, 0, 1)                                                                                   \
+    X("s2_w128_t256_ws_p_tmr_skr", "as s3_w128_t256_ws_p_tmr_skr with 2 stages", 2, 128, 256, 1, 1, 2, 2, 0, 1)   \
+    X("s3_w128_t128_ws_p_tmr_skr", "as s3_w128_t256_ws_p_tmr_skr with 128-token tiles", 3, 128, 128, 1, 1, 2, 2, \
+      0, 1)
 
 #endif

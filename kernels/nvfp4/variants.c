@@ -37,8 +37,8 @@ const nvfp4_variant *nvfp4_variant_find(const char *name)
 static const struct {
     const char *shape, *variant;
 } k_defaults[] = {
-    {"g8k7168", "s3_w128_t256_ws_p_skr"},
-    {"g8k2048", "s3_w128_t256_ws_p_sk"},
+    {"g8k7168", "s3_w128_t256_ws_p_tmr_skr"},
+    {"g8k2048", "s3_w128_t256_ws_p_tmr_sk"},
     {"g2k4096", "s4_w128_t128_ws_p_tma"},
     {"g2k1536", "s4_w128_t128_ws_p_tma"},
 };
