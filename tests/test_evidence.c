@@ -219,6 +219,18 @@ static void evidence_flags_a_speedup_beyond_the_bound(void **state)
     assert_true(flag < second);
     assert_null(strstr(second, "**Beyond the profile's bound**"));
     gs_buf_free(&b);
+
+    /* an "off" run with stamps bounds its own pair: 12% idle there allows x1.136, so the same
+     * x1.089 is no longer beyond; the page quotes that bound */
+    set_run(&off, 0.1, 0.6, 0.2, 0.001, 0.006, 0.12, 0.0);
+    off.tl.n_events = 1;
+    off.tim = on.tim;
+    off.tim.ms[0] = ms_off;
+    gs_ab own = {&off, &on, "own bound"};
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tile-size"), &r, &own, 1, &b, err, sizeof err), 0);
+    assert_non_null(strstr(b.s, "In the off point's own stamps `idle + padding` = 12.00%: at most x1.136."));
+    assert_null(strstr(b.s, "**Beyond"));
+    gs_buf_free(&b);
 }
 
 int main(void)
