@@ -57,6 +57,12 @@ double gs_metric(const gs_rundata *r, const char *term, char *err, size_t errlen
             snprintf(err, errlen, "unknown phase '%s' in '%s'", dot + 1, term);
             return NAN;
         }
+        /* a run with stamps but no record of a per-stage sub-phase was not recorded by the detail
+         * twin: the metric is unknown there, not 0 */
+        if (p > GS_STORE && r->tl.n_events > 0 && r->phases.ph[p].instances == 0) {
+            snprintf(err, errlen, "'%s': this run has no %s records (the detail twin's, DETAIL=1)", term, dot + 1);
+            return NAN;
+        }
         if (!strcmp(kind, "busy"))
             return r->phases.ph[p].busy_share;
         if (!strcmp(kind, "exposed"))

@@ -231,6 +231,15 @@ static void evidence_flags_a_speedup_beyond_the_bound(void **state)
     assert_non_null(strstr(b.s, "In the off point's own stamps `idle + padding` = 12.00%: at most x1.136."));
     assert_null(strstr(b.s, "**Beyond"));
     gs_buf_free(&b);
+
+    /* a stamped run without the detail twin's sub-phases has no LOAD_WAIT: unknown, not 0, so
+     * the pair falls back to the profile's bound instead of "at most x1.000" */
+    assert_true(isnan(gs_expr_eval(&off, &gs_proposal_find(&shipped, "pipeline-stages")->bound, err, sizeof err)));
+    assert_non_null(strstr(err, "DETAIL=1"));
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "pipeline-stages"), &r, &own, 1, &b, err, sizeof err),
+                     0);
+    assert_null(strstr(b.s, "off point's own stamps"));
+    gs_buf_free(&b);
 }
 
 int main(void)
