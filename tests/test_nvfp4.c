@@ -651,6 +651,22 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
     /* split K needs the persistent schedule */
     assert_int_equal(nvfp4_schedule_build(&s, 128, 128, NVFP4_N_STEP, 0, 1, 132, &sc, err, sizeof err), -1);
     assert_non_null(strstr(err, "split"));
+    /* one tile of 1600 K blocks on 400 CTAs: either split would cut it into about 400 parts,
+     * more than a unit's 8-bit part fields hold; on 200 CTAs it fits.  (The shape parser
+     * stops K at 65536, 128 parts at most; the schedule guards itself for any caller.) */
+    memset(&s, 0, sizeof s);
+    s.groups = 1, s.m[0] = 64, s.n[0] = 128, s.k[0] = 204800;
+    for (int mode = NVFP4_SPLIT_DEAL; mode <= NVFP4_SPLIT_REBALANCE; mode++) {
+        err[0] = 0;
+        assert_int_equal(nvfp4_schedule_build(&s, 128, 64, NVFP4_N_STEP, 1, mode, 400, &sc, err, sizeof err), -1);
+        assert_non_null(strstr(err, "more than 255 parts"));
+        assert_int_equal(nvfp4_schedule_build(&s, 128, 64, NVFP4_N_STEP, 1, mode, 200, &sc, err, sizeof err), 0);
+        int most = 0;
+        for (int t = 0; t < sc.ntiles; t++)
+            most = sc.tiles[t].parts > most ? sc.tiles[t].parts : most;
+        assert_true(most > 100 && most <= 200);
+        nvfp4_schedule_free(&sc);
+    }
 }
 
 /* Split K: the units of every tile partition its K blocks, part numbers in K order; the

@@ -156,7 +156,8 @@ static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
  * the CTA that takes it, so an owner only ever waits for parts that run first on their
  * CTAs.  Few tiles are cut: only where whole tiles cannot balance.  Writes the units in
  * CTA order into `units` (room for 2 x (ntiles + grid)) and fills cta_first; returns the
- * number of units, or -1 out of host memory. */
+ * number of units, -1 out of host memory, or -2 where a tile would be cut into more than
+ * 255 parts (a unit's part fields are 8 bits). */
 static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
                            long long *load, const int *owner, nvfp4_tile *units, int *cta_first, int *split_tiles,
                            int *partial_bufs)
@@ -226,6 +227,11 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
     for (int t = 0; t < ntiles; t++) {
         tile_slot[t] = tile_parts[t] ? slots++ : 0;
         tile_parts[t]++; /* + the owner's part */
+        if (tile_parts[t] > 255) {
+            free(part_of), free(tile_slot), free(tile_parts), free(pbuf0);
+            rc = -2;
+            goto out;
+        }
     }
     for (int t = 0; t < ntiles; t++)
         if (tile_parts[t] > 1) {
@@ -321,7 +327,8 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int n_ste
         sc.ntiles = split_rebalance(s, sorted, ntiles, tile_w, sc.grid, load, owner, sc.tiles, sc.cta_first,
                                     &sc.split_tiles, &sc.partial_bufs);
         if (sc.ntiles < 0) {
-            snprintf(err, errlen, "schedule: out of host memory");
+            snprintf(err, errlen, sc.ntiles == -2 ? "schedule: split K would cut a tile into more than 255 parts"
+                                                  : "schedule: out of host memory");
             free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
             return -1;
         }
