@@ -109,7 +109,7 @@ int gs_evidence_write(const gs_proposal *p, const gs_rundata *r, const gs_ab *ab
                 whose = "the off point's";
                 gs_buf_printf(o, " In the off point's own stamps `%s` = %.2f%%: at most x%.3f.", bound_expr, 100 * pb,
                               pair_max);
-            }
+            } /* unknown there (the plain twin has no per-stage sub-phases): the profile's stands */
         }
         /* the slowest speedup the interval allows, a / (a + hi), still beyond the bound: the
          * change moved more than the time the proposal targets */

@@ -57,10 +57,13 @@ double gs_metric(const gs_rundata *r, const char *term, char *err, size_t errlen
             snprintf(err, errlen, "unknown phase '%s' in '%s'", dot + 1, term);
             return NAN;
         }
-        /* a run with stamps but no record of a per-stage sub-phase was not recorded by the detail
-         * twin: the metric is unknown there, not 0 */
-        if (p > GS_STORE && r->tl.n_events > 0 && r->phases.ph[p].instances == 0) {
-            snprintf(err, errlen, "'%s': this run has no %s records (the detail twin's, DETAIL=1)", term, dot + 1);
+        /* the per-stage sub-phases exist only in a detail-twin recording: in a run whose stamps
+         * came from the plain twin (meta stamps.build, written by the NVFP4 subject) they are
+         * unknown, not 0; a run that never has them (another subject) reads 0 as before */
+        if ((p == GS_LOAD_WAIT || p == GS_DEQUANT || p == GS_MMA) &&
+            !strcmp(gs_rundata_str(r, "stamps.build"), "twin")) {
+            snprintf(err, errlen, "'%s': this run's stamps come from the twin, which does not record %s (record with "
+                                  "DETAIL=1)", term, dot + 1);
             return NAN;
         }
         if (!strcmp(kind, "busy"))

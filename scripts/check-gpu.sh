@@ -76,15 +76,20 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
         # few tiles are cut into many parts (the rebalanced one also without a producer warpgroup,
         # where a consumer thread issues the loads), two stages of wgmmas in flight (a slot is
         # released one stage late), the fused prologue (its staging is the ring's start) and the
-        # store staged in a held ring slot (with split parts that give theirs back at once)
+        # store staged in a held ring slot: with split parts that give theirs back at once, and on
+        # shapes where CTAs run a second unit after holding a slot (124 CTAs on the first, 28 on
+        # the second), so that the producer's load into a slot follows the store's read of it
         ok=1
         : >"$root/sanitizer-$tool.log"
         points=${GS_SANITIZER_POINTS:-"default|t0,t8,m=200;n=512;k=4096 s3_w128_t256_ws_p|t0,m=200;n=512;k=4096
             s3_w128_t256_ws_p_ft|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_sk|m=200;n=512;k=4096
             s3_w128_t256_ws_p_skr|m=200;n=512;k=4096 s3_w128_t256_p_skr|m=200;n=512;k=4096
             s4_w128_t128_ws_p_tma_mma2|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_fp|t0,m=200;n=512;k=4096
-            s3_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096"}
+            s3_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tmr|m=512;n=8192;k=256
+            s3_w128_t256_ws_p_tmr_skr|m=200;n=20480;k=512"}
+        set -f # the words are split on blanks, never globbed
         for point in $points; do
+            [[ $point == *"|"* ]] || { echo "check-gpu: sanitizer point '$point' is not VARIANT|SHAPES" >>"$root/sanitizer-$tool.log"; ok=0; break; }
             # a hang (the _fp and split points wait across CTAs) ends at the timeout, named
             if ! timeout -k 30 900 compute-sanitizer --tool "$tool" --error-exitcode 99 build/nvfp4-selfcheck \
                 --variant "${point%%|*}" --shapes "${point#*|}" >>"$root/sanitizer-$tool.log" 2>&1; then
@@ -93,6 +98,7 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
                 break
             fi
         done
+        set +f
         if [ $ok -eq 1 ]; then
             printf '%-36s %s\n' "compute-sanitizer $tool" pass
             n=$((n + 1))

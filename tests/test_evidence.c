@@ -232,14 +232,44 @@ static void evidence_flags_a_speedup_beyond_the_bound(void **state)
     assert_null(strstr(b.s, "**Beyond"));
     gs_buf_free(&b);
 
-    /* a stamped run without the detail twin's sub-phases has no LOAD_WAIT: unknown, not 0, so
-     * the pair falls back to the profile's bound instead of "at most x1.000" */
+    /* and where the off point's own bound is the tighter one (2% idle: x1.020), a x1.026 that
+     * the profile's 5% allowed is beyond it, and the page says whose bound */
+    off.smt.share[GS_SMT_IDLE] = 0.02;
+    gs_ab tight = {&off, &near, "tight"};
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tile-size"), &r, &tight, 1, &b, err, sizeof err),
+                     0);
+    assert_non_null(strstr(b.s, "**Beyond the off point's bound**"));
+    gs_buf_free(&b);
+
+    /* an off run recorded by the plain twin (meta stamps.build = twin) has no per-stage
+     * sub-phases: LOAD_WAIT there is unknown, not 0, and the page keeps the profile's bound */
+    assert_int_equal(gs_meta_set(&off.meta, "stamps.build", "%s", "twin"), 0);
     assert_true(isnan(gs_expr_eval(&off, &gs_proposal_find(&shipped, "pipeline-stages")->bound, err, sizeof err)));
     assert_non_null(strstr(err, "DETAIL=1"));
     assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "pipeline-stages"), &r, &own, 1, &b, err, sizeof err),
                      0);
     assert_null(strstr(b.s, "off point's own stamps"));
+    assert_null(strstr(b.s, "**Beyond"));
     gs_buf_free(&b);
+    gs_meta_free(&off.meta);
+}
+
+/* A stamped run of a subject that never records the per-stage sub-phases (no stamps.build:
+ * the calibration kernels) reads them as 0, as before: its evidence page still decides. */
+static void runs_without_sub_phases_still_decide(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    char err[256];
+    set_run(&r, 0, 0, 0, 0.001, 0.006, 0.02, 0.0);
+    r.tl.n_events = 1;
+    int rule;
+    assert_int_equal(decide("pipeline-stages", &r, &rule), GS_NO_GO);
+    assert_false(isnan(gs_expr_eval(&r, &gs_proposal_find(&shipped, "warp-specialisation")->bound, err, sizeof err)));
+    /* the same run marked as the detail twin's reads 0 as well: only the plain twin lacks them */
+    assert_int_equal(gs_meta_set(&r.meta, "stamps.build", "%s", "detail"), 0);
+    assert_int_equal(decide("pipeline-stages", &r, &rule), GS_NO_GO);
+    gs_meta_free(&r.meta);
 }
 
 int main(void)
@@ -253,6 +283,7 @@ int main(void)
         cmocka_unit_test(bad_files_are_rejected_with_the_line),
         cmocka_unit_test(evidence_page_compares_claim_and_bound),
         cmocka_unit_test(evidence_flags_a_speedup_beyond_the_bound),
+        cmocka_unit_test(runs_without_sub_phases_still_decide),
     };
     return cmocka_run_group_tests_name("evidence", tests, setup, NULL);
 }

@@ -42,7 +42,9 @@
  * prologue in which every CTA dequantises its share of the tokens with all its threads
  * before any load (2, the `_fp` points: token_prologue below).
  *
- * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile; the detail
+ * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile (with
+ * TMA_STORE 2 the EPILOGUE includes the barrier of both consumer warpgroups, and the STORE
+ * that warp 0 stamps includes its thread 0's wait for the store's read of the slot); the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
  * warpgroup), which cost it 5-30% on the H100 (samples/variants.tsv, detail/x):
  * the main loop is issue-bound on the dequantisation, and every stamp is instructions.
