@@ -206,6 +206,15 @@ int gs_file_read(const char *path, gs_trace *out, char *err, size_t errlen)
                      out->records[i].phase, out->records[i].role);
             goto out;
         }
+        /* a clock pair calibrates the SM's clock model: a malformed one would bend it silently */
+        const gs_record *c = &out->records[i];
+        if (ph == GS_CLOCK_PAIR && (c->clk_dur > GS_CLOCK_BRACKET_MAX || c->gt_dur || c->tile || c->group)) {
+            snprintf(err, errlen,
+                     "%s: clock pair %zu is malformed (bracket %u cycles, at most %u; gt_dur %u, tile %u, group %u "
+                     "must be 0)",
+                     path, i, c->clk_dur, GS_CLOCK_BRACKET_MAX, c->gt_dur, c->tile, c->group);
+            goto out;
+        }
     }
     rc = 0;
 out:

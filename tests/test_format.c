@@ -107,17 +107,30 @@ static void stamp_file_bad_inputs(void **state)
     uint8_t phase = 200;
     corrupt(ok, bad, 64 + 4 * 64 + 28, &phase, 1, -1); /* record 0, byte 28: phase */
     expect_error(bad, "out of range");
-    /* a clock pair is a record of version 2 files only */
-    phase = GS_CLOCK_PAIR;
-    corrupt(ok, bad, 64 + 4 * 64 + 28, &phase, 1, -1);
+    /* a clock pair is a record of version 2 files only, with a bracket of at most
+     * GS_CLOCK_BRACKET_MAX cycles and gt_dur, tile, group 0 (record 0: bytes 16 clk_dur, 20
+     * gt_dur, 24 tile, 26 group, 28 phase) */
+    const long r0 = 64 + 4 * 64;
+    char pair[256];
+    path_of(pair, sizeof pair, "pair.gss");
+    const uint8_t pair_bytes[13] = {200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, GS_CLOCK_PAIR}; /* clk_dur 200 */
+    corrupt(ok, pair, r0 + 16, pair_bytes, sizeof pair_bytes, -1);
     gs_trace t;
     char err[256] = "";
-    assert_int_equal(gs_file_read(bad, &t, err, sizeof err), 0);
+    assert_int_equal(gs_file_read(pair, &t, err, sizeof err), 0);
     assert_int_equal(t.records[0].phase, GS_CLOCK_PAIR);
     gs_trace_free(&t);
+    const uint32_t wide = GS_CLOCK_BRACKET_MAX + 1, tick = 32;
+    corrupt(pair, bad, r0 + 16, &wide, 4, -1);
+    expect_error(bad, "clock pair 0 is malformed (bracket 257 cycles");
+    corrupt(pair, bad, r0 + 20, &tick, 4, -1);
+    expect_error(bad, "gt_dur 32");
+    corrupt(pair, bad, r0 + 26, &(uint16_t){3}, 2, -1);
+    expect_error(bad, "group 3 must be 0");
+    /* the same record in a version 1 file: out of range */
     path_of(ok, sizeof ok, "v1.gss");
     v = 1;
-    corrupt(bad, ok, 8, &v, 4, -1);
+    corrupt(pair, ok, 8, &v, 4, -1);
     expect_error(ok, "out of range");
     corrupt(ok, bad, 64 + 4 * 64 + 28, &(uint8_t){GS_MMA}, 1, -1); /* version 1 without clock pairs */
     assert_int_equal(gs_file_read(bad, &t, err, sizeof err), 0);
