@@ -917,6 +917,11 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_true(nvfp4_variant_clock_sampler(p));
     assert_false(nvfp4_variant_clock_sampler(base));
     assert_false(nvfp4_variant_clock_sampler(nvfp4_variant_find("s4_w128_t128_ws_p_tma_ft")));
+    /* it is the warp after the first producer warp: 8 consumer warps, the loader, then it */
+    assert_int_equal(nvfp4_variant_sampler_warp(p), 9);
+    assert_int_equal(nvfp4_variant_sampler_warp(nvfp4_variant_find("s4_w64_t128_ws_p_tma")), 5);
+    assert_int_equal(nvfp4_variant_sampler_warp(base), -1);
+    assert_int_equal(nvfp4_variant_sampler_warp(nvfp4_variant_find("s4_w128_t128_ws_p_tma_ft")), -1);
     assert_int_equal(ev, GS_CLOCK_SAMPLES);
     /* with fused tokens the spare warps dequantise and nothing samples the clock: the
      * consumers' phases set the capacity (128 tiles on 100 CTAs: some CTA runs two, none three) */

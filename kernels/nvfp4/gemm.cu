@@ -686,7 +686,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         } else if (kp.fuse_tokens == 1) { /* three spare warps, two half-warp workers each */
             const int worker = 2 * (3 * (int)blockIdx.x + (warp - 4 * CW - 1)) + (lane >> 4);
             dequant_tokens(kp, worker, 6 * (int)gridDim.x, 0xFFFFu << (lane & 16));
-        } else if (warp == 4 * CW + 1) {
+        } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
         }
         GS_FINISH(gs);

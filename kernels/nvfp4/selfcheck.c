@@ -141,7 +141,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
             } else if (wh->gt_end < wh->gt_start) {
                 snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
                 ok = 0;
-            } else if (w == consumers + 1 && nvfp4_variant_clock_sampler(v)) { /* the clock sampler */
+            } else if ((int)w == nvfp4_variant_sampler_warp(v)) { /* the clock sampler */
                 ok = check_clock_pairs(wh, rec, b.capacity, sub, sizeof sub);
                 if (!ok)
                     snprintf(why, whylen, "cta %u warp %u: %s", cta, w, sub);

@@ -70,6 +70,11 @@ int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
     return v && v->warp_spec && v->fused_tokens != 1;
 }
 
+int nvfp4_variant_sampler_warp(const nvfp4_variant *v)
+{
+    return nvfp4_variant_clock_sampler(v) ? NVFP4_SAMPLER_WARP((v->tile_w / 64) * 4) : -1;
+}
+
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
                          unsigned *warps_per_cta, unsigned *events_per_warp)
 {

@@ -50,6 +50,11 @@ int nvfp4_variant_n_step(const nvfp4_variant *v);
  * a producer warpgroup whose spare warps do not dequantise tokens (fused_tokens 1) leaves
  * spare (gemm.cu). */
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
+/* That warp: the producer warpgroup's second (its first issues the loads), after the
+ * consumer warps; gemm.cu starts the sampler there and the checks look for its pairs there. */
+#define NVFP4_SAMPLER_WARP(consumer_warps) ((consumer_warps) + 1)
+/* The CTA's warp index of v's clock sampler, or -1 where its twins run none. */
+int nvfp4_variant_sampler_warp(const nvfp4_variant *v);
 
 /* Stamp geometry of one launch of v on shape s with `sms` SMs, twin (detail 0) or detail
  * twin (detail 1; there only the first warp of each consumer warpgroup records sub-phases):
