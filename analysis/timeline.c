@@ -73,40 +73,62 @@ static int cmp_pair(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Every calibration pair of the trace: each started warp's start pair, each finished warp's
- * end pair, and its GS_CLOCK_PAIR records.  With `pairs` NULL only counts them per SM (in
- * fit[].points); otherwise stores them at pairs[off[sm] + fill[sm]++], relative to the SM's
- * clk_ref and the global origin. */
-static void collect_pairs(const gs_trace *t, gs_timeline *tl, const size_t *off, size_t *fill, clock_pair *pairs)
+/* Candidate i of warp w's calibration pairs (0 its start pair, 1 its end pair, 2.. its
+ * records): 1 with the pair in *gt, *clk where it is one (the end pair of a finished warp, a
+ * GS_CLOCK_PAIR record), else 0.  The warp must have started (warp_ok). */
+static int warp_pair(const gs_trace *t, size_t w, uint32_t i, uint64_t *gt, uint64_t *clk)
+{
+    const gs_warp_header *h = &t->warps[w];
+    const gs_record *r = &t->records[t->first[w]];
+    if (i == 0)
+        *gt = h->gt_start, *clk = h->clk_start;
+    else if (i == 1 && (h->flags & GS_WARP_FINISHED))
+        *gt = h->gt_end, *clk = h->clk_end;
+    else if (i >= 2 && r[i - 2].phase == GS_CLOCK_PAIR)
+        *gt = r[i - 2].gt_begin, *clk = r[i - 2].clk_begin;
+    else
+        return 0;
+    return 1;
+}
+
+/* Counts every SM's calibration pairs (fit[].points), and the clock sampler's pairs and their
+ * widest bracket. */
+static void count_pairs(const gs_trace *t, gs_timeline *tl)
+{
+    for (size_t w = 0; w < t->n_warps; w++) {
+        if (!warp_ok(&t->warps[w]))
+            continue;
+        const gs_record *r = &t->records[t->first[w]];
+        const uint32_t n = gs_kept(t, w);
+        uint64_t gt, clk;
+        for (uint32_t i = 0; i < n + 2; i++) {
+            if (!warp_pair(t, w, i, &gt, &clk))
+                continue;
+            tl->fit[t->warps[w].sm].points++;
+            if (i >= 2) {
+                tl->clock_pairs++;
+                if (r[i - 2].clk_dur > tl->clock_bracket_max)
+                    tl->clock_bracket_max = r[i - 2].clk_dur;
+            }
+        }
+    }
+}
+
+/* Stores every calibration pair at pairs[off[sm] + fill[sm]++], relative to its SM's clk_ref
+ * and the global origin. */
+static void store_pairs(const gs_trace *t, const gs_timeline *tl, const size_t *off, size_t *fill, clock_pair *pairs)
 {
     for (size_t w = 0; w < t->n_warps; w++) {
         const gs_warp_header *h = &t->warps[w];
         if (!warp_ok(h))
             continue;
-        const gs_record *r = &t->records[t->first[w]];
         const uint32_t n = gs_kept(t, w);
-        gs_smfit *f = &tl->fit[h->sm];
+        uint64_t gt, clk;
         for (uint32_t i = 0; i < n + 2; i++) {
-            uint64_t gt, clk;
-            if (i == 0)
-                gt = h->gt_start, clk = h->clk_start;
-            else if (i == 1 && (h->flags & GS_WARP_FINISHED))
-                gt = h->gt_end, clk = h->clk_end;
-            else if (i >= 2 && r[i - 2].phase == GS_CLOCK_PAIR)
-                gt = r[i - 2].gt_begin, clk = r[i - 2].clk_begin;
-            else
+            if (!warp_pair(t, w, i, &gt, &clk))
                 continue;
-            if (!pairs) {
-                f->points++;
-                if (i >= 2) {
-                    tl->clock_pairs++;
-                    if (r[i - 2].clk_dur > tl->clock_bracket_max)
-                        tl->clock_bracket_max = r[i - 2].clk_dur;
-                }
-                continue;
-            }
             clock_pair *q = &pairs[off[h->sm] + fill[h->sm]++];
-            q->x = (double)(int64_t)(clk - f->clk_ref);
+            q->x = (double)(int64_t)(clk - tl->fit[h->sm].clk_ref);
             q->y = (double)(int64_t)(gt - tl->gt_origin);
         }
     }
@@ -159,7 +181,7 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
     }
     for (int s = 0; s < n_sm; s++)
         tl->fit[s].points = 0;
-    collect_pairs(t, tl, NULL, NULL, NULL);
+    count_pairs(t, tl);
     size_t total = 0;
     for (int s = 0; s < n_sm; s++) {
         off[s] = total;
@@ -174,7 +196,7 @@ static int fit_sms(const gs_trace *t, gs_timeline *tl)
         free(pairs), free(slopes), free(fill), free(off);
         return -1;
     }
-    collect_pairs(t, tl, off, fill, pairs);
+    store_pairs(t, tl, off, fill, pairs);
     free(fill);
 
     int n_slopes = 0;
