@@ -40,7 +40,7 @@ include instrument/cupti.mk
 # host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
 
 GS_HOST_SRCS := analysis/edges.c analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
+                analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
                 $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 

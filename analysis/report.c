@@ -43,6 +43,17 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
     gs_json_num(&j, "sm_clock_ghz", r->tl.clock_ghz);
     gs_json_num(&j, "sm_clock_ghz_lo", r->tl.clock_ghz_lo);
     gs_json_num(&j, "sm_clock_ghz_hi", r->tl.clock_ghz_hi);
+    if (r->bnd.n) {
+        gs_json_obj(&j, "between_main_loops");
+        gs_json_int(&j, "boundaries", (long long)r->bnd.n);
+        gs_json_num(&j, "gap_mean_us", r->bnd.gap_mean_ns / 1e3);
+        gs_json_num(&j, "gap_p90_us", r->bnd.gap_p90_ns / 1e3);
+        gs_json_num(&j, "acc_to_reg_mean_us", r->bnd.acc_mean_ns / 1e3);
+        gs_json_num(&j, "epilogue_mean_us", r->bnd.epi_mean_ns / 1e3);
+        gs_json_num(&j, "store_mean_us", r->bnd.store_mean_ns / 1e3);
+        gs_json_num(&j, "other_mean_us", r->bnd.other_mean_ns / 1e3);
+        gs_json_close(&j);
+    }
     gs_hwmetrics_json(r, &j);
     char seed[512];
     if (gs_seed_line(r, seed, sizeof seed) == 0)
@@ -197,6 +208,28 @@ static void per_group_table(gs_buf *b, const gs_rundata *r)
     free(cnt);
 }
 
+/* Between main loops: shown when warps run two or more units (persistent kernels). */
+static void between_main_loops(gs_buf *b, const gs_rundata *r)
+{
+    const gs_boundaries *x = &r->bnd;
+    if (!x->n)
+        return;
+    gs_buf_printf(b, "\n### Between main loops\n\n%zu times a warp ended one unit's MAINLOOP and later began the "
+                     "next one's (%zu warps). The gap, and what the earlier unit's phases take of it (means per gap; "
+                     "the rest: waiting for the next unit's first data, the stamps' own stores):\n\n"
+                     "| gap p50 us | gap p90 us | gap mean us | ACC_TO_REG us | EPILOGUE us | STORE us | rest us |\n"
+                     "|---:|---:|---:|---:|---:|---:|---:|\n|",
+                  x->n, x->warps);
+    us(b, x->gap_p50_ns);
+    us(b, x->gap_p90_ns);
+    us(b, x->gap_mean_ns);
+    us(b, x->acc_mean_ns);
+    us(b, x->epi_mean_ns);
+    us(b, x->store_mean_ns);
+    us(b, x->other_mean_ns);
+    gs_buf_printf(b, "\n");
+}
+
 int gs_report_write(const gs_rundata *r, const char *path, const char *plots_note, char *err, size_t errlen)
 {
     gs_buf b = {0};
@@ -327,6 +360,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     }
 
     per_group_table(&b, r);
+    between_main_loops(&b, r);
 
     const gs_smtime *t = &r->smt;
     gs_buf_printf(&b, "\n## Where SM time goes\n\nSM-time = %d SMs x %.1f us span. Each SM's timeline is split into: main "

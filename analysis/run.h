@@ -5,6 +5,7 @@
 
 #include "../instrument/gs_file.h"
 #include "../instrument/gs_run.h"
+#include "boundaries.h"
 #include "phases.h"
 #include "smtime.h"
 #include "roofline.h"
@@ -19,6 +20,7 @@ typedef struct gs_rundata {
     gs_timeline tl;
     gs_phases phases;
     gs_smtime smt;
+    gs_boundaries bnd;
     gs_perf perf;
     gs_stalls stalls;
     /* timings */

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include "synth.h"
+#include "analysis/boundaries.h"
 #include "analysis/checks.h"
 #include "analysis/phases.h"
 #include "analysis/timeline.h"
@@ -385,10 +386,43 @@ static void overlapping_exposed_phases(void **state)
     drop(&b);
 }
 
+/* Between main loops: one warp runs two units, with the first unit's drain, epilogue and
+ * store and 500 ns of nothing before the second main loop; another warp runs one unit (no
+ * boundary). */
+static void gap_between_main_loops_is_split(void **state)
+{
+    (void)state;
+    synth s;
+    built b;
+    gs_boundaries x;
+    synth_init(&s, 1, 2, 16);
+    synth_warp(&s, 0, 0, 0, 0, 20000);
+    synth_warp(&s, 0, 1, 0, 0, 20000);
+    synth_event(&s, 0, 0, GS_MAINLOOP, 0, 8000, 0);
+    synth_event(&s, 0, 0, GS_ACC_TO_REG, 8000, 8500, 0);
+    synth_event(&s, 0, 0, GS_EPILOGUE, 8500, 9500, 0);
+    synth_event(&s, 0, 0, GS_STORE, 9500, 10000, 0);
+    synth_event(&s, 0, 0, GS_MAINLOOP, 10500, 18000, 1);
+    synth_event(&s, 0, 0, GS_STORE, 18000, 19000, 1);
+    synth_event(&s, 0, 1, GS_MAINLOOP, 0, 19000, 0);
+    build(&s, &b);
+    assert_int_equal(gs_boundaries_compute(&b.tl, &x), 0);
+    assert_int_equal(x.n, 1);
+    assert_int_equal(x.warps, 1);
+    assert_float_equal(x.gap_mean_ns, 2500, 1);
+    assert_float_equal(x.gap_p90_ns, 2500, 1);
+    assert_float_equal(x.acc_mean_ns, 500, 1);
+    assert_float_equal(x.epi_mean_ns, 1000, 1);
+    assert_float_equal(x.store_mean_ns, 500, 1); /* the second unit's store is after the last main loop */
+    assert_float_equal(x.other_mean_ns, 500, 1);
+    drop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(shares_of_sequential_phases), cmocka_unit_test(overlapping_phases_union_per_cta),
+        cmocka_unit_test(shares_of_sequential_phases),
+        cmocka_unit_test(gap_between_main_loops_is_split), cmocka_unit_test(overlapping_phases_union_per_cta),
         cmocka_unit_test(overflow_is_counted),        cmocka_unit_test(skewed_sm_clocks_are_aligned),
         cmocka_unit_test(unfinished_warp_is_reported), cmocka_unit_test(quantiles_interpolate),
         cmocka_unit_test(clock_change_without_sampler_misplaces),
