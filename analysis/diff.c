@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* splitmix64: small, fast, and good enough for resampling indices */
 static unsigned long long next_rand(unsigned long long *s)
 {

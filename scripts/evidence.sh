@@ -15,7 +15,7 @@ pairs_for() {
     case $1 in
     g8k7168) # production point s3_w128_t256_ws_p_tmr_skr: the store staged in a ring slot needs
         # 2+ stages and the producer warpgroup, so "fewer stages" is 2 and the point without a
-        # producer warpgroup also has SIMT stores (the page names the second knob)
+        # producer warpgroup also has SIMT stores (a second knob that changes with it)
         echo "pipeline-stages s1_w128_t128 s4_w128_t128 s2_w128_t256_ws_p_tmr_skr s3_w128_t256_ws_p_tmr_skr
 tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p_tmr_skr s3_w128_t128_ws_p_tmr_skr
 tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p_skr s3_w128_t256_ws_p_tmr_skr

@@ -105,6 +105,13 @@ template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
     static constexpr int o_bar = o_c + C_BYTES;     /* full[STAGES], empty[STAGES] */
     static constexpr int bytes = o_bar + 16 * STAGES;
     static constexpr int dyn_bytes = bytes + 1024;  /* slack to align the base to 1024 */
+    /* the mbarriers of ring slot `slot`: full (the producer's arrival + bytes) and empty (the
+     * consumers' releases) */
+    static __device__ __forceinline__ uint32_t full_bar(uint32_t base, uint32_t slot) { return base + o_bar + 8 * slot; }
+    static __device__ __forceinline__ uint32_t empty_bar(uint32_t base, uint32_t slot)
+    {
+        return base + o_bar + 8 * (STAGES + slot);
+    }
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
     static_assert(TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's token slabs");
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
@@ -317,7 +324,7 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
     const nvfp4_tile tl = kp.tiles[cur.t];
     const int g = tl.group;
     const uint32_t slot = cur.j % STAGES, use = cur.j / STAGES;
-    const uint32_t full = sm_base + L::o_bar + 8 * slot, empty = full + 8 * STAGES;
+    const uint32_t full = L::full_bar(sm_base, slot), empty = L::empty_bar(sm_base, slot);
     const uint32_t st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
     if (kp.fuse_tokens == 1) /* before the slot wait: the check's latency hides behind it */
@@ -356,7 +363,7 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     const uint32_t slot = j % STAGES;
     const uint32_t st = cc.sm_base + slot * L::STAGE;
     GS_SUB_BEGIN(gs, GS_LOAD_WAIT);
-    mbar_wait(cc.sm_base + L::o_bar + 8 * slot, (j / STAGES) & 1);
+    mbar_wait(L::full_bar(cc.sm_base, slot), (j / STAGES) & 1);
     GS_SUB_END(gs, GS_LOAD_WAIT);
     GS_SUB_BEGIN(gs, GS_DEQUANT);
     dequant_stage(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
@@ -384,7 +391,7 @@ template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
 __device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
-    mbar_arrive(cc.sm_base + L::o_bar + 8 * (STAGES + j % STAGES));
+    mbar_arrive(L::empty_bar(cc.sm_base, j % STAGES));
 }
 
 /* Stage cc.j: issue its eight wgmmas from the fragments a, then
@@ -404,7 +411,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
     const uint32_t slot = cc.j % STAGES, tok = cc.sm_base + slot * L::STAGE + L::o_t,
-                   empty = cc.sm_base + L::o_bar + 8 * (STAGES + slot);
+                   empty = L::empty_bar(cc.sm_base, slot);
     GS_SUB_BEGIN(gs, GS_MMA);
     issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, tok);
     if constexpr (MMA_DEPTH == 2) {
@@ -576,7 +583,7 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
                 /* the slot goes back to the producer once the store has read it: one arrival
                  * for the warpgroup, whose other accesses to the slot the barrier above ordered */
                 bulk_wait_read0();
-                mbar_arrive_n(cc.sm_base + L::o_bar + 8 * (STAGES + held), 128);
+                mbar_arrive_n(L::empty_bar(cc.sm_base, held), 128);
             }
         }
         GS_END(gs, GS_STORE);
@@ -663,8 +670,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     const uint32_t sm_base = (smem_u32(smem_dyn) + 1023u) & ~1023u;
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) {
-            mbar_init(sm_base + L::o_bar + 8 * s, 1);                  /* full: the producer's arrival + bytes */
-            mbar_init(sm_base + L::o_bar + 8 * (STAGES + s), 128 * CW); /* empty: every consumer thread */
+            mbar_init(L::full_bar(sm_base, s), 1);          /* full: the producer's arrival + bytes */
+            mbar_init(L::empty_bar(sm_base, s), 128 * CW);  /* empty: every consumer thread */
         }
         GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
