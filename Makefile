@@ -40,7 +40,7 @@ include instrument/cupti.mk
 # host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
 
 GS_HOST_SRCS := analysis/edges.c analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c \
+                analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c instrument/gs_sequence.c \
                 $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -53,7 +53,8 @@ REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o)
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
             $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
             $(BUILD)/instrument/gs_file.o $(BUILD)/instrument/gs_run.o $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
-CUPTI_OBJS := $(CUPTI_C:%.c=$(BUILD)/cupti/%.o) $(CUPTI_CPP:%.cpp=$(BUILD)/cupti/%.o)
+# the activity collector splits its records into launches with gs_sequence (plain C, also a host object)
+CUPTI_OBJS := $(CUPTI_C:%.c=$(BUILD)/cupti/%.o) $(CUPTI_CPP:%.cpp=$(BUILD)/cupti/%.o) $(BUILD)/instrument/gs_sequence.o
 REC_OBJS += $(CUPTI_OBJS)
 NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) \
             $(BUILD)/instrument/gs_stamps.o \
@@ -61,7 +62,7 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
             $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
             $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 
-TEST_NAMES := test_format test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx test_ncu_compare
+TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx test_ncu_compare
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 

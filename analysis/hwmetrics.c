@@ -1,6 +1,7 @@
 #include "hwmetrics.h"
 #include "json.h"
 #include "names.h"
+#include "../instrument/gs_sequence.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -84,6 +85,70 @@ static const char *unit_of(const char *name)
     return "";
 }
 
+/* meta.txt's cupti.before.<i>.<field>: the i-th kernel a launch ran before the production one. */
+static const char *before_key(int i, const char *field, char *key, size_t n)
+{
+    snprintf(key, n, "cupti.before.%d.%s", i, field);
+    return key;
+}
+
+static double before_num(const gs_rundata *r, int i, const char *field)
+{
+    char key[64];
+    return num(r, before_key(i, field, key, sizeof key));
+}
+
+static const char *before_name(const gs_rundata *r, int i)
+{
+    char key[64];
+    return gs_rundata_str(r, before_key(i, "name", key, sizeof key));
+}
+
+/* Kernels of the launch sequence in meta.txt whose figures are there (0: no sequence, as
+ * in runs recorded before it was collected, or a kernel launched alone). */
+static int sequence_shown(const gs_rundata *r)
+{
+    const double kernels = num(r, "cupti.sequence_kernels");
+    char key[64];
+    if (!(kernels >= 1) || isnan(num(r, "cupti.span_ms")))
+        return 0;
+    int shown = 0;
+    while (shown < GS_SEQ_MAX_BEFORE && shown < kernels &&
+           gs_meta_get(&r->meta, before_key(shown, "name", key, sizeof key)))
+        shown++;
+    return shown;
+}
+
+/* The kernels of one timed launch, in start order, ending with the production kernel. */
+static void launch_sequence_markdown(const gs_rundata *r, gs_buf *b)
+{
+    const int shown = sequence_shown(r);
+    if (!shown)
+        return;
+    char gemm[GS_SEQ_NAME_LEN];
+    gs_kernel_short_name(gs_rundata_str(r, "cupti.kernel"), gemm, sizeof gemm);
+    gs_buf_printf(b, "\n### Launch sequence (CUPTI activity, the same launches)\n\n"
+                     "The kernels of one timed launch in start order, medians over the launches. Last column: "
+                     "where each kernel ends relative to the GEMM's start (positive: the GEMM, a programmatic "
+                     "dependent launch, started while it still ran); the GEMM's own row is its start.\n\n"
+                     "| kernel | median duration us | ends / starts relative to the GEMM start us |\n"
+                     "|---|---:|---:|\n");
+    for (int i = 0; i < shown; i++) /* its end - the GEMM's start = -gap (0 - x: no "-0.00") */
+        gs_buf_printf(b, "| `%s` | %.2f | %+.2f |\n", before_name(r, i), 1e3 * before_num(r, i, "time_ms"),
+                      1e3 * (0.0 - before_num(r, i, "gap_ms")));
+    gs_buf_printf(b, "| `%s` | %.2f | 0.00 |\n", gemm, 1e3 * num(r, "cupti.time_ms"));
+    gs_buf_printf(b, "\nFrom the first kernel's start to the GEMM's end: %.2f us (median); the GEMM kernel alone: "
+                     "%.2f us; CUDA events around the launch: %.2f us.",
+                  1e3 * num(r, "cupti.span_ms"), 1e3 * num(r, "cupti.time_ms"), 1e3 * num(r, "cupti.events_time_ms"));
+    const double kernels = num(r, "cupti.sequence_kernels"), odd = num(r, "cupti.sequence_mismatched");
+    if (kernels > shown)
+        gs_buf_printf(b, " %.0f kernels ran before the GEMM; the first %d are shown.", kernels, shown);
+    if (odd > 0)
+        gs_buf_printf(b, " %.0f of %s launches ran another sequence and are not in these medians.", odd,
+                      gs_rundata_str(r, "cupti.launches"));
+    gs_buf_printf(b, "\n");
+}
+
 void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b)
 {
     const gs_meta *m = &r->meta;
@@ -131,6 +196,7 @@ void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b)
             any = 1;
             gs_buf_printf(b, "| `%s` | %s | %s |\n", m->kv[i].key + 7, m->kv[i].val, unit_of(m->kv[i].key + 7));
         }
+    launch_sequence_markdown(r, b);
 }
 
 /* Samples of reason k in one phase (phase < 0: all phases). */
@@ -194,6 +260,27 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
     }
 }
 
+static void launch_sequence_json(const gs_rundata *r, gs_json *j)
+{
+    const int shown = sequence_shown(r);
+    if (!shown)
+        return;
+    gs_json_obj(j, "launch_sequence");
+    gs_json_int(j, "kernels_before", (long long)num(r, "cupti.sequence_kernels"));
+    gs_json_int(j, "mismatched_launches", (long long)gs_meta_num(&r->meta, "cupti.sequence_mismatched", 0));
+    gs_json_num(j, "span_ms", num(r, "cupti.span_ms"));
+    gs_json_arr(j, "before");
+    for (int i = 0; i < shown; i++) {
+        gs_json_obj(j, NULL);
+        gs_json_str(j, "name", before_name(r, i));
+        gs_json_num(j, "time_ms", before_num(r, i, "time_ms"));
+        gs_json_num(j, "gap_ms", before_num(r, i, "gap_ms"));
+        gs_json_close(j);
+    }
+    gs_json_close(j);
+    gs_json_close(j);
+}
+
 void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
 {
     const gs_stalls *st = &r->stalls;
@@ -225,6 +312,7 @@ void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
     gs_json_int(j, "theoretical_ctas_per_sm", gs_theoretical_ctas(r, &lim));
     gs_json_num(j, "cupti_time_ms", num(r, "cupti.time_ms"));
     gs_json_num(j, "cupti_events_ratio", num(r, "cupti.time_ms") / num(r, "cupti.events_time_ms"));
+    launch_sequence_json(r, j);
     gs_json_obj(j, "metrics");
     for (int i = 0; i < m->n; i++)
         if (!strncmp(m->kv[i].key, "metric.", 7))

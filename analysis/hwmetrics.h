@@ -14,10 +14,12 @@ int gs_seed_line(const gs_rundata *r, char *buf, size_t len);
  * the block limit (NaN-free: 0 when unknown); *limiter names the binding one. */
 int gs_theoretical_ctas(const gs_rundata *r, const char **limiter);
 
-/* Markdown: collectors, resources, metrics table with units. */
+/* Markdown: collectors, resources, metrics table with units, and the launch sequence
+ * (cupti.sequence_kernels, cupti.before.<i>.*) when recorded. */
 void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b);
 
-/* JSON fields: regs, spill_bytes, smem_bytes, occupancy, metrics{}, collectors{}, cupti durations. */
+/* JSON fields: regs, spill_bytes, smem_bytes, occupancy, metrics{}, collectors{}, cupti durations,
+ * launch_sequence{} when recorded. */
 /* Markdown: stall reasons overall and per phase (nothing when not sampled). */
 void gs_stalls_markdown(const gs_rundata *r, gs_buf *b);
 

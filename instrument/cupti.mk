@@ -40,7 +40,7 @@ CUPTI_C       = instrument/gs_cupti_activity.c instrument/gs_cupti_pcsamp.c
 CUPTI_CPP     = instrument/gs_cupti_metrics.cpp
 CUPTI_CHECK   = instrument/cupti_check.c
 CUPTI_TEST    = tests/test_cupti.c
-CUPTI_HEADERS = instrument/gs_cupti.h instrument/gs_timing.h instrument/gs_stats.h
+CUPTI_HEADERS = instrument/gs_cupti.h instrument/gs_timing.h instrument/gs_stats.h instrument/gs_sequence.h
 
 CUPTI_LIBS = -L$(CUPTI_LIB) -Wl,--disable-new-dtags,-rpath,$(CUPTI_LIB) \
              -Wl,--no-as-needed -lnvperf_host -Wl,--as-needed -lcupti -lstdc++ -ldl -lpthread

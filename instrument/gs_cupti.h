@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
+#include "gs_sequence.h"
 #include "gs_timing.h"
 
 #ifdef __cplusplus
@@ -63,6 +64,7 @@ typedef struct gs_kernel_durations {
     int grid[3], block[3];
     int other_kernels;              /* kernel records that did not match */
     unsigned long long dropped;     /* records CUPTI reported dropped */
+    gs_sequence seq;                /* per matching launch, the kernels before it (gs_sequence.h); owned */
 } gs_kernel_durations;
 
 /* Enables CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL and forgets earlier records.
@@ -70,10 +72,12 @@ typedef struct gs_kernel_durations {
  * before the warm-up). */
 int gs_cupti_activity_begin(char *why, size_t n);
 /* Synchronises the device, flushes, disables the kind and returns every
- * launch whose name contains kernel_substring (NULL or "" = every kernel).
- * -1 also when nothing matched. */
+ * launch whose name contains kernel_substring (NULL or "" = every kernel), and in
+ * out->seq the kernels each of them ran after (gs_sequence.h: the records between it and
+ * the previous match).  -1 also when nothing matched. */
 int gs_cupti_activity_end(const char *kernel_substring, gs_kernel_durations *out, char *why, size_t n);
-/* Drops the first k samples (e.g. the warm-up launches) and recomputes the statistics. */
+/* Drops the first k samples and launch sequences (e.g. the warm-up launches) and
+ * recomputes the statistics. */
 void gs_kernel_durations_drop_first(gs_kernel_durations *d, int k);
 void gs_kernel_durations_free(gs_kernel_durations *d);
 

@@ -250,6 +250,22 @@ static void stats(gs_kernel_durations *d)
     free(s);
 }
 
+/* The launch sequences of the matching kernel from the records kept (call with g_lock held). */
+static int build_sequence(const char *kernel_substring, gs_sequence *seq)
+{
+    gs_seq_rec *v = malloc((g_nrecs ? g_nrecs : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < g_nrecs; i++) {
+        v[i].start = g_recs[i].start;
+        v[i].end = g_recs[i].end;
+        v[i].name = g_recs[i].name;
+    }
+    const int rc = gs_sequence_build(v, g_nrecs, kernel_substring, seq);
+    free(v);
+    return rc;
+}
+
 int gs_cupti_activity_end(const char *kernel_substring, gs_kernel_durations *out, char *why, size_t n)
 {
     memset(out, 0, sizeof *out);
@@ -296,6 +312,10 @@ int gs_cupti_activity_end(const char *kernel_substring, gs_kernel_durations *out
                    g_dropped ? " (records were dropped)" : "");
         goto out;
     }
+    if (build_sequence(kernel_substring, &out->seq)) {
+        rc = gs_cupti_failf(why, n, "out of memory while splitting the records into launches");
+        goto out;
+    }
     stats(out);
 out:
     pthread_mutex_unlock(&g_lock);
@@ -307,6 +327,7 @@ out:
 
 void gs_kernel_durations_drop_first(gs_kernel_durations *d, int k)
 {
+    gs_sequence_drop_first(&d->seq, k);
     if (k <= 0 || !d->samples_ms)
         return;
     if (k > d->count)
@@ -321,4 +342,5 @@ void gs_kernel_durations_free(gs_kernel_durations *d)
     free(d->samples_ms);
     d->samples_ms = NULL;
     d->count = 0;
+    gs_sequence_free(&d->seq);
 }

@@ -130,6 +130,26 @@ static void collect_stalls(gs_meta *m, twin_arg *prod, cudaStream_t s, const cha
     gs_cupti_pcsamp_release();
 }
 
+/* The kernels each launch ran before the production kernel (the NVFP4 token pre-pass):
+ * nothing when it runs alone. */
+static void sequence_meta(gs_meta *m, const gs_sequence *q)
+{
+    char key[64];
+    if (q->kernels <= 0)
+        return;
+    gs_meta_set(m, "cupti.sequence_kernels", "%d", q->kernels);
+    gs_meta_set(m, "cupti.sequence_mismatched", "%d", q->mismatched);
+    gs_meta_set(m, "cupti.span_ms", "%.6f", q->span_ms);
+    for (int i = 0; i < q->shown; i++) {
+        snprintf(key, sizeof key, "cupti.before.%d.name", i);
+        gs_meta_set(m, key, "%s", q->name[i]);
+        snprintf(key, sizeof key, "cupti.before.%d.time_ms", i);
+        gs_meta_set(m, key, "%.6f", q->time_ms[i]);
+        snprintf(key, sizeof key, "cupti.before.%d.gap_ms", i);
+        gs_meta_set(m, key, "%.6f", q->gap_ms[i]);
+    }
+}
+
 /* CUPTI's kernel durations over their own timed repetitions (the clean event
  * timing above stays free of CUPTI), beside the events of the same launches. */
 static void collect_durations(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs_l2_flusher *fl, int warmup,
@@ -159,6 +179,7 @@ static void collect_durations(gs_meta *m, twin_arg *prod, cudaStream_t s, const 
         gs_meta_set(m, "cupti.time_min_ms", "%.6f", d.min_ms);
         gs_meta_set(m, "cupti.time_max_ms", "%.6f", d.max_ms);
         gs_meta_set(m, "cupti.events_time_ms", "%.6f", ev.median_ms);
+        sequence_meta(m, &d.seq);
         gs_meta_set(m, "kernel.registers", "%d", d.registers_per_thread);
         gs_meta_set(m, "kernel.static_smem_bytes", "%d", d.static_smem_bytes);
         gs_meta_set(m, "kernel.dynamic_smem_bytes", "%d", d.dynamic_smem_bytes);

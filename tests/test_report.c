@@ -142,6 +142,98 @@ static void seed_line_and_hardware_section(void **state)
     gs_rundata_free(&r);
 }
 
+/* meta.txt of a run recorded with the launch sequence (NVFP4: the token pre-pass, then the
+ * GEMM as a programmatic dependent launch that starts 4.3 us before the pre-pass ends). */
+static void add_sequence_keys(const char *d)
+{
+    static const char *const kv[][2] = {
+        {"cupti.kernel", "_Z22nvfp4_gemm_kernel_prodILi3ELi128ELi256ELi1ELi1ELi2ELi1EEv13nvfp4_kparams9gs_buffer"},
+        {"cupti.launches", "50"},
+        {"cupti.time_ms", "0.121200"},
+        {"cupti.time_min_ms", "0.118624"},
+        {"cupti.time_max_ms", "0.125824"},
+        {"cupti.events_time_ms", "0.129936"},
+        {"cupti.sequence_kernels", "1"},
+        {"cupti.sequence_mismatched", "0"},
+        {"cupti.span_ms", "0.128400"},
+        {"cupti.before.0.name", "(anonymous namespace)::nvfp4_tokens_kernel"},
+        {"cupti.before.0.time_ms", "0.011520"},
+        {"cupti.before.0.gap_ms", "-0.004300"},
+    };
+    gs_meta m;
+    char p[512], err[256];
+    snprintf(p, sizeof p, "%s/meta.txt", d);
+    assert_int_equal(gs_meta_read(&m, p, err, sizeof err), 0);
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        assert_int_equal(gs_meta_set(&m, kv[i][0], "%s", kv[i][1]), 0);
+    assert_int_equal(gs_meta_write(&m, p, err, sizeof err), 0);
+    gs_meta_free(&m);
+}
+
+/* The launch sequence: a table and one sentence in the report, launch_sequence in
+ * summary.json; a run without the keys (the fixture, every run recorded before them) has
+ * neither. */
+static void launch_sequence_in_report_and_summary(void **state)
+{
+    (void)state;
+    char d2[] = "/tmp/gs-test-report-seq-XXXXXX", err[256], p[512], cmd[128];
+    gs_rundata r;
+    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    gs_buf b = {0};
+    gs_hwmetrics_markdown(&r, &b);
+    assert_null(strstr(b.s, "Launch sequence"));
+    gs_buf_free(&b);
+    snprintf(p, sizeof p, "%s/summary.json", dir);
+    assert_int_equal(gs_summary_write(&r, p, err, sizeof err), 0);
+    gs_rundata_free(&r);
+    assert_null(strstr(slurp(p), "launch_sequence"));
+
+    assert_non_null(mkdtemp(d2));
+    assert_int_equal(fixture_write_run(d2, 8), 0);
+    add_sequence_keys(d2);
+    assert_int_equal(gs_rundata_load(&r, d2, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/report.md", d2);
+    assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
+    const char *md = slurp(p);
+    assert_non_null(strstr(md, "\n### Launch sequence (CUPTI activity, the same launches)\n"));
+    assert_non_null(strstr(md, "| kernel | median duration us | ends / starts relative to the GEMM start us |\n"
+                               "|---|---:|---:|\n"
+                               "| `(anonymous namespace)::nvfp4_tokens_kernel` | 11.52 | +4.30 |\n"
+                               "| `nvfp4_gemm_kernel_prod` | 121.20 | 0.00 |\n"));
+    assert_non_null(strstr(md, "From the first kernel's start to the GEMM's end: 128.40 us (median); the GEMM "
+                               "kernel alone: 121.20 us; CUDA events around the launch: 129.94 us.\n"));
+    assert_null(strstr(md, "another sequence"));
+
+    /* launches that ran another sequence are named */
+    gs_meta_set(&r.meta, "cupti.sequence_mismatched", "2");
+    gs_hwmetrics_markdown(&r, &b);
+    assert_non_null(strstr(b.s, "129.94 us. 2 of 50 launches ran another sequence and are not in these medians.\n"));
+    gs_buf_free(&b);
+
+    snprintf(p, sizeof p, "%s/summary.json", d2);
+    assert_int_equal(gs_summary_write(&r, p, err, sizeof err), 0);
+    gs_rundata_free(&r);
+    json_error_t je;
+    json_t *root = json_load_file(p, 0, &je);
+    if (!root)
+        fail_msg("summary.json does not parse: %s (line %d)", je.text, je.line);
+    json_t *seq = json_object_get(root, "launch_sequence");
+    assert_true(json_is_object(seq));
+    assert_int_equal(json_integer_value(json_object_get(seq, "kernels_before")), 1);
+    assert_int_equal(json_integer_value(json_object_get(seq, "mismatched_launches")), 2);
+    assert_float_equal(json_number_value(json_object_get(seq, "span_ms")), 0.1284, 1e-9);
+    json_t *before = json_object_get(seq, "before");
+    assert_true(json_is_array(before));
+    assert_int_equal(json_array_size(before), 1);
+    json_t *k = json_array_get(before, 0);
+    assert_string_equal(json_string_value(json_object_get(k, "name")), "(anonymous namespace)::nvfp4_tokens_kernel");
+    assert_float_equal(json_number_value(json_object_get(k, "time_ms")), 0.01152, 1e-9);
+    assert_float_equal(json_number_value(json_object_get(k, "gap_ms")), -0.0043, 1e-9);
+    json_decref(root);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", d2);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* With too small a buffer the report must say so loudly. */
 static void overflow_is_loud_in_the_report(void **state)
 {
@@ -192,6 +284,7 @@ int main(void)
         cmocka_unit_test(summary_json_has_the_figures),
         cmocka_unit_test(report_leads_with_the_summary_line),
         cmocka_unit_test(seed_line_and_hardware_section),
+        cmocka_unit_test(launch_sequence_in_report_and_summary),
         cmocka_unit_test(overflow_is_loud_in_the_report),
         cmocka_unit_test(plot_scripts_render),
     };
