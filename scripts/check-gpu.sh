@@ -75,7 +75,8 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
         # tiles, 3 stages) and its fused-token twin, and both split K schedules on a shape whose
         # few tiles are cut into many parts (the rebalanced one also without a producer warpgroup,
         # where a consumer thread issues the loads), two stages of wgmmas in flight (a slot is
-        # released one stage late), the fused prologue (its staging is the ring's start) and the
+        # released one stage late), the fused prologue (its staging is the last slot's token slabs,
+        # beside the weights it has already started; also with two stages in flight) and the
         # store staged in a held ring slot: with split parts that give theirs back at once, and on
         # shapes where CTAs run a second unit after holding a slot (124 CTAs on the first, 28 on
         # the second), so that the producer's load into a slot follows the store's read of it
@@ -85,6 +86,7 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
             s3_w128_t256_ws_p_ft|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_sk|m=200;n=512;k=4096
             s3_w128_t256_ws_p_skr|m=200;n=512;k=4096 s3_w128_t256_p_skr|m=200;n=512;k=4096
             s4_w128_t128_ws_p_tma_mma2|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_fp|t0,m=200;n=512;k=4096
+            s4_w128_t128_ws_p_tma_mma2_fp|t0,m=200;n=512;k=4096
             s3_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tmr|m=512;n=8192;k=256
             s3_w128_t256_ws_p_tmr_skr|m=200;n=20480;k=512"}
         set -f # the words are split on blanks, never globbed

@@ -42,7 +42,9 @@
  * prologue in which every CTA dequantises its share of the tokens with all its threads
  * before any load (2, the `_fp` points: token_prologue below).
  *
- * Stamps: the twin records MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile (with
+ * Stamps: the twin records the loading warp's PROLOGUE (from the CTA's set-up to the moment
+ * its first token slabs may be loaded: the pre-pass kernel's completion, or the fused
+ * prologue and every CTA's arrival), and MAINLOOP, ACC_TO_REG, EPILOGUE and STORE per tile (with
  * TMA_STORE 2 the EPILOGUE includes the barrier of both consumer warpgroups, and the STORE
  * that warp 0 stamps includes its thread 0's wait for the store's read of the slot); the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
@@ -273,9 +275,10 @@ __device__ __forceinline__ void wait_tokens(const nvfp4_kparams &kp, int g, int 
 /* ---- fused prologue (the _fp points) ----
  * No pre-pass kernel and no kernel boundary: every CTA of the (persistent, all resident)
  * grid first dequantises the token blocks blockIdx.x, + gridDim.x, ... exactly as the
- * pre-pass would (tokens.cuh), with all its threads and the start of its shared-memory ring
- * as staging (no load has been issued yet), then arrives on the prologue counter.  The
- * loading thread waits for every CTA's arrival before its first load: one grid-wide
+ * pre-pass would (tokens.cuh), with all its threads and the token slabs of its last ring
+ * slot as staging, then arrives on the prologue counter.  The loading thread has already
+ * started the weights of the ring's first stages (weights_first: no token slab is loaded
+ * yet) and waits for every CTA's arrival before its first token load: one grid-wide
  * barrier instead of a kernel's completion, flush and programmatic launch. */
 __device__ __forceinline__ void token_prologue(const nvfp4_kparams &kp, uint4 *stage)
 {
@@ -315,6 +318,54 @@ struct load_cursor {
     int all_ready; /* fused tokens: every token row is known to be written */
 };
 
+/* The loads of the cursor's stage come in two parts: the raw weights and their scales
+ * (with the slot's whole transaction count) and the token slabs.  The fused prologue
+ * (fuse_tokens 2) issues the first part of the ring's first stages before the tokens exist
+ * (weights_first) and the second once they do; every other stage takes both at once
+ * (load_stage).  One thread. */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void load_weights(const nvfp4_kparams &kp, const nvfp4_tile &tl, const load_cursor &cur,
+                                             uint32_t sm_base)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const int g = tl.group;
+    const uint32_t slot = cur.j % STAGES;
+    const uint32_t full = L::full_bar(sm_base, slot);
+    const uint32_t st = sm_base + slot * L::STAGE;
+    const int w0 = tl.wtile * TILE_W, kb = tl.kb0 + cur.kb;
+    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
+    tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
+    const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
+    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
+              full);
+}
+
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void load_tokens(const nvfp4_kparams &kp, const nvfp4_tile &tl, const load_cursor &cur,
+                                            uint32_t sm_base)
+{
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const int g = tl.group;
+    const uint32_t slot = cur.j % STAGES;
+    const uint32_t full = L::full_bar(sm_base, slot);
+    const uint32_t st = sm_base + slot * L::STAGE;
+    const int t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
+    if (ABLATE != 1) {
+        tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
+        tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
+    }
+}
+
+/* The next stage of the CTA's (tile, K block) stream; tl is the cursor's unit. */
+__device__ __forceinline__ void advance(const nvfp4_tile &tl, load_cursor &cur)
+{
+    cur.j++;
+    if (++cur.kb == tl.kb1 - tl.kb0) {
+        cur.kb = 0;
+        cur.t++;
+    }
+}
+
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
  * was released) and advances the cursor.  One thread. */
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
@@ -322,29 +373,30 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const nvfp4_tile tl = kp.tiles[cur.t];
-    const int g = tl.group;
-    const uint32_t slot = cur.j % STAGES, use = cur.j / STAGES;
-    const uint32_t full = L::full_bar(sm_base, slot), empty = L::empty_bar(sm_base, slot);
-    const uint32_t st = sm_base + slot * L::STAGE;
-    const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
+    const uint32_t use = cur.j / STAGES;
     if (kp.fuse_tokens == 1) /* before the slot wait: the check's latency hides behind it */
-        wait_tokens(kp, g, kb, cur.all_ready);
+        wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
     if (use > 0)
-        mbar_wait(empty, (use - 1) & 1);
-    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
-    tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
-    const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
-    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
-              full);
-    if (ABLATE != 1) {
-        tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
-        tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
+        mbar_wait(L::empty_bar(sm_base, cur.j % STAGES), (use - 1) & 1);
+    load_weights<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+    advance(tl, cur);
+}
+
+/* The fused prologue's loading thread, before the prologue: the weights and scales of the
+ * ring's first stages (their slots are free), so that their DRAM latency passes while the
+ * tokens are being made.  Returns how many stages it started; their token slabs follow once
+ * the tokens are written (load_tokens). */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ int weights_first(const nvfp4_kparams &kp, load_cursor cur, int last, uint32_t sm_base)
+{
+    int n = 0;
+    for (; n < STAGES && cur.t < last; n++) {
+        const nvfp4_tile tl = kp.tiles[cur.t];
+        load_weights<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+        advance(tl, cur);
     }
-    cur.j++;
-    if (++cur.kb == tl.kb1 - tl.kb0) {
-        cur.kb = 0;
-        cur.t++;
-    }
+    return n;
 }
 
 /* What a consumer thread needs to know about itself and the CTA. */
@@ -659,7 +711,11 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                   "wait for the slot it holds), 2+ stages and one stage of wgmmas in flight");
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
-    static_assert(NVFP4_TOKEN_CHUNKS * 16 <= L::o_c, "nvfp4 gemm: the fused prologue's staging must fit in the ring");
+    static_assert(NVFP4_TOKEN_CHUNKS * 16 <= 2 * L::T_SLAB,
+                  "nvfp4 gemm: the fused prologue stages in the last ring slot's token slabs");
+    /* the fused prologue's loading thread starts the weights before the prologue; it must
+     * not be one of the prologue's unit threads, whose loads it would hold up */
+    constexpr bool WEIGHTS_FIRST = WARP_SPEC && PERSISTENT && CW * 128 >= NVFP4_TOKEN_UNITS;
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = WARP_SPEC && warp >= 4 * CW;
@@ -677,16 +733,33 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         mbar_fence_init();
     }
     __syncthreads();
-    if (kp.fuse_tokens == 2)
-        token_prologue(kp, reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn))));
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0, 0};
+    const bool loader = producer && warp == 4 * CW;
+    /* the twins: how long the loading warp waits before its first token load (the pre-pass
+     * kernel's completion, or this CTA's prologue and the other CTAs' arrivals) */
+    if (loader)
+        GS_BEGIN(gs, GS_PROLOGUE);
+    int started = 0; /* stages whose weights are in flight, token slabs not yet */
+    if (kp.fuse_tokens == 2) {
+        if (WEIGHTS_FIRST && loader && lane == 0)
+            started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
+        token_prologue(kp, reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn)) +
+                                                     (STAGES - 1) * L::STAGE + L::o_t));
+    }
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (warp == 4 * CW) {
-            if (lane == 0) {
+        if (loader) {
+            if (lane == 0)
                 wait_tokens_written(kp);
+            GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
+            if (lane == 0) {
+                for (; started > 0; started--) {
+                    const nvfp4_tile tl = kp.tiles[cur.t];
+                    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+                    advance(tl, cur);
+                }
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }

@@ -145,6 +145,13 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
                 ok = check_clock_pairs(wh, rec, b.capacity, sub, sizeof sub);
                 if (!ok)
                     snprintf(why, whylen, "cta %u warp %u: %s", cta, w, sub);
+            } else if (v->warp_spec && w == consumers) { /* the loading warp: its wait for the tokens */
+                if (wh->events != 1 || b.capacity < 1 || rec[0].phase != GS_PROLOGUE ||
+                    rec[0].role != GS_ROLE_PRODUCER) {
+                    snprintf(why, whylen, "cta %u loading warp: %u records (first phase %u), expected one PROLOGUE",
+                             cta, wh->events, wh->events && b.capacity ? (unsigned)rec[0].phase : 0u);
+                    ok = 0;
+                }
             } else if (w >= consumers) { /* the other producer warps record no phases */
                 if (wh->events != 0) {
                     snprintf(why, whylen, "cta %u producer warp: %u records, expected none", cta, wh->events);

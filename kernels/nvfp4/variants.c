@@ -95,6 +95,9 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
         *ctas = (unsigned)sc.grid;
     if (warps_per_cta)
         *warps_per_cta = (unsigned)nvfp4_variant_warps(v);
+    /* the loading warp of a producer warpgroup stores its PROLOGUE, even in a CTA without tiles */
+    if (v->warp_spec && most < 1)
+        most = 1;
     /* the twins' clock sampler (a spare producer warp) stores up to GS_CLOCK_SAMPLES pairs */
     if (nvfp4_variant_clock_sampler(v) && most < GS_CLOCK_SAMPLES)
         most = GS_CLOCK_SAMPLES;
