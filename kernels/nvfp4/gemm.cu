@@ -86,8 +86,9 @@ constexpr int BK = NVFP4_BK;
 constexpr int ABLATE = NVFP4_ABLATE;
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 /* Named barriers: 0 the CTA, 1 + cw one consumer warpgroup, FT_BAR the _ft dequantisers,
- * CONSUMERS_BAR both consumer warpgroups (the ring-staged store). */
-constexpr int FT_BAR = 3, CONSUMERS_BAR = 4;
+ * CONSUMERS_BAR both consumer warpgroups (the ring-staged store), PROLOGUE_BAR every thread
+ * but the loading warp's (the fused prologue beside weights_first). */
+constexpr int FT_BAR = 3, CONSUMERS_BAR = 4, PROLOGUE_BAR = 5;
 
 /* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
  * staging (TMA_STORE 1: one [TILE_T][64] fp16 swizzled slab per consumer warpgroup; with 2
@@ -275,20 +276,22 @@ __device__ __forceinline__ void wait_tokens(const nvfp4_kparams &kp, int g, int 
 /* ---- fused prologue (the _fp points) ----
  * No pre-pass kernel and no kernel boundary: every CTA of the (persistent, all resident)
  * grid first dequantises the token blocks blockIdx.x, + gridDim.x, ... exactly as the
- * pre-pass would (tokens.cuh), with all its threads and the token slabs of its last ring
- * slot as staging, then arrives on the prologue counter.  The loading thread has already
- * started the weights of the ring's first stages (weights_first: no token slab is loaded
- * yet) and waits for every CTA's arrival before its first token load: one grid-wide
- * barrier instead of a kernel's completion, flush and programmatic launch. */
-__device__ __forceinline__ void token_prologue(const nvfp4_kparams &kp, uint4 *stage)
+ * pre-pass would (tokens.cuh), with the token slabs of its last ring slot as staging, then
+ * arrives on the prologue counter.  The loading thread waits for every CTA's arrival before
+ * its first token load: one grid-wide barrier instead of a kernel's completion, flush and
+ * programmatic launch.  With a producer warpgroup the loading warp takes no part: it starts
+ * the weights of the ring's first stages meanwhile (weights_first), and the other nthreads
+ * (thread ptid of them) meet on PROLOGUE_BAR; without one, every thread does, on barrier 0. */
+template <int BAR> __device__ __forceinline__ void token_prologue(const nvfp4_kparams &kp, uint4 *stage, int ptid,
+                                                                  int nthreads)
 {
     const int blocks = kp.tp.block_start[kp.tp.groups];
     for (int b = (int)blockIdx.x; b < blocks; b += (int)gridDim.x)
-        token_block(kp.tp, b, stage, (int)threadIdx.x, (int)blockDim.x);
+        token_block<BAR>(kp.tp, b, stage, ptid, nthreads);
     fence_proxy_async_global(); /* this thread's generic writes of T will be read by TMA loads */
     fence_proxy_async_smem();   /* and its staging accesses come before the TMA writes into the ring */
-    __syncthreads();
-    if (threadIdx.x == 0) {
+    token_block_sync<BAR>(nthreads);
+    if (ptid == 0) {
         fence_acq_rel_gpu(); /* with the barrier above: the whole CTA's writes, released */
         red_relaxed_gpu_add_u32(kp.token_ready + kp.tok_all + 1, 1u);
     }
@@ -713,8 +716,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     constexpr int CW = TILE_W / 64;
     static_assert(NVFP4_TOKEN_CHUNKS * 16 <= 2 * L::T_SLAB,
                   "nvfp4 gemm: the fused prologue stages in the last ring slot's token slabs");
-    /* the fused prologue's loading thread starts the weights before the prologue; it must
-     * not be one of the prologue's unit threads, whose loads it would hold up */
+    /* the fused prologue's loading warp starts the weights instead of taking part: the
+     * prologue's unit threads are the first NVFP4_TOKEN_UNITS, all consumers then */
     constexpr bool WEIGHTS_FIRST = WARP_SPEC && PERSISTENT && CW * 128 >= NVFP4_TOKEN_UNITS;
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
@@ -743,10 +746,19 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         GS_BEGIN(gs, GS_PROLOGUE);
     int started = 0; /* stages whose weights are in flight, token slabs not yet */
     if (kp.fuse_tokens == 2) {
-        if (WEIGHTS_FIRST && loader && lane == 0)
-            started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
-        token_prologue(kp, reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn)) +
-                                                     (STAGES - 1) * L::STAGE + L::o_t));
+        uint4 *const stage = reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn)) +
+                                                       (STAGES - 1) * L::STAGE + L::o_t);
+        if constexpr (WEIGHTS_FIRST) {
+            constexpr int LOADER_TID = 128 * CW; /* the loading warp's first thread */
+            if (loader) {
+                if (lane == 0)
+                    started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
+            } else {
+                token_prologue<PROLOGUE_BAR>(kp, stage, tid < LOADER_TID ? tid : tid - 32, (int)blockDim.x - 32);
+            }
+        } else {
+            token_prologue<0>(kp, stage, tid, (int)blockDim.x);
+        }
     }
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();

@@ -17,7 +17,7 @@ __global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const _
 {
     griddep_launch_dependents(); /* the GEMM may start its set-up now; it waits before reading T */
     __shared__ uint4 stage[NVFP4_TOKEN_CHUNKS];
-    token_block(tp, (int)blockIdx.x, stage, (int)threadIdx.x, NVFP4_TOKEN_UNITS);
+    token_block<0>(tp, (int)blockIdx.x, stage, (int)threadIdx.x, NVFP4_TOKEN_UNITS);
 }
 
 } // namespace

@@ -27,10 +27,23 @@ static __device__ __forceinline__ int token_chunk_slot(int chunk)
     return chunk ^ ((chunk >> 4) & 7);
 }
 
-/* Token block `block` (0 <= block < tp.block_start[tp.groups]) by the nthreads >= NVFP4_TOKEN_UNITS
- * threads of the calling CTA (thread tid); stage: NVFP4_TOKEN_CHUNKS x 16 bytes of shared
- * memory.  Every thread of the CTA must call it (it synchronises the CTA twice: the staging
- * is free again when it returns). */
+/* The threads of a token block meet twice: BAR 0 is the whole CTA (__syncthreads), any other
+ * id a named barrier of the nthreads that call token_block. */
+template <int BAR> static __device__ __forceinline__ void token_block_sync(int nthreads)
+{
+    if constexpr (BAR == 0) {
+        (void)nthreads;
+        __syncthreads();
+    } else {
+        asm volatile("bar.sync %0, %1;" ::"n"(BAR), "r"(nthreads) : "memory");
+    }
+}
+
+/* Token block `block` (0 <= block < tp.block_start[tp.groups]) by nthreads >= NVFP4_TOKEN_UNITS
+ * threads of the calling CTA (thread tid of them, 0 .. nthreads - 1); stage: NVFP4_TOKEN_CHUNKS x 16
+ * bytes of shared memory.  All nthreads must call it (they meet twice on barrier BAR: the
+ * staging is free again when it returns). */
+template <int BAR>
 static __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, uint4 *stage, int tid,
                                                    int nthreads)
 {
@@ -61,12 +74,12 @@ static __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int 
             for (int p = 0; p < 4; p++) /* nibbles p, p + 4 of word i -> pair m = 4i + p (nvfp4_kperm) */
                 words[4 * token_chunk_slot(base + 4 * i + p) + c] = dequant_nibbles(w[i], p, i < 2 ? s_lo : s_hi);
     }
-    __syncthreads();
+    token_block_sync<BAR>(nthreads);
     uint4 *const out = reinterpret_cast<uint4 *>(tp.T[g]) + 4 * first;
     const int chunks = 4 * (int)units;
     for (int k = tid; k < chunks; k += nthreads)
         out[k] = stage[token_chunk_slot(k)];
-    __syncthreads();
+    token_block_sync<BAR>(nthreads);
 }
 
 #endif
