@@ -37,10 +37,12 @@
  *              wgmmas: docs/variants.md), and the schedule rounds tiles up to them
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
- * Fused tokens is not one either: kp.fuse_tokens replaces the pre-pass with dequantising
- * warps in the producer warpgroup (1, the `_ft` points: dequant_tokens below) or with a
- * prologue in which every CTA dequantises its share of the tokens with all its threads
- * before any load (2, the `_fp` points: token_prologue below).
+ * Fused tokens: kp.fuse_tokens replaces the pre-pass with dequantising warps in the
+ * producer warpgroup (1, the `_ft` points: dequant_tokens below; not a template parameter)
+ * or with a prologue in which every CTA dequantises its share of the tokens before its
+ * first token load (2, the `_fp` points: token_prologue below; the PROLOGUE template
+ * parameter, so that no other point carries its code: twice, code added for the prologue
+ * slowed points that never ran it, docs/variants.md).
  *
  * Stamps: the twin records the loading warp's PROLOGUE (from the CTA's set-up to the moment
  * its first token slabs may be loaded: the pre-pass kernel's completion, or the fused
@@ -698,7 +700,7 @@ template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
 
 } // namespace
 
-template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE, int MMA_DEPTH>
+template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE, int MMA_DEPTH, int PROLOGUE>
 __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ nvfp4_kparams kp, const gs_buffer stamps)
 {
@@ -719,6 +721,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     /* the fused prologue's loading warp starts the weights instead of taking part: the
      * prologue's unit threads are the first NVFP4_TOKEN_UNITS, all consumers then */
     constexpr bool WEIGHTS_FIRST = WARP_SPEC && PERSISTENT && CW * 128 >= NVFP4_TOKEN_UNITS;
+    static_assert(!PROLOGUE || PERSISTENT, "nvfp4 gemm: the fused prologue needs every CTA resident (persistent)");
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = WARP_SPEC && warp >= 4 * CW;
@@ -745,7 +748,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     if (loader)
         GS_BEGIN(gs, GS_PROLOGUE);
     int started = 0; /* stages whose weights are in flight, token slabs not yet */
-    if (kp.fuse_tokens == 2) {
+    if constexpr (PROLOGUE) {
         uint4 *const stage = reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn)) +
                                                        (STAGES - 1) * L::STAGE + L::o_t);
         if constexpr (WEIGHTS_FIRST) {
@@ -767,11 +770,12 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                 wait_tokens_written(kp);
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
             if (lane == 0) {
-                for (; started > 0; started--) {
-                    const nvfp4_tile tl = kp.tiles[cur.t];
-                    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
-                    advance(tl, cur);
-                }
+                if constexpr (PROLOGUE)
+                    for (; started > 0; started--) {
+                        const nvfp4_tile tl = kp.tiles[cur.t];
+                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+                        advance(tl, cur);
+                    }
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }
@@ -830,11 +834,11 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
 namespace {
 
 /* Launch one instantiated knob point. */
-template <int S, int TW, int TT, int WS, int P, int TS, int MD>
+template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP>
 int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
 {
     using L = smem_plan<S, TW, TT, TS>;
-    void (*kern)(const nvfp4_kparams, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD>;
+    void (*kern)(const nvfp4_kparams, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD, FP>;
     static unsigned attr_done = 0; /* bit per device: the opt-in smem size is a per-device setting */
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -853,7 +857,8 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
      * must all be resident (persistent: at most a CTA per SM) */
     if (kp->fuse_tokens == 1 && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
         return (int)cudaErrorInvalidValue;
-    if (kp->fuse_tokens == 2 && (!P || !kp->token_ready || threads_of<TW, WS>() < NVFP4_TOKEN_UNITS))
+    if ((kp->fuse_tokens == 2) != (FP != 0) ||
+        (FP && (!kp->token_ready || threads_of<TW, WS>() < NVFP4_TOKEN_UNITS)))
         return (int)cudaErrorInvalidValue; /* token_block: a thread per unit of a token block */
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
      * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused tokens
@@ -889,7 +894,7 @@ extern "C" int GS_SYM(nvfp4_gemm_launch)(const nvfp4_variant *v, const nvfp4_kpa
 #define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT, MD)                                            \
     if (v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS && v->persistent == P &&   \
         v->tma_store == TS && v->split_k == SK && v->fused_tokens == FT && v->mma_depth == MD)               \
-        return launch_point<S, TW, TT, WS, P, TS, MD>(kp, stamps, s);
+        return launch_point<S, TW, TT, WS, P, TS, MD, FT == 2>(kp, stamps, s);
     NVFP4_POINTS(NVFP4_POINT)
 #undef NVFP4_POINT
     return (int)cudaErrorNotSupported;
