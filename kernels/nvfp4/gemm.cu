@@ -740,22 +740,21 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     }
     __syncthreads();
 
-    const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
-    load_cursor cur = {first, 0, 0, 0};
-    const bool loader = producer && warp == 4 * CW;
     /* the twins: how long the loading warp waits before its first token load (the pre-pass
      * kernel's completion, or this CTA's prologue and the other CTAs' arrivals) */
-    if (loader)
-        GS_BEGIN(gs, GS_PROLOGUE);
-    int started = 0; /* stages whose weights are in flight, token slabs not yet */
+    int started = 0; /* fused prologue: stages whose weights are in flight, token slabs not yet */
     if constexpr (PROLOGUE) {
+        const bool loader = producer && warp == 4 * CW;
+        if (loader)
+            GS_BEGIN(gs, GS_PROLOGUE);
         uint4 *const stage = reinterpret_cast<uint4 *>(smem_dyn + (sm_base - smem_u32(smem_dyn)) +
                                                        (STAGES - 1) * L::STAGE + L::o_t);
         if constexpr (WEIGHTS_FIRST) {
             constexpr int LOADER_TID = 128 * CW; /* the loading warp's first thread */
             if (loader) {
                 if (lane == 0)
-                    started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
+                    started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(
+                        kp, load_cursor{kp.cta_first[blockIdx.x], 0, 0, 0}, kp.cta_first[blockIdx.x + 1], sm_base);
             } else {
                 token_prologue<PROLOGUE_BAR>(kp, stage, tid < LOADER_TID ? tid : tid - 32, (int)blockDim.x - 32);
             }
@@ -763,9 +762,14 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             token_prologue<0>(kp, stage, tid, (int)blockDim.x);
         }
     }
+
+    const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
+    load_cursor cur = {first, 0, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (loader) {
+        if (warp == 4 * CW) {
+            if constexpr (!PROLOGUE)
+                GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
                 wait_tokens_written(kp);
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
