@@ -64,6 +64,12 @@
       "main loop", 4, 128, 128, 1, 1, 1, 0, 2, 1)                                                              \
     X("s4_w128_t128_ws_p_tma_mma2_fp", "as s4_w128_t128_ws_p_tma_mma2 with the tokens dequantised by every CTA " \
       "before its main loop", 4, 128, 128, 1, 1, 1, 0, 2, 2)                                                   \
+    X("s1_w128_t128_ws_p_tma_fp", "as s4_w128_t128_ws_p_tma_fp with 1 stage", 1, 128, 128, 1, 1, 1, 0, 2, 1)    \
+    X("s4_w64_t128_ws_p_tma_fp", "as s4_w128_t128_ws_p_tma_fp with 64 weight rows per CTA", 4, 64, 128, 1, 1, 1, \
+      0, 2, 1)                                                                                                 \
+    X("s4_w128_t128_ws_p_fp", "as s4_w128_t128_ws_p_tma_fp with SIMT stores", 4, 128, 128, 1, 1, 0, 0, 2, 1)   \
+    X("s4_w128_t128_p_tma_fp", "as s4_w128_t128_ws_p_tma_fp without the producer warpgroup", 4, 128, 128, 0, 1, \
+      1, 0, 2, 1)                                                                                              \
     X("s3_w128_t256_ws_p_skr_fp", "as s3_w128_t256_ws_p_skr with the tokens dequantised by every CTA before its " \
       "main loop", 3, 128, 256, 1, 1, 0, 2, 2, 1)                                                              \
     X("s3_w128_t256_ws_p_sk_fp", "as s3_w128_t256_ws_p_sk with the tokens dequantised by every CTA before its " \

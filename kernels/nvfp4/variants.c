@@ -40,7 +40,7 @@ static const struct {
     {"g8k7168", "s3_w128_t256_ws_p_tmr_skr"},
     {"g8k2048", "s3_w128_t256_ws_p_tmr_sk"},
     {"g2k4096", "s4_w128_t128_ws_p_tma"},
-    {"g2k1536", "s4_w128_t128_ws_p_tma"},
+    {"g2k1536", "s4_w128_t128_ws_p_tma_fp"},
 };
 
 const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s)
