@@ -68,7 +68,7 @@ TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
 .PHONY: all host test report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
-     $(BUILD)/ncu-compare
+     $(BUILD)/ncu-compare $(BUILD)/launch-cost
 host: $(BUILD)/gemmscope
 
 cuda-check:
@@ -131,6 +131,10 @@ NVFP4_BENCH_OBJS := $(BUILD)/cuda/kernels/nvfp4/bench.o $(BUILD)/cuda/instrument
             $(filter-out $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o),$(NVFP4_CHECK_OBJS))
 $(BUILD)/nvfp4-bench: $(NVFP4_BENCH_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
+
+# launch cost against parameter size, in the toolkit's timing (scripts/gpu-session.sh, step launch)
+$(BUILD)/launch-cost: $(BUILD)/instrument/launch_cost.o $(BUILD)/cuda/instrument/gs_timing.o | cuda-check
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart -o $@
 
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)

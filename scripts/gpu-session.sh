@@ -26,6 +26,8 @@
 #                build/NAME/nvfp4-bench with every GEMM build compiled with FLAG, for the ab
 #                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
+#        launch  build/launch-cost: an empty launch's time (the toolkit's timing) against its
+#                parameter size (the GEMM's parameters are 7936 bytes)
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
 #                rounds so drift falls on all alike; tables in reports/ab/<folder>-<binary>-<round>.tsv,
@@ -87,6 +89,7 @@ log="$out/session.log"
             for i in "${!pids[@]}"; do
                 wait "${pids[$i]}" || echo "gpu-session: experiment ${names[$i]}'s build failed (exp-${names[$i]}.log)"
             done ;;
+        launch) echo "== launch cost against parameter size"; build/launch-cost --reps "${GS_LAUNCH_REPS:-200}" ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do
