@@ -64,8 +64,11 @@ int gs_sequence_build(const gs_seq_rec *recs, size_t n, const char *main_substri
 {
     memset(out, 0, sizeof *out);
     out->per = malloc((n ? n : 1) * sizeof *out->per); /* at most one launch per record */
-    if (!out->per)
+    out->scratch = malloc((n ? n : 1) * sizeof *out->scratch);
+    if (!out->per || !out->scratch) {
+        gs_sequence_free(out);
         return -1;
+    }
     size_t first = 0; /* first record after the previous main one */
     for (size_t i = 0; i < n; i++) {
         if (strstr(recs[i].name, GS_SEQ_IGNORE) || !is_main(&recs[i], main_substring))
@@ -113,10 +116,10 @@ static double launch_value(const gs_seq_launch *l, int what, int i)
     return what == SPAN ? l->span_ms : what == TIME ? l->time_ms[i] : l->gap_ms[i];
 }
 
-/* Median of one value (what, kernel i) over the launches shaped like ref; tmp holds
- * s->launches values. */
-static double median_over(const gs_sequence *s, const gs_seq_launch *ref, int what, int i, double *tmp)
+/* Median of one value (what, kernel i) over the launches shaped like ref. */
+static double median_over(const gs_sequence *s, const gs_seq_launch *ref, int what, int i)
 {
+    double *const tmp = s->scratch;
     int n = 0;
     for (int k = 0; k < s->launches; k++)
         if (same_shape(&s->per[k], ref))
@@ -135,21 +138,17 @@ void gs_sequence_summarise(gs_sequence *s)
     const int best = most_common_shape(s, &used);
     if (best < 0)
         return;
-    double *tmp = malloc((size_t)s->launches * sizeof *tmp);
-    if (!tmp)
-        return; /* no medians: reads as no sequence */
     const gs_seq_launch *ref = &s->per[best];
     s->kernels = ref->before;
     s->shown = ref->before < GS_SEQ_MAX_BEFORE ? ref->before : GS_SEQ_MAX_BEFORE;
     s->used = used;
     s->mismatched = s->launches - used;
-    s->span_ms = median_over(s, ref, SPAN, 0, tmp);
+    s->span_ms = median_over(s, ref, SPAN, 0);
     for (int i = 0; i < s->shown; i++) {
         gs_kernel_short_name(s->names[ref->name_id[i]], s->name[i], sizeof s->name[i]);
-        s->time_ms[i] = median_over(s, ref, TIME, i, tmp);
-        s->gap_ms[i] = median_over(s, ref, GAP, i, tmp);
+        s->time_ms[i] = median_over(s, ref, TIME, i);
+        s->gap_ms[i] = median_over(s, ref, GAP, i);
     }
-    free(tmp);
 }
 
 void gs_sequence_drop_first(gs_sequence *s, int k)
@@ -169,6 +168,7 @@ void gs_sequence_free(gs_sequence *s)
         free(s->names[i]);
     free(s->names);
     free(s->per);
+    free(s->scratch);
     memset(s, 0, sizeof *s);
 }
 

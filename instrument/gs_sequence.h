@@ -41,6 +41,7 @@ typedef struct gs_seq_launch {
 typedef struct gs_sequence {
     int launches;          /* main records (launches), in start order */
     gs_seq_launch *per;    /* launches entries; owned */
+    double *scratch;       /* room for one value per launch (the medians); owned */
     int nnames;
     char **names;          /* distinct raw names of the kernels before; owned */
     /* Medians over the launches of the most common shape (count of kernels before the

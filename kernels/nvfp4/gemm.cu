@@ -334,9 +334,7 @@ __device__ __forceinline__ void load_weights(const nvfp4_kparams &kp, const nvfp
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const int g = tl.group;
-    const uint32_t slot = cur.j % STAGES;
-    const uint32_t full = L::full_bar(sm_base, slot);
-    const uint32_t st = sm_base + slot * L::STAGE;
+    const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * TILE_W, kb = tl.kb0 + cur.kb;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
@@ -351,9 +349,7 @@ __device__ __forceinline__ void load_tokens(const nvfp4_kparams &kp, const nvfp4
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const int g = tl.group;
-    const uint32_t slot = cur.j % STAGES;
-    const uint32_t full = L::full_bar(sm_base, slot);
-    const uint32_t st = sm_base + slot * L::STAGE;
+    const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
     if (ABLATE != 1) {
         tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
