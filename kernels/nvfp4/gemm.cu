@@ -86,12 +86,6 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
-/* Study switch: how many of the ring's first stages the fused prologue's loading thread
- * starts (weights and scales) before the tokens exist (weights_first); all of them unless
- * set (KERNEL_FLAGS=-DNVFP4_WEIGHTS_FIRST=n, 0 to 4). */
-#ifndef NVFP4_WEIGHTS_FIRST
-#define NVFP4_WEIGHTS_FIRST 4
-#endif
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 /* Named barriers: 0 the CTA, 1 + cw one consumer warpgroup, FT_BAR the _ft dequantisers,
  * CONSUMERS_BAR both consumer warpgroups (the ring-staged store), PROLOGUE_BAR every thread
@@ -211,11 +205,11 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
                 if (where[b] >= 0) {
                     const int kb = where[b] >> 25, g = (where[b] >> 21) & 15, row = where[b] & 0x1FFFFF;
                     const int K = kp.k[g];
-                    const uint8_t *a = kp.tp.A[g] + (size_t)row * (size_t)(K / 2) + (size_t)kb * (BK / 2) + 4 * i;
+                    const uint8_t *a = kp.A[g] + (size_t)row * (size_t)(K / 2) + (size_t)kb * (BK / 2) + 4 * i;
 #pragma unroll
                     for (int c = 0; c < 4; c++)
                         w[b][c] = ldg_nc_u32(a + 16 * c);
-                    const uint8_t *f = kp.tp.SFA[g] + sf_atom_offset(row, K, 2 * kb); /* atoms 2kb, 2kb+1 */
+                    const uint8_t *f = kp.SFA[g] + sf_atom_offset(row, K, 2 * kb); /* atoms 2kb, 2kb+1 */
                     sf[b][0] = ldg_nc_u32(f);
                     sf[b][1] = ldg_nc_u32(f + 512);
                 }
@@ -229,7 +223,7 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
                     const unsigned sel = (unsigned)h | ((2u + (unsigned)h) << 4);
                     const uint32_t s01 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][0], 0, sel));
                     const uint32_t s23 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][1], 0, sel));
-                    stg_u4(kp.tp.T[g] + (size_t)row * (size_t)kp.k[g] + (size_t)kb * BK + 8 * m,
+                    stg_u4(kp.T[g] + (size_t)row * (size_t)kp.k[g] + (size_t)kb * BK + 8 * m,
                            dequant_nibbles(w[b][0], p, (s01 & 0xFFFFu) * 0x10001u),
                            dequant_nibbles(w[b][1], p, (s01 >> 16) * 0x10001u),
                            dequant_nibbles(w[b][2], p, (s23 & 0xFFFFu) * 0x10001u),
@@ -343,7 +337,7 @@ __device__ __forceinline__ void load_weights(const nvfp4_kparams &kp, const nvfp
     const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * TILE_W, kb = tl.kb0 + cur.kb;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
-    tma_load_2d(st + L::o_w, &kp.maps->W[g], full, kb * (BK / 2), w0);
+    tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
     bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
               full);
@@ -358,8 +352,8 @@ __device__ __forceinline__ void load_tokens(const nvfp4_kparams &kp, const nvfp4
     const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
     if (ABLATE != 1) {
-        tma_load_2d(st + L::o_t, &kp.maps->T[g], full, kb * BK, t0);
-        tma_load_2d(st + L::o_t + L::T_SLAB, &kp.maps->T[g], full, kb * BK + 64, t0);
+        tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
+        tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
     }
 }
 
@@ -397,9 +391,8 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
 __device__ __forceinline__ int weights_first(const nvfp4_kparams &kp, load_cursor cur, int last, uint32_t sm_base)
 {
-    constexpr int FIRST = NVFP4_WEIGHTS_FIRST < STAGES ? NVFP4_WEIGHTS_FIRST : STAGES;
     int n = 0;
-    for (; n < FIRST && cur.t < last; n++) {
+    for (; n < STAGES && cur.t < last; n++) {
         const nvfp4_tile tl = kp.tiles[cur.t];
         load_weights<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
         advance(tl, cur);
@@ -637,7 +630,7 @@ __device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_ti
 
         GS_BEGIN(gs, GS_STORE);
         if (cc.tid_wg == 0) {
-            tma_store_2d(&kp.maps->C[g], slab, w0 + 64 * cc.cw, t0);
+            tma_store_2d(&kp.tmC[g], slab, w0 + 64 * cc.cw, t0);
             bulk_commit();
             if (TMA_STORE == 2) {
                 /* the slot goes back to the producer once the store has read it: one arrival
@@ -733,12 +726,6 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
 
     extern __shared__ uint8_t smem_dyn[];
     const uint32_t sm_base = (smem_u32(smem_dyn) + 1023u) & ~1023u;
-    if (warp == 0 && lane < kp.groups) { /* the host wrote the tensor maps: acquire them for the TMA */
-        fence_proxy_tensormap_acquire(&kp.maps->W[lane]);
-        fence_proxy_tensormap_acquire(&kp.maps->T[lane]);
-        if (TMA_STORE)
-            fence_proxy_tensormap_acquire(&kp.maps->C[lane]);
-    }
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbar_init(L::full_bar(sm_base, s), 1);          /* full: the producer's arrival + bytes */

@@ -26,22 +26,14 @@ typedef struct nvfp4_tparams {
     int groups;
 } nvfp4_tparams;
 
-/* The tensor maps of one (problem, tile shape): built once, kept in device memory (the kernel
- * gets a pointer, and acquires them before the TMA unit reads them: the host wrote them).
- * As kernel parameters their 6 KB made every launch slower (docs/variants.md).
- * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side). */
-typedef struct nvfp4_tmaps {
-    CUtensorMap W[NVFP4_MAX_GROUPS]; /* B_g bytes [N, K/2], box {64 B, tile_w rows}, no swizzle */
-    CUtensorMap T[NVFP4_MAX_GROUPS]; /* dequantised tokens fp16 [M, K] (K permuted), box {64, t_box},
-                                        128B swizzle; rows >= M read 0 */
-    CUtensorMap C[NVFP4_MAX_GROUPS]; /* C_g fp16 [M, N], box {64, t_box}, 128B swizzle; rows >= M dropped */
-} nvfp4_tmaps;
-
 /* Kernel parameters of one (problem, tile shape, persistence): passed by value as a
- * __grid_constant__ parameter (the kernel reads them from the constant bank: no register
- * holds them).  The tensor maps are in device memory (maps). */
+ * __grid_constant__ parameter (about 7.9 KB; parameters above 4 KB need CUDA >= 12.1).
+ * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side). */
 typedef struct nvfp4_kparams {
-    const nvfp4_tmaps *maps;              /* device */
+    CUtensorMap tmW[NVFP4_MAX_GROUPS]; /* B_g bytes [N, K/2], box {64 B, tile_w rows}, no swizzle */
+    CUtensorMap tmT[NVFP4_MAX_GROUPS]; /* dequantised tokens fp16 [M, K] (K permuted), box {64, t_box},
+                                          128B swizzle; rows >= M read 0 */
+    CUtensorMap tmC[NVFP4_MAX_GROUPS]; /* C_g fp16 [M, N], box {64, t_box}, 128B swizzle; rows >= M dropped */
     const uint8_t *sfW[NVFP4_MAX_GROUPS]; /* SFB_g, blocked */
     uint16_t *C[NVFP4_MAX_GROUPS];        /* fp16 bits [M, N] row-major */
     int m[NVFP4_MAX_GROUPS], n[NVFP4_MAX_GROUPS], k[NVFP4_MAX_GROUPS];
@@ -56,6 +48,9 @@ typedef struct nvfp4_kparams {
     int fuse_tokens;
     int pdl;        /* launch with programmatic dependent launch (the pre-pass may still run) */
     unsigned epoch;                        /* _ft launches of this problem so far, this one included */
+    const uint8_t *A[NVFP4_MAX_GROUPS];    /* FP4 tokens [M, K/2] */
+    const uint8_t *SFA[NVFP4_MAX_GROUPS];  /* their blocked scales */
+    uint16_t *T[NVFP4_MAX_GROUPS];         /* where the fp16 tokens go (what tmT reads) */
     unsigned *token_ready;                 /* device: rows done per (group, K block), cumulative over launches */
     int ready0[NVFP4_MAX_GROUPS];          /* counter of (g, K block kb): token_ready[ready0[g] + kb] */
     int tok_kblocks; /* K blocks of the longest group; 0: the _ft points cannot run this problem */
@@ -69,7 +64,7 @@ typedef struct nvfp4_kparams {
      * run to its end leaves every later _fp launch of the problem waiting: make a new problem).
      * Every CTA must be resident at once (persistent grid, nothing else on the GPU); the
      * launch does not ask the driver to guarantee it. */
-    nvfp4_tparams tp; /* the tokens: FP4 A_g and scales, fp16 T_g (what maps->T reads); the _ft points too */
+    nvfp4_tparams tp;
     unsigned prologue_target;
 } nvfp4_kparams;
 

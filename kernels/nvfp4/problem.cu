@@ -36,31 +36,6 @@ static void report(const char *what, cudaError_t e, const char *file, int line)
 
 #define KP_CACHE 16
 
-/* The kernel parameters of one (tile shape, persistence, split K, width step): keyed by
- * everything the schedule depends on; the device buffers they point to. */
-typedef struct kp_entry {
-    int tile_w, tile_t, persistent, split_k, n_step;
-    nvfp4_kparams *kp;
-    nvfp4_tmaps *maps; /* device */
-    nvfp4_tile *tiles; /* device copies of the schedule */
-    int *cta_first;
-    float *partials; /* split K workspace (NULL without) */
-    int *flags;
-} kp_entry;
-
-#define KP_DEV_BUFS 5
-static void kp_entry_free(kp_entry *c)
-{
-    void *bufs[KP_DEV_BUFS] = {c->maps, c->tiles, c->cta_first, c->partials, c->flags};
-    for (int b = 0; b < KP_DEV_BUFS; b++) {
-        cudaError_t e = cudaFree(bufs[b]); /* cudaFree(NULL) is a no-op */
-        if (e != cudaSuccess)
-            report("cudaFree", e, __FILE__, __LINE__);
-    }
-    free(c->kp);
-    memset(c, 0, sizeof *c);
-}
-
 struct nvfp4_problem {
     nvfp4_shape shape;
     nvfp4_dist dist;
@@ -78,7 +53,14 @@ struct nvfp4_problem {
     unsigned token_epoch;   /* _ft launches enqueued so far */
     unsigned prologue_ctas; /* CTAs of the _fp launches enqueued so far (their counter's target) */
     int no_pdl;             /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
-    kp_entry cache[KP_CACHE];
+    struct { /* keyed by everything the schedule depends on */
+        int tile_w, tile_t, persistent, split_k, n_step;
+        nvfp4_kparams *kp;
+        nvfp4_tile *tiles; /* device copies of the schedule */
+        int *cta_first;
+        float *partials; /* split K workspace (NULL without) */
+        int *flags;
+    } cache[KP_CACHE];
     int ncache;
 };
 
@@ -324,8 +306,15 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
                 report("cudaFree", e, __FILE__, __LINE__);
         }
     }
-    for (int i = 0; i < p->ncache; i++)
-        kp_entry_free(&p->cache[i]);
+    for (int i = 0; i < p->ncache; i++) {
+        free(p->cache[i].kp);
+        void *bufs[4] = {p->cache[i].tiles, p->cache[i].cta_first, p->cache[i].partials, p->cache[i].flags};
+        for (int b = 0; b < 4; b++) {
+            cudaError_t e = cudaFree(bufs[b]);
+            if (e != cudaSuccess)
+                report("cudaFree", e, __FILE__, __LINE__);
+        }
+    }
     cudaError_t e = cudaFree(p->token_ready);
     if (e != cudaSuccess)
         report("cudaFree", e, __FILE__, __LINE__);
@@ -422,10 +411,9 @@ static int encode_2d(CUtensorMap *m, const void *base, CUtensorMapDataType type,
     return 0;
 }
 
-/* Parameters of one (tile, persistence) point into c (zeroed): kernel parameters, tensor
- * maps and schedule, the last two uploaded.  -1 + message on stderr on failure (c's buffers
- * so far are for kp_entry_free). */
-static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, kp_entry *c)
+/* Host parameters of one (tile, persistence) point: tensor maps and the uploaded schedule. */
+static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams *kp, nvfp4_tile **tiles_dev,
+                         int **first_dev, float **partials_dev, int **flags_dev)
 {
     const nvfp4_shape *s = &p->shape;
     nvfp4_schedule sc;
@@ -435,16 +423,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, kp_entry *c)
         fprintf(stderr, "nvfp4: %s\n", err);
         return -1;
     }
-    /* CUtensorMap needs 64-byte alignment (cudaMalloc gives 256) */
-    nvfp4_tmaps *maps = (nvfp4_tmaps *)aligned_alloc(128, (sizeof(nvfp4_tmaps) + 127) / 128 * 128);
-    nvfp4_kparams *kp = c->kp = (nvfp4_kparams *)calloc(1, sizeof *kp);
-    if (!maps || !kp) {
-        fprintf(stderr, "nvfp4: out of host memory\n");
-        free(maps);
-        nvfp4_schedule_free(&sc);
-        return -1;
-    }
-    memset(maps, 0, sizeof *maps);
+    memset(kp, 0, sizeof *kp);
     kp->groups = s->groups;
     kp->tile_w = v->tile_w;
     kp->tile_t = v->tile_t;
@@ -475,52 +454,61 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, kp_entry *c)
         if (box > v->tile_t)
             box = v->tile_t;
         kp->t_box[g] = box;
-        rc = encode_2d(&maps->W[g], p->B[g], CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K / 2, N, NVFP4_BK / 2, v->tile_w,
-                       CU_TENSOR_MAP_SWIZZLE_NONE) ||
-             encode_2d(&maps->T[g], p->T[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, M, 64, box,
+        rc = encode_2d(&kp->tmW[g], p->B[g], CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K / 2, N, NVFP4_BK / 2,
+                       v->tile_w, CU_TENSOR_MAP_SWIZZLE_NONE) ||
+             encode_2d(&kp->tmT[g], p->T[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, M, 64, box,
                        CU_TENSOR_MAP_SWIZZLE_128B) ||
-             encode_2d(&maps->C[g], p->C[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, N, M, 64, box,
+             encode_2d(&kp->tmC[g], p->C[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, N, M, 64, box,
                        CU_TENSOR_MAP_SWIZZLE_128B);
         kp->sfW[g] = p->SFB[g];
         kp->C[g] = p->C[g];
+        kp->A[g] = p->A[g];
+        kp->SFA[g] = p->SFA[g];
+        kp->T[g] = p->T[g];
         kp->ready0[g] = p->ready0[g];
         kp->m[g] = M;
         kp->n[g] = N;
         kp->k[g] = K;
     }
+    *tiles_dev = NULL;
+    *first_dev = NULL;
+    *partials_dev = NULL;
+    *flags_dev = NULL;
     if (rc == 0) {
         const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
         /* split K: one fp32 buffer per non-owning part, one counter per (split tile, warpgroup) */
         const size_t pb = (size_t)sc.partial_bufs * (size_t)v->tile_w * (size_t)v->tile_t * sizeof(float);
         const size_t flb = (size_t)sc.split_tiles * (size_t)(v->tile_w / 64) * sizeof(int);
-        cudaError_t e = cudaMalloc((void **)&c->maps, sizeof *maps);
+        cudaError_t e = cudaMalloc((void **)tiles_dev, tb);
         if (e == cudaSuccess)
-            e = cudaMalloc((void **)&c->tiles, tb);
-        if (e == cudaSuccess)
-            e = cudaMalloc((void **)&c->cta_first, fb);
+            e = cudaMalloc((void **)first_dev, fb);
         if (e == cudaSuccess && pb)
-            e = cudaMalloc((void **)&c->partials, pb);
+            e = cudaMalloc((void **)partials_dev, pb);
         if (e == cudaSuccess && flb)
-            e = cudaMalloc((void **)&c->flags, flb);
+            e = cudaMalloc((void **)flags_dev, flb);
         if (e == cudaSuccess && flb)
-            e = cudaMemset(c->flags, 0, flb);
+            e = cudaMemset(*flags_dev, 0, flb);
         if (e == cudaSuccess)
-            e = cudaMemcpy(c->maps, maps, sizeof *maps, cudaMemcpyHostToDevice);
+            e = cudaMemcpy(*tiles_dev, sc.tiles, tb, cudaMemcpyHostToDevice);
         if (e == cudaSuccess)
-            e = cudaMemcpy(c->tiles, sc.tiles, tb, cudaMemcpyHostToDevice);
-        if (e == cudaSuccess)
-            e = cudaMemcpy(c->cta_first, sc.cta_first, fb, cudaMemcpyHostToDevice);
+            e = cudaMemcpy(*first_dev, sc.cta_first, fb, cudaMemcpyHostToDevice);
         if (e != cudaSuccess) {
-            report("upload the tensor maps and the tile schedule", e, __FILE__, __LINE__);
+            report("upload the tile schedule", e, __FILE__, __LINE__);
+            cudaFree(*tiles_dev);
+            cudaFree(*first_dev);
+            cudaFree(*partials_dev);
+            cudaFree(*flags_dev);
+            *tiles_dev = NULL;
+            *first_dev = NULL;
+            *partials_dev = NULL;
+            *flags_dev = NULL;
             rc = -1;
         }
     }
-    kp->maps = c->maps;
-    kp->tiles = c->tiles;
-    kp->cta_first = c->cta_first;
-    kp->partials = c->partials;
-    kp->flags = c->flags;
-    free(maps);
+    kp->tiles = *tiles_dev;
+    kp->cta_first = *first_dev;
+    kp->partials = *partials_dev;
+    kp->flags = *flags_dev;
     nvfp4_schedule_free(&sc);
     return rc ? -1 : 0;
 }
@@ -536,19 +524,31 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
         return NULL;
     }
-    kp_entry *c = &p->cache[p->ncache];
-    memset(c, 0, sizeof *c);
-    if (build_kparams(p, v, c)) {
-        kp_entry_free(c);
+    /* CUtensorMap needs 128-byte alignment */
+    nvfp4_kparams *kp = (nvfp4_kparams *)aligned_alloc(128, (sizeof(nvfp4_kparams) + 127) / 128 * 128);
+    nvfp4_tile *tiles = NULL;
+    int *first = NULL, *flags = NULL;
+    float *partials = NULL;
+    if (!kp) {
+        fprintf(stderr, "nvfp4: out of host memory\n");
         return NULL;
     }
-    c->tile_w = v->tile_w;
-    c->tile_t = v->tile_t;
-    c->persistent = v->persistent;
-    c->split_k = v->split_k;
-    c->n_step = nvfp4_variant_n_step(v);
+    if (build_kparams(p, v, kp, &tiles, &first, &partials, &flags)) {
+        free(kp);
+        return NULL;
+    }
+    p->cache[p->ncache].tile_w = v->tile_w;
+    p->cache[p->ncache].tile_t = v->tile_t;
+    p->cache[p->ncache].persistent = v->persistent;
+    p->cache[p->ncache].split_k = v->split_k;
+    p->cache[p->ncache].n_step = nvfp4_variant_n_step(v);
+    p->cache[p->ncache].kp = kp;
+    p->cache[p->ncache].tiles = tiles;
+    p->cache[p->ncache].cta_first = first;
+    p->cache[p->ncache].partials = partials;
+    p->cache[p->ncache].flags = flags;
     p->ncache++;
-    return c->kp;
+    return kp;
 }
 
 /* The cached parameters of v with this launch's fused-token fields: an _ft launch is the

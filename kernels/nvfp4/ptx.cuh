@@ -86,13 +86,6 @@ static __device__ __forceinline__ void fence_proxy_async_global(void)
     asm volatile("fence.proxy.async.global;" ::: "memory");
 }
 
-/* A tensor map in global memory that the host wrote (generic proxy), before the TMA unit
- * reads it (tensormap proxy). */
-static __device__ __forceinline__ void fence_proxy_tensormap_acquire(const void *map)
-{
-    asm volatile("fence.proxy.tensormap::generic.acquire.sys [%0], 128;" ::"l"(map) : "memory");
-}
-
 /* ---- exact fp16x2 multiply (round-to-nearest, subnormals kept: no .ftz) ---- */
 
 static __device__ __forceinline__ uint32_t hmul2_rn(uint32_t a, uint32_t b)
