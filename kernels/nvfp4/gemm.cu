@@ -50,7 +50,7 @@
  * TMA_STORE 2 the EPILOGUE includes the barrier of both consumer warpgroups, and the STORE
  * that warp 0 stamps includes its thread 0's wait for the store's read of the slot); the detail
  * twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer
- * warpgroup), which cost it 5-30% on the H100 (samples/variants.tsv, detail/x):
+ * warpgroup), which cost it up to 34% on the H100 (samples/variants.tsv, detail/x):
  * the main loop is issue-bound on the dequantisation, and every stamp is instructions.
  * With a producer warpgroup whose spare warps do not dequantise tokens (all but the _ft
  * points), its second warp runs the twins' clock sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every 500 ns.
