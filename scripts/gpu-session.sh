@@ -27,7 +27,7 @@
 #                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        launch  build/launch-cost: an empty launch's time (the toolkit's timing) against its
-#                parameter size (the GEMM's parameters are 7936 bytes)
+#                parameter size (the GEMM's parameters: 7552 bytes, 1920 with at most four groups)
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
 #                commit and carried along) and this build's, alternating for GS_AB_ROUNDS
 #                rounds so drift falls on all alike; tables in reports/ab/<folder>-<binary>-<round>.tsv,

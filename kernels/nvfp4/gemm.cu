@@ -64,6 +64,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../../instrument/gs_stamp.cuh"
 #include "nvfp4_internal.h"
@@ -86,6 +87,52 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
+/* The kernel's parameter block.  A launch copies the whole block, and its time grows with
+ * the size: an empty launch took 4.2 us with 64 bytes and 4.6-4.7 us with 7936
+ * (samples/launch-cost.tsv), about what nvfp4_kparams takes, whose arrays hold
+ * NVFP4_MAX_GROUPS groups.  Problems
+ * of at most NARROW_GROUPS groups (the g2 benchmarks, every test) get a copy narrowed to that
+ * many (about 1.9 KB), laid out in the order a CTA first reads it: the fused prologue's token
+ * tables, its counter and the schedule, then the per-group fields, the tensor maps last. */
+constexpr int NARROW_GROUPS = 4;
+
+template <int G> struct narrow_tparams { /* nvfp4_tparams' fields, for G groups */
+    int block_start[G + 1];
+    int groups;
+    int k[G];
+    long long units[G];
+    const uint8_t *A[G];
+    const uint8_t *SFA[G];
+    uint16_t *T[G];
+};
+
+template <int G> struct narrow_kparams { /* the fields of nvfp4_kparams the kernel reads, for G groups */
+    narrow_tparams<G> tp;
+    unsigned *token_ready;
+    int tok_all;
+    unsigned prologue_target;
+    const int *cta_first;
+    const nvfp4_tile *tiles;
+    int groups, fuse_tokens;
+    unsigned epoch;
+    int tok_kblocks, tok_items;
+    int m[G], n[G], k[G], t_box[G], ready0[G];
+    const uint8_t *sfW[G];
+    uint16_t *C[G];
+    float *partials;
+    int *flags;
+    CUtensorMap tmW[G], tmT[G], tmC[G];
+};
+
+static_assert(sizeof(narrow_kparams<NARROW_GROUPS>) == 1920 && sizeof(nvfp4_kparams) == 7552,
+              "nvfp4 gemm: a parameter block changed size (instrument/launch_cost.cu times 1920 and 7552 bytes)");
+
+/* Groups a parameter block has room for (nvfp4_kparams or a narrow_kparams). */
+template <class KP> __host__ __device__ constexpr int kp_groups()
+{
+    return (int)(sizeof(KP::m) / sizeof(int));
+}
+
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 /* Named barriers: 0 the CTA, 1 + cw one consumer warpgroup, FT_BAR the _ft dequantisers,
  * CONSUMERS_BAR both consumer warpgroups (the ring-staged store), PROLOGUE_BAR every thread
@@ -177,9 +224,10 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
 constexpr int FT_ROWS = 2; /* items per half-warp in flight: the producer has 40 registers */
 constexpr int FT_BATCH = 4; /* load-store rounds per release */
 
-__device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int worker, int workers, unsigned half)
+template <class KP>
+__device__ __forceinline__ void dequant_tokens(const KP &kp, int worker, int workers, unsigned half)
 {
-    __shared__ int m0[NVFP4_MAX_GROUPS + 1], kbs[NVFP4_MAX_GROUPS];
+    __shared__ int m0[kp_groups<KP>() + 1], kbs[kp_groups<KP>()];
     const int t = (int)threadIdx.x % 32 + 32 * ((int)threadIdx.x / 32 % 4 - 1); /* 0..95 */
     if (t <= kp.groups) {
         int sum = 0;
@@ -205,11 +253,11 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
                 if (where[b] >= 0) {
                     const int kb = where[b] >> 25, g = (where[b] >> 21) & 15, row = where[b] & 0x1FFFFF;
                     const int K = kp.k[g];
-                    const uint8_t *a = kp.A[g] + (size_t)row * (size_t)(K / 2) + (size_t)kb * (BK / 2) + 4 * i;
+                    const uint8_t *a = kp.tp.A[g] + (size_t)row * (size_t)(K / 2) + (size_t)kb * (BK / 2) + 4 * i;
 #pragma unroll
                     for (int c = 0; c < 4; c++)
                         w[b][c] = ldg_nc_u32(a + 16 * c);
-                    const uint8_t *f = kp.SFA[g] + sf_atom_offset(row, K, 2 * kb); /* atoms 2kb, 2kb+1 */
+                    const uint8_t *f = kp.tp.SFA[g] + sf_atom_offset(row, K, 2 * kb); /* atoms 2kb, 2kb+1 */
                     sf[b][0] = ldg_nc_u32(f);
                     sf[b][1] = ldg_nc_u32(f + 512);
                 }
@@ -223,7 +271,7 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
                     const unsigned sel = (unsigned)h | ((2u + (unsigned)h) << 4);
                     const uint32_t s01 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][0], 0, sel));
                     const uint32_t s23 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][1], 0, sel));
-                    stg_u4(kp.T[g] + (size_t)row * (size_t)kp.k[g] + (size_t)kb * BK + 8 * m,
+                    stg_u4(kp.tp.T[g] + (size_t)row * (size_t)kp.k[g] + (size_t)kb * BK + 8 * m,
                            dequant_nibbles(w[b][0], p, (s01 & 0xFFFFu) * 0x10001u),
                            dequant_nibbles(w[b][1], p, (s01 >> 16) * 0x10001u),
                            dequant_nibbles(w[b][2], p, (s23 & 0xFFFFu) * 0x10001u),
@@ -256,7 +304,7 @@ __device__ __forceinline__ void dequant_tokens(const nvfp4_kparams &kp, int work
  * every check costs the loop a round trip to L2 and the fences after it.  The spins are
  * relaxed (an acquire load invalidates L1, under the dequantising warps' feet); one acquire
  * load ends each wait. */
-__device__ __forceinline__ void wait_tokens(const nvfp4_kparams &kp, int g, int kb, int &all_ready)
+template <class KP> __device__ __forceinline__ void wait_tokens(const KP &kp, int g, int kb, int &all_ready)
 {
     if (all_ready)
         return;
@@ -284,7 +332,7 @@ __device__ __forceinline__ void wait_tokens(const nvfp4_kparams &kp, int g, int 
  * programmatic launch.  With a producer warpgroup the loading warp takes no part: it starts
  * the weights of the ring's first stages meanwhile (weights_first), and the other nthreads
  * (thread ptid of them) meet on PROLOGUE_BAR; without one, every thread does, on barrier 0. */
-template <int BAR> __device__ __forceinline__ void token_prologue(const nvfp4_kparams &kp, uint4 *stage, int ptid,
+template <int BAR, class KP> __device__ __forceinline__ void token_prologue(const KP &kp, uint4 *stage, int ptid,
                                                                   int nthreads)
 {
     const int blocks = kp.tp.block_start[kp.tp.groups];
@@ -303,7 +351,7 @@ template <int BAR> __device__ __forceinline__ void token_prologue(const nvfp4_kp
  * tokens the pre-pass kernel has completed (programmatic dependent launch); with the fused
  * prologue every CTA of this launch and of the earlier ones has arrived (the target is
  * cumulative, compared by difference); the _ft points wait per K block instead (load_stage). */
-__device__ __forceinline__ void wait_tokens_written(const nvfp4_kparams &kp)
+template <class KP> __device__ __forceinline__ void wait_tokens_written(const KP &kp)
 {
     if (kp.fuse_tokens == 0) {
         griddep_wait();
@@ -328,8 +376,8 @@ struct load_cursor {
  * (fuse_tokens 2) issues the first part of the ring's first stages before the tokens exist
  * (weights_first) and the second once they do; every other stage takes both at once
  * (load_stage).  One thread. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void load_weights(const nvfp4_kparams &kp, const nvfp4_tile &tl, const load_cursor &cur,
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
+__device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl, const load_cursor &cur,
                                              uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -343,8 +391,8 @@ __device__ __forceinline__ void load_weights(const nvfp4_kparams &kp, const nvfp
               full);
 }
 
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void load_tokens(const nvfp4_kparams &kp, const nvfp4_tile &tl, const load_cursor &cur,
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
+__device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, const load_cursor &cur,
                                             uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -369,8 +417,8 @@ __device__ __forceinline__ void advance(const nvfp4_tile &tl, load_cursor &cur)
 
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
  * was released) and advances the cursor.  One thread. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor &cur, uint32_t sm_base)
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
+__device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const nvfp4_tile tl = kp.tiles[cur.t];
@@ -388,8 +436,8 @@ __device__ __forceinline__ void load_stage(const nvfp4_kparams &kp, load_cursor 
  * ring's first stages (their slots are free), so that their DRAM latency passes while the
  * tokens are being made.  Returns how many stages it started; their token slabs follow once
  * the tokens are written (load_tokens). */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
-__device__ __forceinline__ int weights_first(const nvfp4_kparams &kp, load_cursor cur, int last, uint32_t sm_base)
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
+__device__ __forceinline__ int weights_first(const KP &kp, load_cursor cur, int last, uint32_t sm_base)
 {
     int n = 0;
     for (; n < STAGES && cur.t < last; n++) {
@@ -456,9 +504,9 @@ __device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
  *   the previous stage's slot (none when `first`), dequantise the next stage into `next`, the
  *   set the previous stage read, while this stage's wgmmas run; the unit's last stage is
  *   waited for and released after the loop (run_tile, ACC_TO_REG). */
-template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH>
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH, class KP>
 __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
-                                          bool has_next, bool first, const nvfp4_kparams &kp, consumer_ctx &cc,
+                                          bool has_next, bool first, const KP &kp, consumer_ctx &cc,
                                           load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -493,8 +541,8 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
 /* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as
  * float4 [N / 8][128 threads]: both sides address it with the fragment layout, so every
  * access is a coalesced 16-byte one and no shuffle is needed. */
-template <int TILE_W, int TILE_T>
-__device__ __forceinline__ float *partial_base(const nvfp4_kparams &kp, uint32_t buf, int cw, int tid_wg)
+template <int TILE_W, int TILE_T, class KP>
+__device__ __forceinline__ float *partial_base(const KP &kp, uint32_t buf, int cw, int tid_wg)
 {
     return kp.partials + (size_t)buf * (size_t)(TILE_W * TILE_T) + (size_t)cw * (size_t)(64 * TILE_T) +
            (size_t)tid_wg * 4u;
@@ -502,8 +550,8 @@ __device__ __forceinline__ float *partial_base(const nvfp4_kparams &kp, uint32_t
 
 /* A non-owning part: store the partial sum, then (one thread, after the warpgroup's
  * barrier) publish it on the tile's flag with release semantics. */
-template <int N, int TILE_W, int TILE_T>
-__device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const nvfp4_kparams &kp,
+template <int N, int TILE_W, int TILE_T, class KP>
+__device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const KP &kp,
                                               const nvfp4_tile &tl, const consumer_ctx &cc)
 {
     float *const b = partial_base<TILE_W, TILE_T>(kp, tl.pbuf, cc.cw, cc.tid_wg);
@@ -518,8 +566,8 @@ __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const n
 /* The owning part (K blocks from 0): wait until the other parts have published, reset the
  * flag for the next launch, add their partial sums in part order (the result does not
  * depend on which CTA finished first). */
-template <int N, int TILE_W, int TILE_T>
-__device__ __forceinline__ void add_partials(float (&acc)[N / 2], const nvfp4_kparams &kp, const nvfp4_tile &tl,
+template <int N, int TILE_W, int TILE_T, class KP>
+__device__ __forceinline__ void add_partials(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
                                              const consumer_ctx &cc)
 {
     int *const flag = kp.flags + (size_t)tl.slot * (TILE_W / 64) + cc.cw;
@@ -544,8 +592,8 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], const nvfp4_kp
 
 /* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,
  * epilogue, store. */
-template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH>
-__device__ __forceinline__ void run_tile(const nvfp4_kparams &kp, const nvfp4_tile &tl, consumer_ctx &cc,
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH, class KP>
+__device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, consumer_ctx &cc,
                                          load_cursor &cur, int last, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -696,9 +744,10 @@ template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
 
 } // namespace
 
-template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE, int MMA_DEPTH, int PROLOGUE>
+template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE, int MMA_DEPTH, int PROLOGUE,
+          class KP>
 __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
-    GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ nvfp4_kparams kp, const gs_buffer stamps)
+    GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const gs_buffer stamps)
 {
     static_assert(STAGES >= 1 && STAGES <= 4, "nvfp4 gemm: stages must be 1..4");
     static_assert(TILE_W == 64 || TILE_W == 128, "nvfp4 gemm: tile_w must be 64 or 128 (64 rows per consumer "
@@ -833,12 +882,54 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
 
 namespace {
 
-/* Launch one instantiated knob point. */
-template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP>
-int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
+/* The launch's copy of kp narrowed to G groups (kp->groups <= G). */
+template <int G> void narrow(const nvfp4_kparams *kp, narrow_kparams<G> *d)
+{
+    memset(d, 0, sizeof *d);
+    const nvfp4_tparams &tp = kp->tp;
+    d->tp.groups = tp.groups;
+    for (int g = 0; g < tp.groups; g++) {
+        d->tp.block_start[g] = tp.block_start[g];
+        d->tp.k[g] = tp.k[g];
+        d->tp.units[g] = tp.units[g];
+        d->tp.A[g] = tp.A[g];
+        d->tp.SFA[g] = tp.SFA[g];
+        d->tp.T[g] = tp.T[g];
+    }
+    d->tp.block_start[tp.groups] = tp.block_start[tp.groups];
+    d->token_ready = kp->token_ready;
+    d->tok_all = kp->tok_all;
+    d->prologue_target = kp->prologue_target;
+    d->cta_first = kp->cta_first;
+    d->tiles = kp->tiles;
+    d->groups = kp->groups;
+    d->fuse_tokens = kp->fuse_tokens;
+    d->epoch = kp->epoch;
+    d->tok_kblocks = kp->tok_kblocks;
+    d->tok_items = kp->tok_items;
+    for (int g = 0; g < kp->groups; g++) {
+        d->m[g] = kp->m[g];
+        d->n[g] = kp->n[g];
+        d->k[g] = kp->k[g];
+        d->t_box[g] = kp->t_box[g];
+        d->ready0[g] = kp->ready0[g];
+        d->sfW[g] = kp->sfW[g];
+        d->C[g] = kp->C[g];
+        d->tmW[g] = kp->tmW[g];
+        d->tmT[g] = kp->tmT[g];
+        d->tmC[g] = kp->tmC[g];
+    }
+    d->partials = kp->partials;
+    d->flags = kp->flags;
+}
+
+/* Launch one instantiated knob point with parameter block KP (nvfp4_kparams itself, or a
+ * narrow_kparams built from it). */
+template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP, class KP>
+int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cudaStream_t s)
 {
     using L = smem_plan<S, TW, TT, TS>;
-    void (*kern)(const nvfp4_kparams, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD, FP>;
+    void (*kern)(const KP, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD, FP, KP>;
     static unsigned attr_done = 0; /* bit per device: the opt-in smem size is a per-device setting */
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -851,7 +942,7 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
         if (dev < 32)
             attr_done |= 1u << dev;
     }
-    if (kp->grid <= 0 || kp->persistent != P)
+    if (kp->grid <= 0 || kp->persistent != P || kp->groups > kp_groups<KP>())
         return (int)cudaErrorInvalidValue;
     /* fused tokens: the dequantising warps (1) or the CTAs that meet after the prologue (2)
      * must all be resident (persistent: at most a CTA per SM) */
@@ -875,7 +966,18 @@ int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
     cfg.numAttrs = kp->pdl && !kp->fuse_tokens ? 1 : 0;
     /* cudaLaunchKernelEx reports this launch's own errors; cudaGetLastError here could
      * return an earlier call's, and the caller would undo a launch that was enqueued */
-    return (int)cudaLaunchKernelEx(&cfg, kern, *kp, stamps);
+    return (int)cudaLaunchKernelEx(&cfg, kern, args, stamps);
+}
+
+/* A point with the narrow parameter block when the problem's groups fit in it. */
+template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP>
+int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
+{
+    if (kp->groups > NARROW_GROUPS)
+        return launch_point<S, TW, TT, WS, P, TS, MD, FP>(kp, *kp, stamps, s);
+    narrow_kparams<NARROW_GROUPS> args;
+    narrow(kp, &args);
+    return launch_point<S, TW, TT, WS, P, TS, MD, FP>(kp, args, stamps, s);
 }
 
 } // namespace

@@ -47,9 +47,11 @@ typedef struct nvfp4_check {
     double max_abs_err, max_rel_err; /* vs the GPU reference over finite pairs */
 } nvfp4_check;
 
-/* Synchronises the device, runs the fp32 GPU reference and compares every output, then
- * checks a sample against the float64 CPU reference.  0 if the check could run (read the
- * counts!), -1 on a CUDA/allocation error (message on stderr). */
+/* Synchronises the device and compares every output with the fp32 GPU reference, then
+ * checks a sample against the float64 CPU reference.  The reference and the host copies of
+ * the inputs are made on the first call and kept with the problem (nothing writes the
+ * inputs; a kernel that did would fail every later check); each call reads C back.  0 if the
+ * check could run (read the counts!), -1 on a CUDA/allocation error (message on stderr). */
 int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out);
 /* 1 when the check found nothing wrong (bad == unwritten == cpu_bad == 0, something checked). */
 int nvfp4_check_ok(const nvfp4_check *c);

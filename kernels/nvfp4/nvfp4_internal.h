@@ -27,7 +27,9 @@ typedef struct nvfp4_tparams {
 } nvfp4_tparams;
 
 /* Kernel parameters of one (problem, tile shape, persistence): passed by value as a
- * __grid_constant__ parameter (about 7.9 KB; parameters above 4 KB need CUDA >= 12.1).
+ * __grid_constant__ parameter (7552 bytes; parameters above 4 KB need CUDA >= 12.1), or, for
+ * problems of at most four groups, as a copy narrowed to them (gemm.cu, narrow_kparams).
+ * The tokens' pointers (A, SFA, T) are tp's.
  * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side). */
 typedef struct nvfp4_kparams {
     CUtensorMap tmW[NVFP4_MAX_GROUPS]; /* B_g bytes [N, K/2], box {64 B, tile_w rows}, no swizzle */
@@ -48,9 +50,6 @@ typedef struct nvfp4_kparams {
     int fuse_tokens;
     int pdl;        /* launch with programmatic dependent launch (the pre-pass may still run) */
     unsigned epoch;                        /* _ft launches of this problem so far, this one included */
-    const uint8_t *A[NVFP4_MAX_GROUPS];    /* FP4 tokens [M, K/2] */
-    const uint8_t *SFA[NVFP4_MAX_GROUPS];  /* their blocked scales */
-    uint16_t *T[NVFP4_MAX_GROUPS];         /* where the fp16 tokens go (what tmT reads) */
     unsigned *token_ready;                 /* device: rows done per (group, K block), cumulative over launches */
     int ready0[NVFP4_MAX_GROUPS];          /* counter of (g, K block kb): token_ready[ready0[g] + kb] */
     int tok_kblocks; /* K blocks of the longest group; 0: the _ft points cannot run this problem */

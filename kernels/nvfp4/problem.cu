@@ -36,6 +36,13 @@ static void report(const char *what, cudaError_t e, const char *file, int line)
 
 #define KP_CACHE 16
 
+typedef struct host_group {
+    uint8_t *A, *B, *SFA, *SFB;
+    uint16_t *C;
+    float *Cref;
+} host_group;
+static void host_free(host_group *h, int groups);
+
 struct nvfp4_problem {
     nvfp4_shape shape;
     nvfp4_dist dist;
@@ -53,6 +60,9 @@ struct nvfp4_problem {
     unsigned token_epoch;   /* _ft launches enqueued so far */
     unsigned prologue_ctas; /* CTAs of the _fp launches enqueued so far (their counter's target) */
     int no_pdl;             /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
+    /* nvfp4_problem_verify's host copies: the inputs and the fp32 reference (made on its first
+     * call; nothing writes the inputs, so every later call reads back C alone), and C */
+    struct host_group *host;
     struct { /* keyed by everything the schedule depends on */
         int tile_w, tile_t, persistent, split_k, n_step;
         nvfp4_kparams *kp;
@@ -318,6 +328,10 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
     cudaError_t e = cudaFree(p->token_ready);
     if (e != cudaSuccess)
         report("cudaFree", e, __FILE__, __LINE__);
+    if (p->host) {
+        host_free(p->host, p->shape.groups);
+        free(p->host);
+    }
     free(p);
 }
 
@@ -462,9 +476,6 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
                        CU_TENSOR_MAP_SWIZZLE_128B);
         kp->sfW[g] = p->SFB[g];
         kp->C[g] = p->C[g];
-        kp->A[g] = p->A[g];
-        kp->SFA[g] = p->SFA[g];
-        kp->T[g] = p->T[g];
         kp->ready0[g] = p->ready0[g];
         kp->m[g] = M;
         kp->n[g] = N;
@@ -682,11 +693,6 @@ int nvfp4_check_ok(const nvfp4_check *c)
     return c->elements > 0 && c->bad == 0 && c->unwritten == 0 && c->cpu_bad == 0 && c->cpu_checked > 0;
 }
 
-typedef struct host_group {
-    uint8_t *A, *B, *SFA, *SFB;
-    uint16_t *C;
-    float *Cref;
-} host_group;
 
 static void host_free(host_group *h, int groups)
 {
@@ -700,29 +706,32 @@ static void host_free(host_group *h, int groups)
     }
 }
 
-static cudaError_t copy_back(const nvfp4_problem *p, host_group *h)
+/* The host copies of the inputs and of the fp32 reference (once per problem), then of C. */
+static cudaError_t copy_back(const nvfp4_problem *p, host_group *h, int inputs)
 {
     const nvfp4_shape *s = &p->shape;
     for (int g = 0; g < s->groups; g++) {
         int M = s->m[g], N = s->n[g], K = s->k[g];
         size_t a = (size_t)M * (K / 2), b = (size_t)N * (K / 2), sfa = nvfp4_sf_bytes(M, K),
                sfb = nvfp4_sf_bytes(N, K), c = (size_t)M * N;
-        h[g].A = (uint8_t *)malloc(a);
-        h[g].B = (uint8_t *)malloc(b);
-        h[g].SFA = (uint8_t *)malloc(sfa);
-        h[g].SFB = (uint8_t *)malloc(sfb);
-        h[g].C = (uint16_t *)malloc(c * sizeof(uint16_t));
-        h[g].Cref = (float *)malloc(c * sizeof(float));
-        if (!h[g].A || !h[g].B || !h[g].SFA || !h[g].SFB || !h[g].C || !h[g].Cref) {
-            fprintf(stderr, "nvfp4_problem_verify: out of host memory\n");
-            return cudaErrorMemoryAllocation;
+        if (inputs) {
+            h[g].A = (uint8_t *)malloc(a);
+            h[g].B = (uint8_t *)malloc(b);
+            h[g].SFA = (uint8_t *)malloc(sfa);
+            h[g].SFB = (uint8_t *)malloc(sfb);
+            h[g].C = (uint16_t *)malloc(c * sizeof(uint16_t));
+            h[g].Cref = (float *)malloc(c * sizeof(float));
+            if (!h[g].A || !h[g].B || !h[g].SFA || !h[g].SFB || !h[g].C || !h[g].Cref) {
+                fprintf(stderr, "nvfp4_problem_verify: out of host memory\n");
+                return cudaErrorMemoryAllocation;
+            }
+            CK(cudaMemcpy(h[g].A, p->A[g], a, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(h[g].B, p->B[g], b, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(h[g].SFA, p->SFA[g], sfa, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(h[g].SFB, p->SFB[g], sfb, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(h[g].Cref, p->Cref[g], c * sizeof(float), cudaMemcpyDeviceToHost));
         }
-        CK(cudaMemcpy(h[g].A, p->A[g], a, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(h[g].B, p->B[g], b, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(h[g].SFA, p->SFA[g], sfa, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(h[g].SFB, p->SFB[g], sfb, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(h[g].C, p->C[g], c * sizeof(uint16_t), cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(h[g].Cref, p->Cref[g], c * sizeof(float), cudaMemcpyDeviceToHost));
     }
     return cudaSuccess;
 }
@@ -748,11 +757,9 @@ static void cpu_check_one(const nvfp4_problem *p, const host_group *h, int g, in
 int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out)
 {
     const nvfp4_shape *s = &p->shape;
-    host_group h[NVFP4_MAX_GROUPS];
     nvfp4_check c;
     long long total = 0;
     cudaError_t e;
-    memset(h, 0, sizeof h);
     memset(&c, 0, sizeof c);
 
     e = cudaDeviceSynchronize(); /* surfaces an error of the kernel under test */
@@ -760,15 +767,28 @@ int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out)
         report("cudaDeviceSynchronize before verify", e, __FILE__, __LINE__);
         return -1;
     }
-    if (nvfp4_problem_reference(p, 0, NULL) != 0)
-        return -1;
-    e = cudaDeviceSynchronize();
-    if (e != cudaSuccess) {
-        report("reference kernel", e, __FILE__, __LINE__);
-        return -1;
+    const int first = !p->host;
+    if (first) {
+        if (nvfp4_problem_reference(p, 0, NULL) != 0)
+            return -1;
+        e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) {
+            report("reference kernel", e, __FILE__, __LINE__);
+            return -1;
+        }
+        p->host = (host_group *)calloc(NVFP4_MAX_GROUPS, sizeof(host_group));
+        if (!p->host) {
+            fprintf(stderr, "nvfp4_problem_verify: out of host memory\n");
+            return -1;
+        }
     }
-    if (copy_back(p, h) != cudaSuccess) {
-        host_free(h, s->groups);
+    host_group *const h = p->host;
+    if (copy_back(p, h, first) != cudaSuccess) {
+        if (first) { /* a half-made copy is never used: the next call starts again */
+            host_free(h, s->groups);
+            free(h);
+            p->host = NULL;
+        }
         return -1;
     }
 
@@ -827,7 +847,6 @@ int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out)
             cpu_check_one(p, h, g, (int)(r / s->n[g]), (int)(r % s->n[g]), &c);
         }
     }
-    host_free(h, s->groups);
     *out = c;
     return 0;
 }

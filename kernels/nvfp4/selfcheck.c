@@ -1,5 +1,6 @@
 /* nvfp4 selfcheck: for every test and benchmark shape and both input distributions,
- * create the problem, poison C, run the production build of a variant, verify; then poison
+ * create the problem (once: every variant runs on it, against one reference), and per
+ * variant poison C, run the production build, verify; then poison
  * again, run each instrumented build (twin, detail twin) into a stamp buffer sized from
  * nvfp4_stamp_geometry,
  * verify again and check the stamps (every warp started and finished, the exact record
@@ -199,9 +200,9 @@ static double one_shot_us(const nvfp4_variant *v, int build, nvfp4_problem *p, g
     return 1000.0 * ms;
 }
 
-static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, unsigned long long seed)
+/* Variant v on problem p (shape s, distribution d): production build, then the twins. */
+static void run_one(const nvfp4_variant *v, nvfp4_problem *p, const nvfp4_shape *s, nvfp4_dist d)
 {
-    nvfp4_problem *p = NULL;
     nvfp4_check c;
     gs_buffer none;
     gs_stamps st;
@@ -214,10 +215,6 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
     memset(&st, 0, sizeof st);
     memset(&c, 0, sizeof c);
 
-    if (nvfp4_problem_create(s, d, seed, &p) != 0) {
-        print_row(s->name, dn, v->name, "-", &c, NAN, "-", 0);
-        return;
-    }
     /* production build */
     rc = nvfp4_problem_poison(p, 0);
     if (rc == 0)
@@ -267,7 +264,6 @@ static void run_one(const nvfp4_variant *v, const nvfp4_shape *s, nvfp4_dist d, 
         }
         gs_stamps_free(&st);
     }
-    nvfp4_problem_destroy(p);
 }
 
 /* Negative control: a poisoned C that no kernel wrote must fail verification everywhere
@@ -374,29 +370,39 @@ int main(int argc, char **argv)
     }
     printf("%-8s %-7s %-25s %-4s %10s %6s %6s %7s %6s %10s %10s %9s  %-6s %s\n", "shape", "dist", "variant", "build",
            "elements", "bad", "unwrit", "cpu_chk", "cpubad", "max_abs", "max_rel", "1shot_us", "stamps", "result");
-    /* every named point in turn, or one pass with each shape's production default */
-    for (int vi = 0; vi < (dflt ? 1 : nvfp4_variant_count()); vi++) {
-        const nvfp4_variant *v = dflt ? NULL : nvfp4_variant_at(vi);
-        char *tok, *cur = list;
-        if (v && !all && strcmp(vname, v->name))
+    /* per shape and distribution one problem (inputs and reference made once), on which every
+     * named point runs in turn, or the shape's production default */
+    snprintf(list, sizeof list, "%s", shapes);
+    char *tok, *cur = list;
+    while ((tok = next_token(&cur)) != NULL) {
+        nvfp4_shape s;
+        if (nvfp4_shape_parse(tok, &s, err, sizeof err) != 0) {
+            fprintf(stderr, "selfcheck: %s\n", err);
+            g_fail++;
             continue;
-        snprintf(list, sizeof list, "%s", shapes);
-        while ((tok = next_token(&cur)) != NULL) {
-            nvfp4_shape s;
-            if (nvfp4_shape_parse(tok, &s, err, sizeof err) != 0) {
-                fprintf(stderr, "selfcheck: %s\n", err);
-                g_fail++;
-                continue;
+        }
+        for (int di = 0; di < 2; di++) {
+            const nvfp4_dist d = di ? NVFP4_DIST_FULL : NVFP4_DIST_GPUMODE;
+            nvfp4_problem *p = NULL;
+            const int made = nvfp4_problem_create(&s, d, seed + (unsigned long long)di, &p) == 0;
+            for (int vi = 0; vi < (dflt ? 1 : nvfp4_variant_count()); vi++) {
+                const nvfp4_variant *v = dflt ? nvfp4_variant_default(&s) : nvfp4_variant_at(vi);
+                if (!all && !dflt && strcmp(vname, v->name))
+                    continue;
+                if (made) {
+                    run_one(v, p, &s, d);
+                } else {
+                    nvfp4_check none;
+                    memset(&none, 0, sizeof none);
+                    print_row(s.name, nvfp4_dist_name(d), v->name, "-", &none, NAN, "-", 0);
+                }
             }
-            if (dflt)
-                v = nvfp4_variant_default(&s);
-            run_one(v, &s, NVFP4_DIST_GPUMODE, seed);
-            run_one(v, &s, NVFP4_DIST_FULL, seed + 1);
+            nvfp4_problem_destroy(p);
         }
     }
     run_control(seed);
     if (with_cublas) {
-        char *tok, *cur = list;
+        cur = list;
         snprintf(list, sizeof list, "%s", shapes);
         while ((tok = next_token(&cur)) != NULL) {
             nvfp4_shape s;

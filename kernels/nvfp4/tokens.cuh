@@ -39,13 +39,13 @@ template <int BAR> static __device__ __forceinline__ void token_block_sync(int n
     }
 }
 
-/* Token block `block` (0 <= block < tp.block_start[tp.groups]) by nthreads >= NVFP4_TOKEN_UNITS
+/* Token block `block` (0 <= block < tp.block_start[tp.groups]; tp: an nvfp4_tparams, or the
+ * GEMM's narrowed copy of one, gemm.cu) by nthreads >= NVFP4_TOKEN_UNITS
  * threads of the calling CTA (thread tid of them, 0 .. nthreads - 1); stage: NVFP4_TOKEN_CHUNKS x 16
  * bytes of shared memory.  All nthreads must call it (they meet twice on barrier BAR: the
  * staging is free again when it returns). */
-template <int BAR>
-static __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, uint4 *stage, int tid,
-                                                   int nthreads)
+template <int BAR, class TP>
+static __device__ __forceinline__ void token_block(const TP &tp, int block, uint4 *stage, int tid, int nthreads)
 {
     uint32_t *const words = reinterpret_cast<uint32_t *>(stage);
     int g = 0;
