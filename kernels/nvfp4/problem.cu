@@ -43,6 +43,12 @@ typedef struct host_group {
 } host_group;
 static void host_free(host_group *h, int groups);
 
+/* One element checked against the float64 CPU reference, and that reference's value. */
+typedef struct cpu_sample {
+    int g, m, n;
+    double ref;
+} cpu_sample;
+
 struct nvfp4_problem {
     nvfp4_shape shape;
     nvfp4_dist dist;
@@ -63,6 +69,8 @@ struct nvfp4_problem {
     /* nvfp4_problem_verify's host copies: the inputs and the fp32 reference (made on its first
      * call; nothing writes the inputs, so every later call reads back C alone), and C */
     struct host_group *host;
+    struct cpu_sample *samples; /* the elements checked against the float64 CPU reference, with it */
+    long long nsamples;
     struct { /* keyed by everything the schedule depends on */
         int tile_w, tile_t, persistent, split_k, n_step;
         nvfp4_kparams *kp;
@@ -332,6 +340,7 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
         host_free(p->host, p->shape.groups);
         free(p->host);
     }
+    free(p->samples);
     free(p);
 }
 
@@ -736,20 +745,65 @@ static cudaError_t copy_back(const nvfp4_problem *p, host_group *h, int inputs)
     return cudaSuccess;
 }
 
-/* One CPU-checked element: the kernel output and the GPU reference must both pass. */
-static void cpu_check_one(const nvfp4_problem *p, const host_group *h, int g, int m, int n, nvfp4_check *c)
+/* The elements to check against the float64 CPU reference (every one of a small problem,
+ * else the four corners of every group and a seeded sample), with that reference: made once
+ * per problem, on the first verify, since it does not depend on C.  0 or -1 (no memory). */
+static int make_cpu_samples(nvfp4_problem *p, const host_group *h, long long total)
 {
-    int N = p->shape.n[g], K = p->shape.k[g];
-    size_t idx = (size_t)m * N + n;
-    double ref = nvfp4_ref_element(h[g].A, h[g].SFA, h[g].B, h[g].SFB, K, m, n);
-    double out = nvfp4_half_to_double(h[g].C[idx]);
-    double gref = (double)h[g].Cref[idx];
-    int ok_out = nvfp4_tol_ok(out, ref), ok_ref = nvfp4_tol_ok(gref, ref);
+    const nvfp4_shape *s = &p->shape;
+    const long long drawn = total <= 65536 ? 0 : total <= (1ll << 20) ? 4096 : 512;
+    const long long n = total <= 65536 ? total : 4ll * s->groups + drawn;
+    cpu_sample *v = (cpu_sample *)malloc((size_t)n * sizeof *v);
+    long long k = 0;
+    if (!v) {
+        fprintf(stderr, "nvfp4_problem_verify: out of host memory\n");
+        return -1;
+    }
+    if (total <= 65536) {
+        for (int g = 0; g < s->groups; g++)
+            for (int m = 0; m < s->m[g]; m++)
+                for (int c = 0; c < s->n[g]; c++)
+                    v[k++] = (cpu_sample){g, m, c, 0.0};
+    } else {
+        uint64_t st = mix64(p->seed ^ 0x5EEDull);
+        for (int g = 0; g < s->groups; g++) {
+            const int M = s->m[g], N = s->n[g];
+            v[k++] = (cpu_sample){g, 0, 0, 0.0};
+            v[k++] = (cpu_sample){g, 0, N - 1, 0.0};
+            v[k++] = (cpu_sample){g, M - 1, 0, 0.0};
+            v[k++] = (cpu_sample){g, M - 1, N - 1, 0.0};
+        }
+        for (long long i = 0; i < drawn; i++) {
+            long long r;
+            int g = 0;
+            st = mix64(st + 0x9E3779B97F4A7C15ull);
+            r = (long long)(st % (uint64_t)total);
+            while (r >= (long long)s->m[g] * s->n[g]) {
+                r -= (long long)s->m[g] * s->n[g];
+                g++;
+            }
+            v[k++] = (cpu_sample){g, (int)(r / s->n[g]), (int)(r % s->n[g]), 0.0};
+        }
+    }
+    for (long long i = 0; i < n; i++)
+        v[i].ref = nvfp4_ref_element(h[v[i].g].A, h[v[i].g].SFA, h[v[i].g].B, h[v[i].g].SFB, s->k[v[i].g], v[i].m,
+                                     v[i].n);
+    p->samples = v;
+    p->nsamples = n;
+    return 0;
+}
+
+/* One CPU-checked element: the kernel output and the GPU reference must both pass. */
+static void cpu_check_one(const nvfp4_problem *p, const host_group *h, const cpu_sample *e, nvfp4_check *c)
+{
+    const size_t idx = (size_t)e->m * p->shape.n[e->g] + e->n;
+    const double out = nvfp4_half_to_double(h[e->g].C[idx]), gref = (double)h[e->g].Cref[idx];
+    const int ok_out = nvfp4_tol_ok(out, e->ref), ok_ref = nvfp4_tol_ok(gref, e->ref);
     c->cpu_checked++;
     if (!ok_out || !ok_ref) {
         if (c->cpu_bad < 5)
-            fprintf(stderr, "nvfp4 verify: group %d C[%d,%d]: kernel %.9g  gpu-ref %.9g  cpu-ref %.9g%s\n", g, m,
-                    n, out, gref, ref, ok_ref ? "" : "  (GPU REFERENCE DISAGREES)");
+            fprintf(stderr, "nvfp4 verify: group %d C[%d,%d]: kernel %.9g  gpu-ref %.9g  cpu-ref %.9g%s\n", e->g,
+                    e->m, e->n, out, gref, e->ref, ok_ref ? "" : "  (GPU REFERENCE DISAGREES)");
         c->cpu_bad++;
     }
 }
@@ -820,33 +874,10 @@ int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out)
     }
 
     /* a sample (or everything) against the float64 CPU reference */
-    if (total <= 65536) {
-        for (int g = 0; g < s->groups; g++)
-            for (int m = 0; m < s->m[g]; m++)
-                for (int n = 0; n < s->n[g]; n++)
-                    cpu_check_one(p, h, g, m, n, &c);
-    } else {
-        long long samples = total <= (1ll << 20) ? 4096 : 512;
-        uint64_t st = mix64(p->seed ^ 0x5EEDull);
-        for (int g = 0; g < s->groups; g++) { /* the four corners of every group */
-            int M = s->m[g], N = s->n[g];
-            cpu_check_one(p, h, g, 0, 0, &c);
-            cpu_check_one(p, h, g, 0, N - 1, &c);
-            cpu_check_one(p, h, g, M - 1, 0, &c);
-            cpu_check_one(p, h, g, M - 1, N - 1, &c);
-        }
-        for (long long i = 0; i < samples; i++) {
-            long long r;
-            int g = 0;
-            st = mix64(st + 0x9E3779B97F4A7C15ull);
-            r = (long long)(st % (uint64_t)total);
-            while (r >= (long long)s->m[g] * s->n[g]) {
-                r -= (long long)s->m[g] * s->n[g];
-                g++;
-            }
-            cpu_check_one(p, h, g, (int)(r / s->n[g]), (int)(r % s->n[g]), &c);
-        }
-    }
+    if (!p->samples && make_cpu_samples(p, h, total) != 0)
+        return -1;
+    for (long long i = 0; i < p->nsamples; i++)
+        cpu_check_one(p, h, &p->samples[i], &c);
     *out = c;
     return 0;
 }
