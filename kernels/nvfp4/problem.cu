@@ -702,7 +702,6 @@ int nvfp4_check_ok(const nvfp4_check *c)
     return c->elements > 0 && c->bad == 0 && c->unwritten == 0 && c->cpu_bad == 0 && c->cpu_checked > 0;
 }
 
-
 static void host_free(host_group *h, int groups)
 {
     for (int g = 0; g < groups; g++) {
