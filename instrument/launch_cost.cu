@@ -1,8 +1,8 @@
 /* launch-cost: what a launch costs in the toolkit's own timing (gs_timing.h: L2 flushed by a
  * memset, then CUDA events around the launch), as a function of the kernel's parameter
- * size.  The NVFP4 GEMM takes 7552 bytes of parameters (its tensor maps and group tables;
- * 7936 before the token pointers were given once), 1920 on problems of at most four groups
- * (gemm.cu, narrow_kparams); its reports show 3.3-3.8 us between the events and the span of its kernels (the launch
+ * size.  The NVFP4 GEMM takes 7552 bytes of parameters with CUDA 13's headers (its tensor
+ * maps and group tables; 7936 before the token pointers were given once), 1920 on problems
+ * of at most four groups (gemm.cu, narrow_kparams); its reports show 3.3-3.8 us between the events and the span of its kernels (the launch
  * sequence, CUPTI activity).  Each row launches a kernel that does nothing, on the GEMM's
  * grid (one CTA of 384 threads per SM), so the time is the launch and the events alone.
  *

@@ -27,7 +27,7 @@ typedef struct nvfp4_tparams {
 } nvfp4_tparams;
 
 /* Kernel parameters of one (problem, tile shape, persistence): passed by value as a
- * __grid_constant__ parameter (7552 bytes; parameters above 4 KB need CUDA >= 12.1), or, for
+ * __grid_constant__ parameter (7552 bytes with CUDA 13's headers; parameters above 4 KB need CUDA >= 12.1), or, for
  * problems of at most four groups, as a copy narrowed to them (gemm.cu, narrow_kparams).
  * The tokens' pointers (A, SFA, T) are tp's.
  * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side). */
