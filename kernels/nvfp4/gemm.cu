@@ -96,14 +96,8 @@ constexpr int ABLATE = NVFP4_ABLATE;
  * tables, its counter and the schedule, then the per-group fields, the tensor maps last. */
 constexpr int NARROW_GROUPS = 4;
 
-template <int G> struct narrow_tparams { /* nvfp4_tparams' fields, for G groups */
-    int block_start[G + 1];
-    int groups;
-    int k[G];
-    long long units[G];
-    const uint8_t *A[G];
-    const uint8_t *SFA[G];
-    uint16_t *T[G];
+template <int G> struct narrow_tparams {
+    NVFP4_TPARAMS_FIELDS(G)
 };
 
 template <int G> struct narrow_kparams { /* the fields of nvfp4_kparams the kernel reads, for G groups */

@@ -16,14 +16,18 @@ extern "C" {
 #define NVFP4_TOKEN_UNITS 256
 
 /* Parameters of the token dequantisation (tokens.cuh: the pre-pass and the fused prologue): A_g -> fp16 [M, K], scales applied, K permuted. */
+/* Its fields for G groups, in the order a token block first reads them; also the GEMM's copy
+ * narrowed to fewer groups (gemm.cu, narrow_tparams). */
+#define NVFP4_TPARAMS_FIELDS(G)                                                                    \
+    int block_start[(G) + 1]; /* first thread block of group g; [groups] = grid */                \
+    int groups;                                                                                    \
+    int k[G];                                                                                      \
+    long long units[G]; /* 16-byte units (32 FP4) of A_g: M_g x K / 32 */                          \
+    const uint8_t *A[G];                                                                           \
+    const uint8_t *SFA[G];                                                                         \
+    uint16_t *T[G];
 typedef struct nvfp4_tparams {
-    const uint8_t *A[NVFP4_MAX_GROUPS];
-    const uint8_t *SFA[NVFP4_MAX_GROUPS];
-    uint16_t *T[NVFP4_MAX_GROUPS];
-    long long units[NVFP4_MAX_GROUPS];           /* 16-byte units (32 FP4) of A_g: M_g x K / 32 */
-    int block_start[NVFP4_MAX_GROUPS + 1];       /* first thread block of group g; [groups] = grid */
-    int k[NVFP4_MAX_GROUPS];
-    int groups;
+    NVFP4_TPARAMS_FIELDS(NVFP4_MAX_GROUPS)
 } nvfp4_tparams;
 
 /* Kernel parameters of one (problem, tile shape, persistence): passed by value as a

@@ -200,9 +200,10 @@ static double one_shot_us(const nvfp4_variant *v, int build, nvfp4_problem *p, g
     return 1000.0 * ms;
 }
 
-/* Variant v on problem p (shape s, distribution d): production build, then the twins. */
-static void run_one(const nvfp4_variant *v, nvfp4_problem *p, const nvfp4_shape *s, nvfp4_dist d)
+/* Variant v on problem p (distribution d): production build, then the twins. */
+static void run_one(const nvfp4_variant *v, nvfp4_problem *p, nvfp4_dist d)
 {
+    const nvfp4_shape *s = nvfp4_problem_shape(p);
     nvfp4_check c;
     gs_buffer none;
     gs_stamps st;
@@ -390,7 +391,7 @@ int main(int argc, char **argv)
                 if (!all && !dflt && strcmp(vname, v->name))
                     continue;
                 if (made) {
-                    run_one(v, p, &s, d);
+                    run_one(v, p, d);
                 } else {
                     nvfp4_check none;
                     memset(&none, 0, sizeof none);
