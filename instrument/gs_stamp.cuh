@@ -45,6 +45,14 @@
 #ifndef GS_STAMP_ABLATE
 #define GS_STAMP_ABLATE 0
 #endif
+/* Finer study switches: 1 drops the warp header's start part (GS_INIT: its pair and stores),
+ * resp. its end part (GS_FINISH). */
+#ifndef GS_ABLATE_HDR_INIT
+#define GS_ABLATE_HDR_INIT 0
+#endif
+#ifndef GS_ABLATE_HDR_FINISH
+#define GS_ABLATE_HDR_FINISH 0
+#endif
 
 /* The twin stamps once per phase of a tile, so a warp carries between stamps only what
  * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
@@ -175,7 +183,7 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.sm = (uint16_t)gs_smid();
     c.writer = gs_lane() == 0;
 #endif
-    if (GS_STAMP_ABLATE < 4 && gs_lane() == 0) {
+    if (GS_STAMP_ABLATE < 4 && !GS_ABLATE_HDR_INIT && gs_lane() == 0) {
         gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
@@ -267,7 +275,7 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
 #if GS_BATCH
     gs_flush(c);
 #endif
-    if (GS_STAMP_ABLATE < 4 && gs_lane() == 0) {
+    if (GS_STAMP_ABLATE < 4 && !GS_ABLATE_HDR_FINISH && gs_lane() == 0) {
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
