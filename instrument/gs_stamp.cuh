@@ -53,6 +53,16 @@
 #ifndef GS_ABLATE_HDR_FINISH
 #define GS_ABLATE_HDR_FINISH 0
 #endif
+/* Study switch: 1 keeps GS_INIT's pair in shared memory and writes the whole header at
+ * GS_FINISH (four 16-byte stores): no global store at the kernel's start. */
+#ifndef GS_HDR_AT_FINISH
+#define GS_HDR_AT_FINISH 0
+#endif
+/* Study switch: 1 has the clock sampler keep its pairs in the warp's lanes (pair i in lane
+ * i % 32) and store them 32 at a time and at its end. */
+#ifndef GS_SAMPLER_BATCH
+#define GS_SAMPLER_BATCH 0
+#endif
 
 /* The twin stamps once per phase of a tile, so a warp carries between stamps only what
  * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
@@ -156,6 +166,10 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
     return gs_cta_index() * b.warps_per_cta + gs_warp_index();
 }
 
+#if GS_HDR_AT_FINISH
+static __shared__ uint4 gs_hdr_start[32]; /* per warp of the CTA: gt_start, clk_start */
+#endif
+
 /* A (globaltimer, clock64) pair taken right after a timer tick edge. */
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
@@ -184,15 +198,20 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.writer = gs_lane() == 0;
 #endif
     if (GS_STAMP_ABLATE < 4 && !GS_ABLATE_HDR_INIT && gs_lane() == 0) {
-        gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
+#if GS_HDR_AT_FINISH
+        gs_hdr_start[warp] = make_uint4((uint32_t)gt, (uint32_t)(gt >> 32), (uint32_t)clk, (uint32_t)(clk >> 32));
+        (void)slot;
+#else
+        gs_warp_header *h = b.warps + slot;
         h->gt_start = gt;
         h->clk_start = clk;
         h->cta = cta;
         h->warp = (uint16_t)warp;
         h->sm = (uint16_t)gs_smid();
         h->flags = GS_WARP_STARTED;
+#endif
     }
 }
 
@@ -279,10 +298,28 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
+#if GS_HDR_AT_FINISH
+        const uint32_t warp = gs_warp_index();
+        const uint4 st = gs_hdr_start[warp];
+        gs_warp_header w = {};
+        w.gt_start = st.x | (uint64_t)st.y << 32;
+        w.clk_start = st.z | (uint64_t)st.w << 32;
+        w.gt_end = gt;
+        w.clk_end = clk;
+        w.cta = gs_cta_index();
+        w.warp = (uint16_t)warp;
+        w.sm = (uint16_t)gs_smid();
+        w.events = c.n;
+        w.flags = GS_WARP_STARTED | GS_WARP_FINISHED;
+        const uint4 *src = reinterpret_cast<const uint4 *>(&w);
+        uint4 *d = reinterpret_cast<uint4 *>(h);
+        d[0] = src[0], d[1] = src[1], d[2] = src[2], d[3] = src[3];
+#else
         h->gt_end = gt;
         h->clk_end = clk;
         h->events = c.n;
         h->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
+#endif
     }
 }
 
@@ -367,6 +404,54 @@ __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *c
     return false;
 }
 
+#if GS_SAMPLER_BATCH
+__device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
+{
+    const uint32_t lane = gs_lane();
+    gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
+    const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
+    uint64_t next = 0, my_gt = 0, my_clk = 0;
+    uint32_t pend = 0, my_w = 0;
+    int tries = 64;
+    bool done;
+    do {
+        uint64_t gt = 0, clk = 0;
+        uint32_t width = 0, ok = 0;
+        if (lane == 0 && c.n + pend < cap && gs_globaltimer() >= next) {
+            ok = gs_bracketed_edge_pair(&gt, &clk, &width);
+            while (!ok && c.n + pend == 0 && --tries > 0)
+                ok = gs_bracketed_edge_pair(&gt, &clk, &width);
+        }
+        if (__shfl_sync(0xFFFFFFFFu, ok, 0)) {
+            gt = __shfl_sync(0xFFFFFFFFu, gt, 0);
+            clk = __shfl_sync(0xFFFFFFFFu, clk, 0);
+            width = __shfl_sync(0xFFFFFFFFu, width, 0);
+            if (lane == pend)
+                my_gt = gt, my_clk = clk, my_w = width;
+            next = gt + GS_CLOCK_PERIOD_NS;
+            pend++;
+        }
+        done = gs_clock_workers_done();
+        done = __shfl_sync(0xFFFFFFFFu, done, 0);
+        if (pend == 32 || (done && pend)) {
+            if (lane < pend) {
+                gs_record r = {};
+                r.gt_begin = my_gt;
+                r.clk_begin = my_clk;
+                r.clk_dur = my_w;
+                r.phase = (uint8_t)GS_CLOCK_PAIR;
+                r.role = (uint8_t)c.flags;
+                r.sm = (uint16_t)gs_smid();
+                const uint4 *src = reinterpret_cast<const uint4 *>(&r);
+                uint4 *d = reinterpret_cast<uint4 *>(seg + c.n + lane);
+                d[0] = src[0], d[1] = src[1];
+            }
+            c.n += pend;
+            pend = 0;
+        }
+    } while (!done);
+}
+#else
 __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 {
     if (gs_lane() != 0)
@@ -398,6 +483,7 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
         }
     } while (!gs_clock_workers_done());
 }
+#endif
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
 #if GS_BATCH
