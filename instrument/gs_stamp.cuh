@@ -53,16 +53,6 @@
 #ifndef GS_ABLATE_HDR_FINISH
 #define GS_ABLATE_HDR_FINISH 0
 #endif
-/* Study switch: 1 keeps GS_INIT's pair in shared memory and writes the whole header at
- * GS_FINISH (four 16-byte stores): no global store at the kernel's start. */
-#ifndef GS_HDR_AT_FINISH
-#define GS_HDR_AT_FINISH 0
-#endif
-/* Study switch: 1 has the clock sampler keep its pairs in the warp's lanes (pair i in lane
- * i % 32) and store them 32 at a time and at its end. */
-#ifndef GS_SAMPLER_BATCH
-#define GS_SAMPLER_BATCH 0
-#endif
 
 /* The twin stamps once per phase of a tile, so a warp carries between stamps only what
  * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
@@ -92,12 +82,26 @@
 #ifndef GS_BATCH_TILES
 #define GS_BATCH_TILES 0
 #endif
+/* The twin keeps a warp's record count, tile tag and open phases' begin clocks in shared
+ * memory (GS_STATE_SMEM), so that nothing of it is live in registers through the main loops:
+ * with them in registers, ptxas compiled the consumers' main loops of the twin differently
+ * from the production build's (other instruction choices, up to 14 instructions more per
+ * loop in the H100 SASS), and the twin ran slower for that alone.  The detail twin, which
+ * stamps inside those loops, keeps them in registers. */
+#ifndef GS_STATE_SMEM
+#define GS_STATE_SMEM GS_BATCH
+#endif
+#if GS_STATE_SMEM && !GS_BATCH
+#error "gs_stamp.cuh: GS_STATE_SMEM needs the batched twin (GS_TWIN=1)"
+#endif
 struct gs_ctx {
     gs_buffer b;
+#if !GS_STATE_SMEM
     uint32_t n;                   /* records this warp tried to store */
     uint32_t tag;                 /* tile | group << 16, set by GS_TILE */
-    uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
     uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
+#endif
+    uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
 #if GS_HOLD_SLOT
     gs_record *seg; /* the warp's records */
     uint16_t sm;
@@ -166,8 +170,45 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
     return gs_cta_index() * b.warps_per_cta + gs_warp_index();
 }
 
-#if GS_HDR_AT_FINISH
-static __shared__ uint4 gs_hdr_start[32]; /* per warp of the CTA: gt_start, clk_start */
+#if GS_STATE_SMEM
+/* Per warp of the CTA (at most 32): [0] records stored or counted before the pending batch,
+ * [1] the tile tag, [2 + phase] the phase's begin clock.  Every lane reads and writes the
+ * same values (the macros are warp-uniform).  Accessed through asm with the address made
+ * from %tid.x at each access: nothing of it (not even the address) is left for ptxas to
+ * keep live through the kernel's loops. */
+#define GS_STATE_WORDS (2 + GS_NUM_PHASES)
+static __shared__ uint32_t gs_state_words[32 * GS_STATE_WORDS];
+__device__ __forceinline__ uint32_t gs_state_addr(uint32_t word)
+{
+    uint32_t a;
+    asm volatile("{ .reg .u32 t; mov.u32 t, %%tid.x; shr.u32 t, t, 5; mad.lo.u32 %0, t, %1, %2; }"
+                 : "=r"(a)
+                 : "n"(4 * GS_STATE_WORDS), "r"((uint32_t)__cvta_generic_to_shared(gs_state_words) + 4 * word));
+    return a;
+}
+__device__ __forceinline__ uint32_t gs_state_get(uint32_t word)
+{
+    uint32_t v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(gs_state_addr(word)) : "memory");
+    return v;
+}
+__device__ __forceinline__ void gs_state_set(uint32_t word, uint32_t v)
+{
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(gs_state_addr(word)), "r"(v) : "memory");
+}
+#define GS_N(c) gs_state_get(0)
+#define GS_SET_N(c, v) gs_state_set(0, (v))
+#define GS_TAG(c) gs_state_get(1)
+#define GS_SET_TAG(c, v) gs_state_set(1, (v))
+#define GS_CLK0(c, ph) gs_state_get(2 + (ph))
+#define GS_SET_CLK0(c, ph, v) gs_state_set(2 + (ph), (v))
+#else
+#define GS_N(c) ((c).n)
+#define GS_SET_N(c, v) ((c).n = (v))
+#define GS_TAG(c) ((c).tag)
+#define GS_SET_TAG(c, v) ((c).tag = (v))
+#define GS_CLK0(c, ph) ((c).clk0[ph])
+#define GS_SET_CLK0(c, ph, v) ((c).clk0[ph] = (v))
 #endif
 
 /* A (globaltimer, clock64) pair taken right after a timer tick edge. */
@@ -185,8 +226,8 @@ __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
 {
     c.b = b;
-    c.n = 0;
-    c.tag = 0;
+    GS_SET_N(c, 0);
+    GS_SET_TAG(c, 0);
     c.flags = role | GS_CTX_SUB;
     const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_BATCH
@@ -200,10 +241,6 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     if (GS_STAMP_ABLATE < 4 && !GS_ABLATE_HDR_INIT && gs_lane() == 0) {
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
-#if GS_HDR_AT_FINISH
-        gs_hdr_start[warp] = make_uint4((uint32_t)gt, (uint32_t)(gt >> 32), (uint32_t)clk, (uint32_t)(clk >> 32));
-        (void)slot;
-#else
         gs_warp_header *h = b.warps + slot;
         h->gt_start = gt;
         h->clk_start = clk;
@@ -211,7 +248,6 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
         h->warp = (uint16_t)warp;
         h->sm = (uint16_t)gs_smid();
         h->flags = GS_WARP_STARTED;
-#endif
     }
 }
 
@@ -243,14 +279,15 @@ __device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_beg
 }
 
 #if GS_BATCH
-/* Writes the pending batch: lane i stores record n - pending + i (records past the
- * capacity are counted, not stored). */
+/* Writes the pending batch: lane i stores record n + i, n the records before the batch
+ * (records past the capacity are counted, not stored). */
 __device__ __forceinline__ void gs_flush(gs_ctx &c)
 {
     if (c.pending == 0)
         return;
+    const uint32_t n = GS_N(c);
     if (GS_STAMP_ABLATE < 1) {
-        const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
+        const uint32_t lane = gs_lane(), idx = n + lane;
         if (lane < c.pending && idx < c.b.capacity) {
             const uint64_t now = gs_clock();
             gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
@@ -259,6 +296,10 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
                             (uint8_t)c.flags, sm);
         }
     }
+#if GS_STATE_SMEM
+    __syncwarp(); /* every lane has read n before any lane writes it */
+#endif
+    GS_SET_N(c, n + c.pending);
     /* constants again: nothing of the batch stays live through the code that follows */
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 }
@@ -270,10 +311,9 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
         const bool mine = gs_lane() == c.pending;
         c.p_clk0 = mine ? clk0 : c.p_clk0;
         c.p_dur = mine ? dur : c.p_dur;
-        c.p_tag = mine ? c.tag : c.p_tag;
+        c.p_tag = mine ? GS_TAG(c) : c.p_tag;
         c.p_phase = mine ? phase : c.p_phase;
     }
-    c.n++;
     if (++c.pending == 32)
         gs_flush(c);
 }
@@ -298,28 +338,10 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
-#if GS_HDR_AT_FINISH
-        const uint32_t warp = gs_warp_index();
-        const uint4 st = gs_hdr_start[warp];
-        gs_warp_header w = {};
-        w.gt_start = st.x | (uint64_t)st.y << 32;
-        w.clk_start = st.z | (uint64_t)st.w << 32;
-        w.gt_end = gt;
-        w.clk_end = clk;
-        w.cta = gs_cta_index();
-        w.warp = (uint16_t)warp;
-        w.sm = (uint16_t)gs_smid();
-        w.events = c.n;
-        w.flags = GS_WARP_STARTED | GS_WARP_FINISHED;
-        const uint4 *src = reinterpret_cast<const uint4 *>(&w);
-        uint4 *d = reinterpret_cast<uint4 *>(h);
-        d[0] = src[0], d[1] = src[1], d[2] = src[2], d[3] = src[3];
-#else
         h->gt_end = gt;
         h->clk_end = clk;
-        h->events = c.n;
+        h->events = GS_N(c);
         h->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
-#endif
     }
 }
 
@@ -404,54 +426,6 @@ __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *c
     return false;
 }
 
-#if GS_SAMPLER_BATCH
-__device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
-{
-    const uint32_t lane = gs_lane();
-    gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
-    const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
-    uint64_t next = 0, my_gt = 0, my_clk = 0;
-    uint32_t pend = 0, my_w = 0;
-    int tries = 64;
-    bool done;
-    do {
-        uint64_t gt = 0, clk = 0;
-        uint32_t width = 0, ok = 0;
-        if (lane == 0 && c.n + pend < cap && gs_globaltimer() >= next) {
-            ok = gs_bracketed_edge_pair(&gt, &clk, &width);
-            while (!ok && c.n + pend == 0 && --tries > 0)
-                ok = gs_bracketed_edge_pair(&gt, &clk, &width);
-        }
-        if (__shfl_sync(0xFFFFFFFFu, ok, 0)) {
-            gt = __shfl_sync(0xFFFFFFFFu, gt, 0);
-            clk = __shfl_sync(0xFFFFFFFFu, clk, 0);
-            width = __shfl_sync(0xFFFFFFFFu, width, 0);
-            if (lane == pend)
-                my_gt = gt, my_clk = clk, my_w = width;
-            next = gt + GS_CLOCK_PERIOD_NS;
-            pend++;
-        }
-        done = gs_clock_workers_done();
-        done = __shfl_sync(0xFFFFFFFFu, done, 0);
-        if (pend == 32 || (done && pend)) {
-            if (lane < pend) {
-                gs_record r = {};
-                r.gt_begin = my_gt;
-                r.clk_begin = my_clk;
-                r.clk_dur = my_w;
-                r.phase = (uint8_t)GS_CLOCK_PAIR;
-                r.role = (uint8_t)c.flags;
-                r.sm = (uint16_t)gs_smid();
-                const uint4 *src = reinterpret_cast<const uint4 *>(&r);
-                uint4 *d = reinterpret_cast<uint4 *>(seg + c.n + lane);
-                d[0] = src[0], d[1] = src[1];
-            }
-            c.n += pend;
-            pend = 0;
-        }
-    } while (!done);
-}
-#else
 __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 {
     if (gs_lane() != 0)
@@ -459,15 +433,16 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
     gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
     const uint16_t sm = (uint16_t)gs_smid();
     const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
+    uint32_t n = 0;
     uint64_t next = 0;
     /* the first pair before the first check (a CTA with no work still stores one) */
     int tries = 64;
     do {
-        if (c.n < cap && gs_globaltimer() >= next) {
+        if (n < cap && gs_globaltimer() >= next) {
             uint64_t gt, clk;
             uint32_t width;
             bool ok = gs_bracketed_edge_pair(&gt, &clk, &width);
-            while (!ok && c.n == 0 && --tries > 0)
+            while (!ok && n == 0 && --tries > 0)
                 ok = gs_bracketed_edge_pair(&gt, &clk, &width);
             if (!ok)
                 continue; /* try again at the next poll */
@@ -478,12 +453,12 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
             r.phase = (uint8_t)GS_CLOCK_PAIR;
             r.role = (uint8_t)c.flags;
             r.sm = sm;
-            seg[c.n++] = r;
+            seg[n++] = r;
             next = gt + GS_CLOCK_PERIOD_NS;
         }
     } while (!gs_clock_workers_done());
+    GS_SET_N(c, n); /* lane 0's: its GS_FINISH writes the header */
 }
-#endif
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
 #if GS_BATCH
@@ -493,9 +468,9 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #endif
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
 #if GS_BATCH_TILES
-#define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
+#define GS_TILE(c, t, g) GS_SET_TAG(c, (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #else
-#define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
+#define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), GS_SET_TAG(c, (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16))
 #endif
 #define GS_FINISH(c) gs_finish(c)
 #if GS_STAMP_ABLATE >= 4 || !GS_CLOCK_SAMPLING /* a twin that does nothing samples nothing */
@@ -511,8 +486,8 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #else
-#define GS_BEGIN(c, ph) ((c).clk0[ph] = (uint32_t)gs_clock())
-#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
+#define GS_BEGIN(c, ph) GS_SET_CLK0(c, ph, (uint32_t)gs_clock())
+#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), GS_CLK0(c, ph))
 #endif
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
