@@ -9,7 +9,7 @@
  * Optional clock sampler (a spare warp follows the SM clock, see below):
  *   GS_CLOCK_INIT(worker_warps);       // with the kernel's barrier set-up, before __syncthreads
  *   GS_CLOCK_SAMPLER(gs);              // the spare warp, then its GS_FINISH
- *   GS_CLOCK_DONE(gs);                 // every worker warp, before its GS_FINISH
+ *   GS_CLOCK_DONE(gs);                 // every worker warp, once, when it needs no more samples
  *
  * Compiled with -DGS_TWIN=1 (the instrumented twin) GS_INIT and GS_FINISH take a
  * (%globaltimer, clock64) pair at a timer edge, GS_BEGIN/GS_END read clock64 and lane 0
@@ -82,26 +82,12 @@
 #ifndef GS_BATCH_TILES
 #define GS_BATCH_TILES 0
 #endif
-/* The twin keeps a warp's record count, tile tag and open phases' begin clocks in shared
- * memory (GS_STATE_SMEM), so that nothing of it is live in registers through the main loops:
- * with them in registers, ptxas compiled the consumers' main loops of the twin differently
- * from the production build's (other instruction choices, up to 14 instructions more per
- * loop in the H100 SASS), and the twin ran slower for that alone.  The detail twin, which
- * stamps inside those loops, keeps them in registers. */
-#ifndef GS_STATE_SMEM
-#define GS_STATE_SMEM GS_BATCH
-#endif
-#if GS_STATE_SMEM && !GS_BATCH
-#error "gs_stamp.cuh: GS_STATE_SMEM needs the batched twin (GS_TWIN=1)"
-#endif
 struct gs_ctx {
     gs_buffer b;
-#if !GS_STATE_SMEM
     uint32_t n;                   /* records this warp tried to store */
     uint32_t tag;                 /* tile | group << 16, set by GS_TILE */
-    uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
-#endif
     uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
+    uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
 #if GS_HOLD_SLOT
     gs_record *seg; /* the warp's records */
     uint16_t sm;
@@ -170,47 +156,6 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
     return gs_cta_index() * b.warps_per_cta + gs_warp_index();
 }
 
-#if GS_STATE_SMEM
-/* Per warp of the CTA (at most 32): [0] records stored or counted before the pending batch,
- * [1] the tile tag, [2 + phase] the phase's begin clock.  Every lane reads and writes the
- * same values (the macros are warp-uniform).  Accessed through asm with the address made
- * from %tid.x at each access: nothing of it (not even the address) is left for ptxas to
- * keep live through the kernel's loops. */
-#define GS_STATE_WORDS (2 + GS_NUM_PHASES)
-static __shared__ uint32_t gs_state_words[32 * GS_STATE_WORDS];
-__device__ __forceinline__ uint32_t gs_state_addr(uint32_t word)
-{
-    uint32_t a;
-    asm volatile("{ .reg .u32 t; mov.u32 t, %%tid.x; shr.u32 t, t, 5; mad.lo.u32 %0, t, %1, %2; }"
-                 : "=r"(a)
-                 : "n"(4 * GS_STATE_WORDS), "r"((uint32_t)__cvta_generic_to_shared(gs_state_words) + 4 * word));
-    return a;
-}
-__device__ __forceinline__ uint32_t gs_state_get(uint32_t word)
-{
-    uint32_t v;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(gs_state_addr(word)) : "memory");
-    return v;
-}
-__device__ __forceinline__ void gs_state_set(uint32_t word, uint32_t v)
-{
-    asm volatile("st.shared.u32 [%0], %1;" ::"r"(gs_state_addr(word)), "r"(v) : "memory");
-}
-#define GS_N(c) gs_state_get(0)
-#define GS_SET_N(c, v) gs_state_set(0, (v))
-#define GS_TAG(c) gs_state_get(1)
-#define GS_SET_TAG(c, v) gs_state_set(1, (v))
-#define GS_CLK0(c, ph) gs_state_get(2 + (ph))
-#define GS_SET_CLK0(c, ph, v) gs_state_set(2 + (ph), (v))
-#else
-#define GS_N(c) ((c).n)
-#define GS_SET_N(c, v) ((c).n = (v))
-#define GS_TAG(c) ((c).tag)
-#define GS_SET_TAG(c, v) ((c).tag = (v))
-#define GS_CLK0(c, ph) ((c).clk0[ph])
-#define GS_SET_CLK0(c, ph, v) ((c).clk0[ph] = (v))
-#endif
-
 /* A (globaltimer, clock64) pair taken right after a timer tick edge. */
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
@@ -226,8 +171,8 @@ __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
 {
     c.b = b;
-    GS_SET_N(c, 0);
-    GS_SET_TAG(c, 0);
+    c.n = 0;
+    c.tag = 0;
     c.flags = role | GS_CTX_SUB;
     const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_BATCH
@@ -239,9 +184,9 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.writer = gs_lane() == 0;
 #endif
     if (GS_STAMP_ABLATE < 4 && !GS_ABLATE_HDR_INIT && gs_lane() == 0) {
+        gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
-        gs_warp_header *h = b.warps + slot;
         h->gt_start = gt;
         h->clk_start = clk;
         h->cta = cta;
@@ -279,15 +224,14 @@ __device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_beg
 }
 
 #if GS_BATCH
-/* Writes the pending batch: lane i stores record n + i, n the records before the batch
- * (records past the capacity are counted, not stored). */
+/* Writes the pending batch: lane i stores record n - pending + i (records past the
+ * capacity are counted, not stored). */
 __device__ __forceinline__ void gs_flush(gs_ctx &c)
 {
     if (c.pending == 0)
         return;
-    const uint32_t n = GS_N(c);
     if (GS_STAMP_ABLATE < 1) {
-        const uint32_t lane = gs_lane(), idx = n + lane;
+        const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
         if (lane < c.pending && idx < c.b.capacity) {
             const uint64_t now = gs_clock();
             gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
@@ -296,10 +240,6 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
                             (uint8_t)c.flags, sm);
         }
     }
-#if GS_STATE_SMEM
-    __syncwarp(); /* every lane has read n before any lane writes it */
-#endif
-    GS_SET_N(c, n + c.pending);
     /* constants again: nothing of the batch stays live through the code that follows */
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 }
@@ -311,9 +251,10 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
         const bool mine = gs_lane() == c.pending;
         c.p_clk0 = mine ? clk0 : c.p_clk0;
         c.p_dur = mine ? dur : c.p_dur;
-        c.p_tag = mine ? GS_TAG(c) : c.p_tag;
+        c.p_tag = mine ? c.tag : c.p_tag;
         c.p_phase = mine ? phase : c.p_phase;
     }
+    c.n++;
     if (++c.pending == 32)
         gs_flush(c);
 }
@@ -340,7 +281,7 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
         gs_edge_pair(&gt, &clk);
         h->gt_end = gt;
         h->clk_end = clk;
-        h->events = GS_N(c);
+        h->events = c.n;
         h->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
     }
 }
@@ -350,9 +291,11 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
  * clock and settles lower, so a line through the warp headers' start and end pairs misplaces
  * records in between by hundreds of ns.  A warp with nothing else to do runs the sampler:
  * lane 0 stores a (%globaltimer, clock64) edge pair as a GS_CLOCK_PAIR record every
- * GS_CLOCK_PERIOD_NS until every worker warp has called GS_CLOCK_DONE, polling an mbarrier
- * with short sleeps in between (few issue slots taken from the workers; it sees the last
- * worker's arrival within a poll, so the CTA ends with its workers).  The analyzers interpolate between the
+ * GS_CLOCK_PERIOD_NS until every worker warp has called GS_CLOCK_DONE, sleeping in between
+ * and polling an mbarrier after each sleep (few issue slots taken from the workers).  A
+ * kernel whose workers call GS_CLOCK_DONE before their last phases (the NVFP4 GEMM: after
+ * the last main loop) lets the sampler exit before them; their GS_FINISH pairs cover the
+ * rest.  The analyzers interpolate between the
  * pairs (docs/method.md, "Clock model").  GS_CLOCK_INIT(workers) goes with the kernel's
  * other barrier initialisations, before the __syncthreads that follows them. */
 static __shared__ uint64_t gs_clock_bar;
@@ -375,35 +318,34 @@ __device__ __forceinline__ void gs_clock_done(void)
                      : "memory");
 }
 
-/* Between samples the sampler polls with mbarrier.test_wait and __nanosleep(GS_CLOCK_POLL_NS),
- * so it keeps to GS_CLOCK_PERIOD_NS.  With GS_CLOCK_POLL_NS=0 it suspends in mbarrier.try_wait
- * instead: the hardware wakes it promptly when the workers are done, but otherwise after a
- * time of its own, about 4.5 us on the H100 whatever the hint, too sparse to follow the
- * clock.  What the sampler costs the twin was within about a point of the noise in the
- * H100 measurements (docs/method.md, "Twin overhead"); -DGS_CLOCK_SAMPLING=0 removes it. */
+/* Between samples the sampler sleeps (__nanosleep) until its next pair is due, at most
+ * GS_CLOCK_SLEEP_MAX_NS and at least GS_CLOCK_POLL_NS at a time, and polls the workers'
+ * barrier with mbarrier.test_wait after each sleep.  Each wake takes issue slots from the
+ * consumer warps of its SM sub-partition: polling every 64 ns, the sampler cost the twin 1-2
+ * points on the g2 shapes (docs/method.md, "Twin overhead").  __nanosleep(t) may sleep up to
+ * 2t, so pairs come 500-900 ns apart.  Suspending in mbarrier.try_wait instead wakes promptly
+ * when the workers are done, but otherwise only after about 4.5 us on the H100 whatever the
+ * time hint, too sparse to follow the clock.  -DGS_CLOCK_SAMPLING=0 removes the sampler. */
 #ifndef GS_CLOCK_SAMPLING
 #define GS_CLOCK_SAMPLING 1
 #endif
 #ifndef GS_CLOCK_POLL_NS
 #define GS_CLOCK_POLL_NS 64
 #endif
+#ifndef GS_CLOCK_SLEEP_MAX_NS
+#define GS_CLOCK_SLEEP_MAX_NS 400
+#endif
 
-__device__ __forceinline__ uint32_t gs_clock_workers_done(void)
+/* Whether every worker warp has arrived; if not, sleeps sleep_ns first. */
+__device__ __forceinline__ uint32_t gs_clock_workers_done(uint32_t sleep_ns)
 {
     uint32_t done;
-#if GS_CLOCK_POLL_NS > 0
     asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
                  : "=r"(done)
                  : "r"(gs_clock_bar_addr())
                  : "memory");
     if (!done)
-        __nanosleep(GS_CLOCK_POLL_NS);
-#else
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0, %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(gs_clock_bar_addr()), "r"(GS_CLOCK_PERIOD_NS / 4)
-                 : "memory");
-#endif
+        __nanosleep(sleep_ns);
     return done;
 }
 
@@ -433,16 +375,16 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
     gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
     const uint16_t sm = (uint16_t)gs_smid();
     const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
-    uint32_t n = 0;
     uint64_t next = 0;
+    uint32_t sleep = GS_CLOCK_POLL_NS;
     /* the first pair before the first check (a CTA with no work still stores one) */
     int tries = 64;
     do {
-        if (n < cap && gs_globaltimer() >= next) {
+        if (c.n < cap && gs_globaltimer() >= next) {
             uint64_t gt, clk;
             uint32_t width;
             bool ok = gs_bracketed_edge_pair(&gt, &clk, &width);
-            while (!ok && n == 0 && --tries > 0)
+            while (!ok && c.n == 0 && --tries > 0)
                 ok = gs_bracketed_edge_pair(&gt, &clk, &width);
             if (!ok)
                 continue; /* try again at the next poll */
@@ -453,11 +395,12 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
             r.phase = (uint8_t)GS_CLOCK_PAIR;
             r.role = (uint8_t)c.flags;
             r.sm = sm;
-            seg[n++] = r;
+            seg[c.n++] = r;
             next = gt + GS_CLOCK_PERIOD_NS;
         }
-    } while (!gs_clock_workers_done());
-    GS_SET_N(c, n); /* lane 0's: its GS_FINISH writes the header */
+        const int64_t due = (int64_t)(next - gs_globaltimer());
+        sleep = due > GS_CLOCK_SLEEP_MAX_NS ? GS_CLOCK_SLEEP_MAX_NS : due > GS_CLOCK_POLL_NS ? (uint32_t)due : GS_CLOCK_POLL_NS;
+    } while (!gs_clock_workers_done(sleep));
 }
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
@@ -468,9 +411,9 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #endif
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
 #if GS_BATCH_TILES
-#define GS_TILE(c, t, g) GS_SET_TAG(c, (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
+#define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #else
-#define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), GS_SET_TAG(c, (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16))
+#define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #endif
 #define GS_FINISH(c) gs_finish(c)
 #if GS_STAMP_ABLATE >= 4 || !GS_CLOCK_SAMPLING /* a twin that does nothing samples nothing */
@@ -486,8 +429,8 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #else
-#define GS_BEGIN(c, ph) GS_SET_CLK0(c, ph, (uint32_t)gs_clock())
-#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), GS_CLK0(c, ph))
+#define GS_BEGIN(c, ph) ((c).clk0[ph] = (uint32_t)gs_clock())
+#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #endif
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
