@@ -9,7 +9,7 @@
  * Optional clock sampler (a spare warp follows the SM clock, see below):
  *   GS_CLOCK_INIT(worker_warps);       // with the kernel's barrier set-up, before __syncthreads
  *   GS_CLOCK_SAMPLER(gs);              // the spare warp, then its GS_FINISH
- *   GS_CLOCK_DONE(gs);                 // every worker warp, once, when it needs no more samples
+ *   GS_CLOCK_DONE(gs);                 // every worker warp, before its GS_FINISH
  *
  * Compiled with -DGS_TWIN=1 (the instrumented twin) GS_INIT and GS_FINISH take a
  * (%globaltimer, clock64) pair at a timer edge, GS_BEGIN/GS_END read clock64 and lane 0
@@ -291,11 +291,9 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
  * clock and settles lower, so a line through the warp headers' start and end pairs misplaces
  * records in between by hundreds of ns.  A warp with nothing else to do runs the sampler:
  * lane 0 stores a (%globaltimer, clock64) edge pair as a GS_CLOCK_PAIR record every
- * GS_CLOCK_PERIOD_NS until every worker warp has called GS_CLOCK_DONE, sleeping in between
- * and polling an mbarrier after each sleep (few issue slots taken from the workers).  A
- * kernel whose workers call GS_CLOCK_DONE before their last phases (the NVFP4 GEMM: after
- * the last main loop) lets the sampler exit before them; their GS_FINISH pairs cover the
- * rest.  The analyzers interpolate between the
+ * GS_CLOCK_PERIOD_NS until every worker warp has called GS_CLOCK_DONE, polling an mbarrier
+ * with short sleeps in between (few issue slots taken from the workers; it sees the last
+ * worker's arrival within a poll, so the CTA ends with its workers).  The analyzers interpolate between the
  * pairs (docs/method.md, "Clock model").  GS_CLOCK_INIT(workers) goes with the kernel's
  * other barrier initialisations, before the __syncthreads that follows them. */
 static __shared__ uint64_t gs_clock_bar;
@@ -318,34 +316,35 @@ __device__ __forceinline__ void gs_clock_done(void)
                      : "memory");
 }
 
-/* Between samples the sampler sleeps (__nanosleep) until its next pair is due, at most
- * GS_CLOCK_SLEEP_MAX_NS and at least GS_CLOCK_POLL_NS at a time, and polls the workers'
- * barrier with mbarrier.test_wait after each sleep.  Each wake takes issue slots from the
- * consumer warps of its SM sub-partition: polling every 64 ns, the sampler cost the twin 1-2
- * points on the g2 shapes (docs/method.md, "Twin overhead").  __nanosleep(t) may sleep up to
- * 2t, so pairs come 500-900 ns apart.  Suspending in mbarrier.try_wait instead wakes promptly
- * when the workers are done, but otherwise only after about 4.5 us on the H100 whatever the
- * time hint, too sparse to follow the clock.  -DGS_CLOCK_SAMPLING=0 removes the sampler. */
+/* Between samples the sampler polls with mbarrier.test_wait and __nanosleep(GS_CLOCK_POLL_NS),
+ * so it keeps to GS_CLOCK_PERIOD_NS.  With GS_CLOCK_POLL_NS=0 it suspends in mbarrier.try_wait
+ * instead: the hardware wakes it promptly when the workers are done, but otherwise after a
+ * time of its own, about 4.5 us on the H100 whatever the hint, too sparse to follow the
+ * clock.  What the sampler costs the twin: 0.1-0.5 points on the g8 shapes, 1-2 on the g2
+ * shapes (H100, docs/method.md, "Twin overhead"); -DGS_CLOCK_SAMPLING=0 removes it. */
 #ifndef GS_CLOCK_SAMPLING
 #define GS_CLOCK_SAMPLING 1
 #endif
 #ifndef GS_CLOCK_POLL_NS
 #define GS_CLOCK_POLL_NS 64
 #endif
-#ifndef GS_CLOCK_SLEEP_MAX_NS
-#define GS_CLOCK_SLEEP_MAX_NS 400
-#endif
 
-/* Whether every worker warp has arrived; if not, sleeps sleep_ns first. */
-__device__ __forceinline__ uint32_t gs_clock_workers_done(uint32_t sleep_ns)
+__device__ __forceinline__ uint32_t gs_clock_workers_done(void)
 {
     uint32_t done;
+#if GS_CLOCK_POLL_NS > 0
     asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
                  : "=r"(done)
                  : "r"(gs_clock_bar_addr())
                  : "memory");
     if (!done)
-        __nanosleep(sleep_ns);
+        __nanosleep(GS_CLOCK_POLL_NS);
+#else
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0, %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(gs_clock_bar_addr()), "r"(GS_CLOCK_PERIOD_NS / 4)
+                 : "memory");
+#endif
     return done;
 }
 
@@ -376,7 +375,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
     const uint16_t sm = (uint16_t)gs_smid();
     const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
     uint64_t next = 0;
-    uint32_t sleep = GS_CLOCK_POLL_NS;
     /* the first pair before the first check (a CTA with no work still stores one) */
     int tries = 64;
     do {
@@ -398,9 +396,7 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
             seg[c.n++] = r;
             next = gt + GS_CLOCK_PERIOD_NS;
         }
-        const int64_t due = (int64_t)(next - gs_globaltimer());
-        sleep = due > GS_CLOCK_SLEEP_MAX_NS ? GS_CLOCK_SLEEP_MAX_NS : due > GS_CLOCK_POLL_NS ? (uint32_t)due : GS_CLOCK_POLL_NS;
-    } while (!gs_clock_workers_done(sleep));
+    } while (!gs_clock_workers_done());
 }
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))

@@ -87,13 +87,6 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
-/* The twins' clock sampler runs until every consumer warp has finished its last main loop
- * (GS_CLOCK_DONE there, not at the end): it then exits during the last epilogue instead of
- * after it, and its sleeps between pairs never delay the CTA's end.  0 (a study switch)
- * releases it at the end, as before. */
-#ifndef NVFP4_SAMPLER_STOP_EARLY
-#define NVFP4_SAMPLER_STOP_EARLY 1
-#endif
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
  * (samples/narrow-params.tsv).  nvfp4_kparams, whose arrays hold NVFP4_MAX_GROUPS groups, is
@@ -595,7 +588,7 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], const KP &kp, 
  * epilogue, store. */
 template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH, class KP>
 __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, consumer_ctx &cc,
-                                         load_cursor &cur, int last, bool final_unit, gs_ctx &gs)
+                                         load_cursor &cur, int last, gs_ctx &gs)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
@@ -623,8 +616,6 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
                                                                                   cc, cur, last, row, band_row, gs);
     }
     GS_END(gs, GS_MAINLOOP);
-    if (NVFP4_SAMPLER_STOP_EARLY && final_unit)
-        GS_CLOCK_DONE(gs); /* the twins: no more sampling needed (the warps' end pairs follow) */
 
     /* With MMA_DEPTH 1 every stage already waited for its wgmmas: this is the (near-empty)
      * hand-off.  With 2 the last stage's wgmmas are still in flight: wait, release its slot. */
@@ -862,7 +853,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     case N:                                                                                                  \
         if constexpr (N <= TILE_T && (MMA_DEPTH == 1 || N == TILE_T || 2 * N == TILE_T))                     \
             run_tile<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH>(       \
-                kp, tl, cc, cur, last, t + 1 == last, gs);                                                   \
+                kp, tl, cc, cur, last, gs);                                                                  \
         break;
             NVFP4_N_CASE(32)
             NVFP4_N_CASE(64)
@@ -879,8 +870,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     }
     if (TMA_STORE && (tid & 127) == 0)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
-    if (!NVFP4_SAMPLER_STOP_EARLY || first == last)
-        GS_CLOCK_DONE(gs);
+    GS_CLOCK_DONE(gs);
     GS_FINISH(gs);
 }
 
