@@ -320,7 +320,7 @@ __device__ __forceinline__ void gs_clock_done(void)
  * so it keeps to GS_CLOCK_PERIOD_NS.  With GS_CLOCK_POLL_NS=0 it suspends in mbarrier.try_wait
  * instead: the hardware wakes it promptly when the workers are done, but otherwise after a
  * time of its own, about 4.5 us on the H100 whatever the hint, too sparse to follow the
- * clock.  What the sampler costs the twin: 0.1-0.5 points on the g8 shapes, 1-2 on the g2
+ * clock.  What the sampler costs the twin: at most 0.6 points on the g8 shapes, 1-3 on the g2
  * shapes (H100, docs/method.md, "Twin overhead"); -DGS_CLOCK_SAMPLING=0 removes it. */
 #ifndef GS_CLOCK_SAMPLING
 #define GS_CLOCK_SAMPLING 1

@@ -12,7 +12,8 @@
 #        bench   make bench-variants (every knob point on the benchmark shapes)
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
-#        twin    scripts/twin-overhead.sh (what each piece of the twin's stamping costs)
+#        twin    scripts/twin-overhead.sh (what each piece of the twin's stamping costs; GS_TWIN_LEVELS,
+#                GS_TWIN_EXTRA="NAME=FLAG,FLAG ...", GS_TWIN_ROUNDS, GS_TWIN_SHAPES: see that script)
 #        setup   where the set-up before each metrics pass runs (cupti-check --setup outside:
 #                before the range profiler starts, inside: after it), on the probe kernels of
 #                known traffic and on g8k2048 and g2k1536 (docs/method.md, "Metric truth")
