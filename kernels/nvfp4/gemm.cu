@@ -65,6 +65,7 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 #include <string.h>
+#include <type_traits>
 
 #include "../../instrument/gs_stamp.cuh"
 #include "nvfp4_internal.h"
@@ -100,23 +101,23 @@ template <int G> struct narrow_tparams {
     NVFP4_TPARAMS_FIELDS(G)
 };
 
+/* The fields of nvfp4_kparams the kernel reads (besides tp), in that order: ONE(name) a
+ * single value, GROUPS(name) an array of one entry per group.  This one list declares the
+ * narrow block (types taken from nvfp4_kparams) and makes its copy (narrow), so a field can
+ * be neither missing from the block (the kernel would not compile) nor left uncopied. */
+#define NARROW_KPARAMS_LIST(ONE, GROUPS)                                                                      \
+    ONE(token_ready) ONE(tok_all) ONE(prologue_target) ONE(cta_first) ONE(tiles) ONE(groups) ONE(fuse_tokens) \
+    ONE(epoch) ONE(tok_kblocks) ONE(tok_items) GROUPS(m) GROUPS(n) GROUPS(k) GROUPS(t_box) GROUPS(ready0)     \
+    GROUPS(sfW) GROUPS(C) ONE(partials) ONE(flags) GROUPS(tmW) GROUPS(tmT) GROUPS(tmC)
+#define NARROW_ONE(name) decltype(nvfp4_kparams::name) name;
+#define NARROW_GROUPS(name) std::remove_extent_t<decltype(nvfp4_kparams::name)> name[G];
+
 template <int G> struct narrow_kparams { /* the fields of nvfp4_kparams the kernel reads, for G groups */
     narrow_tparams<G> tp;
-    unsigned *token_ready;
-    int tok_all;
-    unsigned prologue_target;
-    const int *cta_first;
-    const nvfp4_tile *tiles;
-    int groups, fuse_tokens;
-    unsigned epoch;
-    int tok_kblocks, tok_items;
-    int m[G], n[G], k[G], t_box[G], ready0[G];
-    const uint8_t *sfW[G];
-    uint16_t *C[G];
-    float *partials;
-    int *flags;
-    CUtensorMap tmW[G], tmT[G], tmC[G];
+    NARROW_KPARAMS_LIST(NARROW_ONE, NARROW_GROUPS)
 };
+#undef NARROW_ONE
+#undef NARROW_GROUPS
 
 static_assert(sizeof(narrow_kparams<NARROW_GROUPS>) <= 2048, "nvfp4 gemm: the narrow parameter block outgrew 2 KB "
                                                                "(its point is a small launch)");
@@ -876,46 +877,26 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
 
 namespace {
 
-/* The launch's copy of kp narrowed to G groups (kp->groups <= G). */
+/* The launch's copy of kp narrowed to G groups (kp->groups <= G, checked by the caller), made
+ * from the same lists that declare it. */
+#define COPY_ONE(dst, src, groups) (dst) = (src);
+#define COPY_GROUPS(dst, src, groups) memcpy((dst), (src), (size_t)(groups) * sizeof((src)[0]));
+#define COPY_GROUPS_END(dst, src, groups) memcpy((dst), (src), (size_t)((groups) + 1) * sizeof((src)[0]));
+#define COPY_TP_FIELD(kind, type, name, G) COPY_##kind(d->tp.name, kp->tp.name, kp->tp.groups)
+#define COPY_KP_ONE(name) COPY_ONE(d->name, kp->name, kp->groups)
+#define COPY_KP_GROUPS(name) COPY_GROUPS(d->name, kp->name, kp->groups)
 template <int G> void narrow(const nvfp4_kparams *kp, narrow_kparams<G> *d)
 {
     memset(d, 0, sizeof *d);
-    const nvfp4_tparams &tp = kp->tp;
-    d->tp.groups = tp.groups;
-    for (int g = 0; g < tp.groups; g++) {
-        d->tp.block_start[g] = tp.block_start[g];
-        d->tp.k[g] = tp.k[g];
-        d->tp.units[g] = tp.units[g];
-        d->tp.A[g] = tp.A[g];
-        d->tp.SFA[g] = tp.SFA[g];
-        d->tp.T[g] = tp.T[g];
-    }
-    d->tp.block_start[tp.groups] = tp.block_start[tp.groups];
-    d->token_ready = kp->token_ready;
-    d->tok_all = kp->tok_all;
-    d->prologue_target = kp->prologue_target;
-    d->cta_first = kp->cta_first;
-    d->tiles = kp->tiles;
-    d->groups = kp->groups;
-    d->fuse_tokens = kp->fuse_tokens;
-    d->epoch = kp->epoch;
-    d->tok_kblocks = kp->tok_kblocks;
-    d->tok_items = kp->tok_items;
-    for (int g = 0; g < kp->groups; g++) {
-        d->m[g] = kp->m[g];
-        d->n[g] = kp->n[g];
-        d->k[g] = kp->k[g];
-        d->t_box[g] = kp->t_box[g];
-        d->ready0[g] = kp->ready0[g];
-        d->sfW[g] = kp->sfW[g];
-        d->C[g] = kp->C[g];
-        d->tmW[g] = kp->tmW[g];
-        d->tmT[g] = kp->tmT[g];
-        d->tmC[g] = kp->tmC[g];
-    }
-    d->partials = kp->partials;
-    d->flags = kp->flags;
+    NVFP4_TPARAMS_LIST(COPY_TP_FIELD, G)
+    NARROW_KPARAMS_LIST(COPY_KP_ONE, COPY_KP_GROUPS)
 }
+#undef COPY_ONE
+#undef COPY_GROUPS
+#undef COPY_GROUPS_END
+#undef COPY_TP_FIELD
+#undef COPY_KP_ONE
+#undef COPY_KP_GROUPS
 
 /* Launch one instantiated knob point with parameter block KP (nvfp4_kparams itself, or a
  * narrow_kparams built from it). */
@@ -967,7 +948,7 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
 template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP>
 int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
 {
-    if (kp->groups > NARROW_GROUPS)
+    if (kp->groups > NARROW_GROUPS || kp->tp.groups > NARROW_GROUPS)
         return launch_point<S, TW, TT, WS, P, TS, MD, FP>(kp, *kp, stamps, s);
     narrow_kparams<NARROW_GROUPS> args;
     narrow(kp, &args);

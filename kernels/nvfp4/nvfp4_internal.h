@@ -16,16 +16,23 @@ extern "C" {
 #define NVFP4_TOKEN_UNITS 256
 
 /* Parameters of the token dequantisation (tokens.cuh: the pre-pass and the fused prologue): A_g -> fp16 [M, K], scales applied, K permuted. */
-/* Its fields for G groups, in the order a token block first reads them; also the GEMM's copy
- * narrowed to fewer groups (gemm.cu, narrow_tparams). */
-#define NVFP4_TPARAMS_FIELDS(G)                                                                    \
-    int block_start[(G) + 1]; /* first thread block of group g; [groups] = grid */                \
-    int groups;                                                                                    \
-    int k[G];                                                                                      \
-    long long units[G]; /* 16-byte units (32 FP4) of A_g: M_g x K / 32 */                          \
-    const uint8_t *A[G];                                                                           \
-    const uint8_t *SFA[G];                                                                         \
-    uint16_t *T[G];
+/* Its fields, in the order a token block first reads them, as one list X(kind, type, name, G)
+ * that declares both this struct (G = NVFP4_MAX_GROUPS) and the GEMM's copy narrowed to fewer
+ * groups, and makes that copy (gemm.cu, narrow_tparams): kind ONE is a single value, GROUPS
+ * one entry per group, GROUPS_END one per group and one after the last. */
+#define NVFP4_TPARAMS_LIST(X, G)                                                                   \
+    X(GROUPS_END, int, block_start, G) /* first thread block of group g; [groups] = grid */       \
+    X(ONE, int, groups, G)                                                                         \
+    X(GROUPS, int, k, G)                                                                           \
+    X(GROUPS, long long, units, G) /* 16-byte units (32 FP4) of A_g: M_g x K / 32 */               \
+    X(GROUPS, const uint8_t *, A, G)                                                               \
+    X(GROUPS, const uint8_t *, SFA, G)                                                             \
+    X(GROUPS, uint16_t *, T, G)
+#define NVFP4_DIM_ONE(G)
+#define NVFP4_DIM_GROUPS(G) [G]
+#define NVFP4_DIM_GROUPS_END(G) [(G) + 1]
+#define NVFP4_DECLARE_FIELD(kind, type, name, G) type name NVFP4_DIM_##kind(G);
+#define NVFP4_TPARAMS_FIELDS(G) NVFP4_TPARAMS_LIST(NVFP4_DECLARE_FIELD, G)
 typedef struct nvfp4_tparams {
     NVFP4_TPARAMS_FIELDS(NVFP4_MAX_GROUPS)
 } nvfp4_tparams;
