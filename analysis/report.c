@@ -116,6 +116,10 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
     gs_json_num(&j, "tail_share", r->smt.tail_share);
     gs_json_num(&j, "cta_duration_spread_worst", r->smt.spread_worst);
     gs_json_num(&j, "cta_duration_spread_median", r->smt.spread_median);
+    gs_json_num(&j, "sm_end_min_us", r->smt.end_min_ns / 1e3);
+    gs_json_num(&j, "sm_end_median_us", r->smt.end_median_ns / 1e3);
+    gs_json_num(&j, "sm_end_max_us", r->smt.end_max_ns / 1e3);
+    gs_json_num(&j, "balance_bound", r->smt.balance_bound);
     gs_json_close(&j);
     gs_verdicts vd;
     gs_verdicts_compute(r, &vd);
@@ -382,6 +386,11 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                       "(%.1f%% of the span); CTA duration spread per SM (max/median) %.3f worst, %.3f median.\n\n",
                   t->waves, r->tl.ctas, t->sms, t->resident_per_sm, t->ctas_per_sm_min, t->ctas_per_sm_max,
                   t->tail_ns / 1e3, 100 * t->tail_share, t->spread_worst, t->spread_median);
+    if (t->end_max_ns > 0)
+        gs_buf_printf(&b, "Balance: SMs run out of work between %.1f and %.1f us (median %.1f us); the same work "
+                          "spread evenly over the %d SMs would end at their mean, at most %.1f%% sooner.\n\n",
+                      t->end_min_ns / 1e3, t->end_max_ns / 1e3, t->end_median_ns / 1e3, t->sms,
+                      100 * t->balance_bound);
     gs_verdicts vd;
     gs_verdicts_compute(r, &vd);
     if (vd.n) {

@@ -388,8 +388,10 @@ static int occupancy(const gs_timeline *tl, const cta_index *x, gs_smtime *out)
 {
     double *dur = malloc((tl->ctas ? tl->ctas : 1) * sizeof(double));
     double *spreads = malloc(((size_t)tl->n_sm + 1) * sizeof(double));
-    if (!dur || !spreads) {
-        free(dur), free(spreads);
+    const int n_ends = out->sms > tl->n_sm ? out->sms : tl->n_sm;
+    double *ends = calloc((size_t)(n_ends ? n_ends : 1), sizeof(double)); /* 0: ran nothing */
+    if (!dur || !spreads || !ends) {
+        free(dur), free(spreads), free(ends);
         return -1;
     }
     int used = 0, n_spread = 0;
@@ -404,6 +406,7 @@ static int occupancy(const gs_timeline *tl, const cta_index *x, gs_smtime *out)
         out->ctas_per_sm_max = m > out->ctas_per_sm_max ? m : out->ctas_per_sm_max;
         out->ctas_per_sm_min = m < out->ctas_per_sm_min ? m : out->ctas_per_sm_min;
         first_out = fmin(first_out, last_end);
+        ends[s] = last_end;
         if (!isnan(spread))
             spreads[n_spread++] = spread;
     }
@@ -421,7 +424,18 @@ static int occupancy(const gs_timeline *tl, const cta_index *x, gs_smtime *out)
         out->spread_median = gs_sort_median(spreads, n_spread); /* sorts spreads */
         out->spread_worst = spreads[n_spread - 1];
     }
-    free(dur), free(spreads);
+    /* an even spread of the same work would end every SM at their mean end (start offsets,
+     * and whatever cannot be cut, make the real gain smaller) */
+    if (used && out->span_ns > 0) {
+        double sum = 0;
+        for (int s = 0; s < n_ends; s++)
+            sum += ends[s];
+        out->end_median_ns = gs_sort_median(ends, n_ends); /* sorts ends */
+        out->end_min_ns = ends[0];
+        out->end_max_ns = ends[n_ends - 1];
+        out->balance_bound = fmax(0, 1 - sum / n_ends / out->span_ns);
+    }
+    free(dur), free(spreads), free(ends);
     return 0;
 }
 

@@ -30,6 +30,10 @@ typedef struct gs_smtime {
     double tail_ns;          /* from the first SM that ran CTAs running out of work to the kernel end */
     double tail_share;       /* tail_ns / span */
     double spread_worst, spread_median; /* per SM: max / median CTA duration */
+    /* balance: when each SM runs out of work (its last CTA's end, 0 for an SM that ran
+     * none), from the span's start */
+    double end_min_ns, end_median_ns, end_max_ns;
+    double balance_bound; /* 1 - mean SM end / span: the most an even spread of the same work saves */
     /* SMs busy over time, for the plot */
     int n_busy;
     double *busy_t;          /* time of each change, ns */

@@ -58,6 +58,11 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
             say(out, "Wave-quantised: %.2f waves, the last one %.0f%% full; %.1f%% of SM-time is idle.", t->waves,
                 100 * frac, 100 * t->share[GS_SMT_IDLE]);
     }
+    /* under one wave the idle SMs say it already */
+    if (t->waves >= 1.0 && t->balance_bound >= GS_BALANCE_BOUND)
+        say(out, "Unbalanced: SMs run out of work between %.1f and %.1f us; spread evenly, the same work would end "
+                 "%.1f%% sooner at most.",
+            t->end_min_ns / 1e3, t->end_max_ns / 1e3, 100 * t->balance_bound);
     const gs_perf *pf = &r->perf;
     if (pf->valid) {
         if (pf->bound == GS_BOUND_LATENCY)

@@ -18,6 +18,7 @@ typedef struct gs_verdicts {
 #define GS_EXPOSED_LARGE 0.05   /* exposed share worth naming */
 #define GS_TAIL_BOUND 0.20      /* tail share of the span */
 #define GS_WAVE_FILL 0.50       /* last wave filled to at most this: wave-quantised */
+#define GS_BALANCE_BOUND 0.03   /* an even spread of the work saves at least this: unbalanced */
 
 void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out);
 

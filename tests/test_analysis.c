@@ -12,6 +12,9 @@
 #include "analysis/phases.h"
 #include "analysis/timeline.h"
 #include "analysis/smtime.h"
+#include "analysis/verdicts.h"
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct built {
     gs_trace t;
@@ -358,9 +361,48 @@ static void waves_and_idle_tail(void **state)
     assert_int_equal(gs_smtime_compute(&b.tl, 4, &t4), 0);
     assert_float_equal(t4.share[GS_SMT_IDLE], 4000.0 / 8000, 1e-3);
     assert_int_equal(t4.ctas_per_sm_min, 0);
+    /* balance: SMs end at 2000, 1000, 1000 (mean 1333 of a 2000 span); with the fourth SM,
+     * which ran nothing, at 0 too (mean 1000) */
+    assert_float_equal(t.end_min_ns, 1000, 1);
+    assert_float_equal(t.end_median_ns, 1000, 1);
+    assert_float_equal(t.end_max_ns, 2000, 1);
+    assert_float_equal(t.balance_bound, 1 - 4000.0 / 3 / 2000, 1e-3);
+    assert_float_equal(t4.end_min_ns, 0, 1e-9);
+    assert_float_equal(t4.balance_bound, 0.5, 1e-3);
     gs_smtime_free(&t);
     gs_smtime_free(&t4);
     drop(&b);
+}
+
+/* The "Unbalanced" verdict: said from a full wave when an even spread saves at least
+ * GS_BALANCE_BOUND, not below it and not under one wave (the idle SMs say that). */
+static int says_unbalanced(double waves, double bound)
+{
+    gs_rundata *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->smt.sms = 132;
+    r->smt.span_ns = 100e3;
+    r->smt.sm_time_ns = 132 * 100e3;
+    r->smt.waves = waves;
+    r->smt.end_min_ns = 90e3;
+    r->smt.end_max_ns = 100e3;
+    r->smt.balance_bound = bound;
+    gs_verdicts v;
+    gs_verdicts_compute(r, &v);
+    free(r);
+    for (int i = 0; i < v.n; i++)
+        if (strstr(v.text[i], "Unbalanced: SMs run out of work between 90.0 and 100.0 us;") == v.text[i])
+            return 1;
+    return 0;
+}
+
+static void unbalanced_verdict(void **state)
+{
+    (void)state;
+    assert_true(says_unbalanced(1.0, 0.05));
+    assert_true(says_unbalanced(2.3, GS_BALANCE_BOUND));
+    assert_false(says_unbalanced(1.0, 0.02));
+    assert_false(says_unbalanced(0.8, 0.30));
 }
 
 /* Overlapping non-main-loop phases: the decomposition gives the time to the
@@ -431,7 +473,7 @@ int main(void)
         cmocka_unit_test(instance_quantiles_repeated), cmocka_unit_test(instance_quantiles_distinct),
         cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),
         cmocka_unit_test(epilogue_fully_exposed),     cmocka_unit_test(waves_and_idle_tail),
-        cmocka_unit_test(overlapping_exposed_phases),
+        cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }
