@@ -672,7 +672,7 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
 /* Split K: the units of every tile partition its K blocks, part numbers in K order; the
  * owner (part 0, K from 0) ends its CTA's list and every other part runs before any whole
  * tile or owner on its CTA, so an owner only ever waits for parts that never wait; no CTA
- * exceeds the mean cost by more than the rounding of a minimal part. */
+ * exceeds the mean cost by more than the rounding of a minimal part (and, rebalanced, one part's own cost). */
 static void check_split_schedule(const char *name, int tile_w, int tile_t, int sms, int mode)
 {
     nvfp4_shape s;
@@ -723,7 +723,7 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
             const long long per = nvfp4_tile_cost(mode, NVFP4_BK, x->n_eff, tile_w);
             if (per > per_max)
                 per_max = per;
-            load += per * (x->kb1 - x->kb0);
+            load += nvfp4_unit_cost(mode, x, tile_w); /* with a handed-over part's own cost */
         }
         total += load;
         if (load > most)
@@ -780,8 +780,9 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
             if (load > whole_most)
                 whole_most = load;
         }
+        /* (a part's own cost, NVFP4_PART_NS, cannot be cut either) */
         if (!short_tiles && sc.ntiles - sc.partial_bufs >= sms)
-            assert_true(most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max);
+            assert_true(most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max + NVFP4_PART_NS);
         /* never worse than whole tiles (the same weighting), and no cut where they balance */
         assert_true(most <= whole_most);
         if (whole_most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max / 2)

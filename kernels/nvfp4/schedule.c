@@ -151,7 +151,8 @@ static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
 /* Split K on top of the whole-tile schedule: LPT first (load, owner), then each CTA whose
  * load exceeds the mean by more than half a minimal part, most loaded first, hands K
  * blocks from the end of its last tile to the least-loaded CTA, until every CTA is within
- * that margin or a move would no longer lower the most loaded one.  It keeps K blocks from 0 (part 0, the owner, still last on its list); the
+ * that margin or a move would no longer lower the most loaded one (the taker pays the new
+ * part's NVFP4_PART_NS too).  It keeps K blocks from 0 (part 0, the owner, still last on its list); the
  * handed-over ranges become parts 1.. in K order, each placed before any whole tile on
  * the CTA that takes it, so an owner only ever waits for parts that run first on their
  * CTAs.  Few tiles are cut: only where whole tiles cannot balance.  Writes the units in
@@ -165,7 +166,14 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
     long long total = 0;
     for (int b = 0; b < grid; b++)
         total += load[b];
-    const long long mean = (total + grid - 1) / grid;
+    /* the mean the moves aim at counts the parts they will add: one for each CTA below it */
+    long long mean = (total + grid - 1) / grid;
+    for (int i = 0; i < 4; i++) {
+        long long below = 0;
+        for (int b = 0; b < grid; b++)
+            below += load[b] < mean;
+        mean = (total + below * NVFP4_PART_NS + grid - 1) / grid;
+    }
     int *last = malloc((size_t)grid * sizeof *last), *keep = malloc((size_t)ntiles * sizeof *keep),
         *done = calloc((size_t)grid, sizeof *done);
     /* handed-over ranges: tile (sorted index), first K block, end, taking CTA */
@@ -199,13 +207,14 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
         for (int c = 0; c < grid; c++)
             if (c != b && load[c] < load[j])
                 j = c;
-        const long long room = mean - load[j], excess = load[b] - mean;
+        /* the taker also pays the new part's own cost (its partial store, its main loop's start) */
+        const long long room = mean - load[j] - NVFP4_PART_NS, excess = load[b] - mean;
         int take = (int)(((room < excess ? room : excess) + per / 2) / per);
         if (take < NVFP4_MIN_PART_KB)
             take = NVFP4_MIN_PART_KB;
         if (take > keep[t] - NVFP4_MIN_PART_KB)
             take = keep[t] - NVFP4_MIN_PART_KB;
-        if (load[j] + per * take >= load[b]) { /* would not lower the most loaded: stop here */
+        if (load[j] + per * take + NVFP4_PART_NS >= load[b]) { /* would not lower the most loaded: stop here */
             done[b] = 1;
             continue;
         }
@@ -213,7 +222,7 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
         moves++;
         keep[t] -= take;
         load[b] -= per * take;
-        load[j] += per * take;
+        load[j] += per * take + NVFP4_PART_NS;
     }
     /* parts and buffers: a cut tile's handed-over ranges were recorded from its end down */
     int *part_of = malloc((size_t)(moves + 1) * sizeof *part_of), *tile_slot = malloc((size_t)ntiles * sizeof *tile_slot),

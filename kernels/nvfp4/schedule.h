@@ -55,13 +55,29 @@ enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
  * weighting it was measured fastest with on the H100 (docs/variants.md):
  * - whole tiles and the dealt split K: equal weights, K x (n_eff + tile_w); the refitted
  *   weights below made the deal slower (its cuts multiplied);
- * - the rebalanced split K: K x (n_eff + 1.5 tile_w), the fit of a g8k7168 tile's main
- *   loop, 36.2 + 0.186 n_eff us (detail twin's "Per group" times at c96a938, n_eff 64..256,
- *   tile_w 128): a fixed part of 195 token columns. */
+ * - the rebalanced split K: ns per K block of 128-row tiles by width (NVFP4_KB_NS: medians of
+ *   the whole tiles' MAINLOOP per K block in the twin's recording of g8k7168,
+ *   samples/g8k7168-twin; 32 and 224 are not benchmark widths: 32 as 64, 224 between its
+ *   neighbours), and every handed-over part NVFP4_PART_NS more (split_rebalance; the fit of
+ *   that recording's CTA end times).  Other tile heights: 3/2 (2 n_eff + 3 tile_w), the
+ *   earlier weighting in the same unit (it equals the table at 256 x 128). */
+#define NVFP4_KB_NS {750, 750, 768, 861, 1090, 1191, 1266, 1341} /* n_eff 32, 64, ..., 256 */
+#define NVFP4_PART_NS 2640
 static inline long long nvfp4_tile_cost(int split, int K, int n_eff, int tile_w)
 {
-    return split == NVFP4_SPLIT_REBALANCE ? (long long)K * (long long)(2 * n_eff + 3 * tile_w)
-                                          : (long long)K * (long long)(n_eff + tile_w);
+    static const int kb_ns[] = NVFP4_KB_NS;
+    if (split != NVFP4_SPLIT_REBALANCE)
+        return (long long)K * (long long)(n_eff + tile_w);
+    const long long kbs = K / NVFP4_BK;
+    if (tile_w == 128 && n_eff % 32 == 0 && n_eff >= 32 && n_eff <= 256)
+        return kbs * kb_ns[n_eff / 32 - 1];
+    return kbs * (long long)(3 * n_eff + 9 * tile_w / 2);
+}
+/* A unit's cost in its schedule's weighting: its K range, and a handed-over part's extra. */
+static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile_w)
+{
+    return nvfp4_tile_cost(split, (u->kb1 - u->kb0) * NVFP4_BK, u->n_eff, tile_w) +
+           (split == NVFP4_SPLIT_REBALANCE && u->part > 0 ? NVFP4_PART_NS : 0);
 }
 /* Builds the schedule.  n_step: the step n_eff is rounded up to (NVFP4_N_STEP, or a larger
  * multiple of it that divides tile_t: the points that compile fewer wgmma widths).  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
