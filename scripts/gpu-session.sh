@@ -26,6 +26,11 @@
 #                (e.g. "abl1=-DNVFP4_ABLATE=1 abl3=-DNVFP4_ABLATE=3"), each built as
 #                build/NAME/nvfp4-bench with every GEMM build compiled with FLAG, for the ab
 #                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong
+#        relink  builds build/base/nvfp4-bench from this build's objects, with every host C file
+#                that .gs-base/ holds compiled in place of its own: .gs-base/ has an earlier
+#                commit's versions of the changed files at their paths (git archive COMMIT FILES),
+#                carried along; an A/B of a host-only change (the schedule) without building the
+#                kernels twice (then GS_AB_BINS=build/base/nvfp4-bench)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
 #        launch  build/launch-cost: an empty launch's time (the toolkit's timing) against its
 #                parameter size (the GEMM's parameters: 7552 bytes, 1920 with at most four groups)
@@ -90,6 +95,27 @@ log="$out/session.log"
             for i in "${!pids[@]}"; do
                 wait "${pids[$i]}" || echo "gpu-session: experiment ${names[$i]}'s build failed (exp-${names[$i]}.log)"
             done ;;
+        relink) echo "== build/base/nvfp4-bench: this build with the host C files of .gs-base/"
+            mkdir -p build/base/objs
+            vars=$(make -s -f Makefile -f <(printf 'print-%%:\n\t@echo $(%s)\n' '$*') \
+                print-NVFP4_BENCH_OBJS print-NVFP4_LIBS print-CUDA_LIB print-NVCC print-ARCH)
+            { read -r objs; read -r libs; read -r cudalib; read -r nvcc; read -r arch; } <<<"$vars"
+            linked=() ok=1
+            for o in $objs; do
+                src=.gs-base/${o#build/}
+                src=${src%.o}.c
+                if [ -f "$src" ]; then
+                    b=build/base/objs/$(basename "$o")
+                    # its own folder first (the earlier headers next to it), then the current ones
+                    gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$(dirname "${src#.gs-base/}")" -I. -c "$src" -o "$b" || ok=0
+                    echo "relink: $src"
+                    linked+=("$b")
+                else
+                    linked+=("$o")
+                fi
+            done
+            [ $ok = 1 ] && $nvcc $arch "${linked[@]}" -L"$cudalib" -lcudart $libs -lm -o build/base/nvfp4-bench \
+                || echo "gpu-session: relink failed" ;;
         launch) echo "== launch cost against parameter size"; build/launch-cost --reps "${GS_LAUNCH_REPS:-200}" ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
