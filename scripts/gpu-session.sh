@@ -98,8 +98,8 @@ log="$out/session.log"
         relink) echo "== build/base/nvfp4-bench: this build with the host C files of .gs-base/"
             mkdir -p build/base/objs
             vars=$(make -s -f Makefile -f <(printf 'print-%%:\n\t@echo $(%s)\n' '$*') \
-                print-NVFP4_BENCH_OBJS print-NVFP4_LIBS print-CUDA_LIB print-NVCC print-ARCH)
-            { read -r objs; read -r libs; read -r cudalib; read -r nvcc; read -r arch; } <<<"$vars"
+                print-NVFP4_BENCH_OBJS print-NVFP4_LIBS print-CUDA_LIB print-NVCC print-ARCH print-CC print-CFLAGS)
+            { read -r objs; read -r libs; read -r cudalib; read -r nvcc; read -r arch; read -r cc; read -r cflags; } <<<"$vars"
             linked=() ok=1
             for o in $objs; do
                 src=.gs-base/${o#build/}
@@ -107,7 +107,7 @@ log="$out/session.log"
                 if [ -f "$src" ]; then
                     b=build/base/objs/$(basename "$o")
                     # its own folder first (the earlier headers next to it), then the current ones
-                    gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$(dirname "${src#.gs-base/}")" -I. -c "$src" -o "$b" || ok=0
+                    $cc $cflags -I"$(dirname "${src#.gs-base/}")" -c "$src" -o "$b" || ok=0
                     echo "relink: $src"
                     linked+=("$b")
                 else

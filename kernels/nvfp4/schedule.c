@@ -166,7 +166,8 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
     long long total = 0;
     for (int b = 0; b < grid; b++)
         total += load[b];
-    /* the mean the moves aim at counts the parts they will add: one for each CTA below it */
+    /* the mean the moves aim at counts the parts they will add: one for each CTA below it
+     * (a fixed point; the count settles within a few rounds) */
     long long mean = (total + grid - 1) / grid;
     for (int i = 0; i < 4; i++) {
         long long below = 0;
