@@ -68,7 +68,7 @@ TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
 .PHONY: all host test report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
-     $(BUILD)/ncu-compare $(BUILD)/launch-cost
+     $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
 
 cuda-check:
@@ -134,6 +134,9 @@ $(BUILD)/nvfp4-bench: $(NVFP4_BENCH_OBJS) | cuda-check
 
 # launch cost against parameter size, in the toolkit's timing (scripts/gpu-session.sh, step launch)
 $(BUILD)/launch-cost: $(BUILD)/instrument/launch_cost.o $(BUILD)/cuda/instrument/gs_timing.o | cuda-check
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart -o $@
+# the consumer's per-stage floor per wgmma width (scripts/gpu-session.sh, step mmarate)
+$(BUILD)/nvfp4-mma-rate: $(BUILD)/kernels/nvfp4/mma_rate.o | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart -o $@
 
 # every object depends on the headers it includes (kept simple: all of them)

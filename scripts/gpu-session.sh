@@ -32,6 +32,8 @@
 #                carried along; an A/B of a host-only change (the schedule) without building the
 #                kernels twice (then GS_AB_BINS=build/base/nvfp4-bench)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels
+#        mmarate build/nvfp4-mma-rate: the consumer's per-stage floor per wgmma width (no memory
+#                traffic), into mma-rate.tsv
 #        launch  build/launch-cost: an empty launch's time (the toolkit's timing) against its
 #                parameter size (the GEMM's parameters: 7552 bytes, 1920 with at most four groups)
 #        ab      times other nvfp4-bench binaries (GS_AB_BINS, e.g. built from an earlier
@@ -117,6 +119,7 @@ log="$out/session.log"
             [ $ok = 1 ] && $nvcc $arch "${linked[@]}" -L"$cudalib" -lcudart $libs -lm -o build/base/nvfp4-bench \
                 || echo "gpu-session: relink failed" ;;
         launch) echo "== launch cost against parameter size"; build/launch-cost --reps "${GS_LAUNCH_REPS:-200}" ;;
+        mmarate) echo "== wgmma rate per width"; build/nvfp4-mma-rate | tee "$out/mma-rate.tsv" ;;
         sass) echo "== sass"
             mkdir -p "$out/sass"
             for b in prod twin; do

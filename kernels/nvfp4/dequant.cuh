@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ptx.cuh"
+#include "schedule.h"
 
 /* Two FP4 codes -> fp16x2 of value x scale x 2^-14, exact.  Nibbles p and p+4 of w (shifted
  * to the top of each 16-bit lane) get their sign at bit 15 and e1 e0 m at bits 11..9: an
@@ -36,6 +37,34 @@ static __device__ __forceinline__ size_t sf_atom_offset(int row, int K, int atom
 {
     return (size_t)(row / 128) * (size_t)(K / 64) * 512u + (size_t)atom * 512u +
            (size_t)((row & 31) * 16 + ((row >> 5) & 3) * 4);
+}
+
+/* The register fragments of one stage (eight k16 steps of K = NVFP4_BK) for this thread's two
+ * weight rows, from a stage's raw FP4 weights (rows of NVFP4_BK / 2 bytes at w_raw) and its two
+ * blocked scale atoms (sf).  Thread quad lane c reads bytes 16c..16c+15 of each row: scale
+ * blocks 2c (words 0, 1) and 2c + 1 (words 2, 3); word i, nibble pair p feeds step 2i + p/2
+ * (nvfp4_kperm).  RAW (an ablation, docs/variants.md) puts the raw words into the fragments
+ * instead, keeping the loads live.  Shared by the GEMM and the wgmma-rate benchmark. */
+template <bool RAW>
+static __device__ __forceinline__ void dequant_weight_stage(uint32_t (&a)[8][4], uint32_t w_raw, uint32_t sf, int row,
+                                                            int band_row, int c)
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int r = row + 8 * h, br = band_row + 8 * h;
+        const uint4 q = lds128(w_raw + (uint32_t)(r * (NVFP4_BK / 2) + 16 * c));
+        /* blocked layout: row i's 4 scales of an atom are bytes (i%32)*16 + ((i%128)/32)*4 + 0..3 */
+        const uint16_t s2 = lds16(sf + (uint32_t)((c >> 1) * 512 + (br & 31) * 16 + (br >> 5) * 4 + 2 * (c & 1)));
+        const uint32_t sc = e4m3x2_to_f16x2(s2);
+        const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
+        const uint32_t words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int p = 0; p < 4; p++)
+                a[2 * i + (p >> 1)][2 * (p & 1) + h] =
+                    RAW ? words[i] ^ (p == 0 ? s_lo : s_hi) : dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
+    }
 }
 
 #endif

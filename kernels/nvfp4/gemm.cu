@@ -165,31 +165,6 @@ template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
                                            "227 KB of shared memory");
 };
 
-/* The register fragments of one stage (eight k16 steps) for this thread's two weight rows.
- * Thread quad lane c reads bytes 16c..16c+15 of each row: scale blocks 2c (words 0, 1) and
- * 2c + 1 (words 2, 3); word i, nibble pair p feeds step 2i + p/2 (nvfp4_kperm). */
-__device__ __forceinline__ void dequant_stage(uint32_t (&a)[8][4], uint32_t w_raw, uint32_t sf, int row,
-                                              int band_row, int c)
-{
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const int r = row + 8 * h, br = band_row + 8 * h;
-        const uint4 q = lds128(w_raw + (uint32_t)(r * (BK / 2) + 16 * c));
-        /* blocked layout: row i's 4 scales of an atom are bytes (i%32)*16 + ((i%128)/32)*4 + 0..3 */
-        const uint16_t s2 = lds16(sf + (uint32_t)((c >> 1) * 512 + (br & 31) * 16 + (br >> 5) * 4 + 2 * (c & 1)));
-        const uint32_t sc = e4m3x2_to_f16x2(s2);
-        const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
-        const uint32_t words[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-        for (int i = 0; i < 4; i++)
-#pragma unroll
-            for (int p = 0; p < 4; p++)
-                a[2 * i + (p >> 1)][2 * (p & 1) + h] =
-                    ABLATE == 2 ? words[i] ^ (p == 0 ? s_lo : s_hi) /* keep the loads live */
-                                : dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
-    }
-}
-
 /* The weights enter the wgmmas as v s 2^-14 (dequant_nibbles_x2m14: one multiply per pair
  * instead of two), so every accumulator holds 2^-14 x its sum; x 2^14 in fp32 is exact. */
 constexpr float ACC_UNSCALE = 16384.0f;
@@ -462,7 +437,7 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     mbar_wait(L::full_bar(cc.sm_base, slot), (j / STAGES) & 1);
     GS_SUB_END(gs, GS_LOAD_WAIT);
     GS_SUB_BEGIN(gs, GS_DEQUANT);
-    dequant_stage(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
+    dequant_weight_stage<ABLATE == 2>(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
     GS_SUB_END(gs, GS_DEQUANT);
 }
 
