@@ -719,7 +719,7 @@ template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int
 __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const gs_buffer stamps)
 {
-    static_assert(STAGES >= 1 && STAGES <= 6, "nvfp4 gemm: stages must be 1..6");
+    static_assert(STAGES >= 1 && STAGES <= 4, "nvfp4 gemm: stages must be 1..4");
     static_assert(TILE_W == 64 || TILE_W == 128, "nvfp4 gemm: tile_w must be 64 or 128 (64 rows per consumer "
                                                  "warpgroup, at most two)");
     static_assert(TILE_T % 64 == 0 && TILE_T >= 64 && TILE_T <= 256,

@@ -82,9 +82,6 @@
       128, 1, 1, 2, 0, 0, 1)                                                                                   \
     X("s2_w128_t256_ws_p_tmr_skr", "as s3_w128_t256_ws_p_tmr_skr with 2 stages", 2, 128, 256, 1, 1, 2, 2, 0, 1)   \
     X("s3_w128_t128_ws_p_tmr_skr", "as s3_w128_t256_ws_p_tmr_skr with 128-token tiles", 3, 128, 128, 1, 1, 2, 2, \
-      0, 1) \
-    X("s4_w128_t128_ws_p_tmr_skr", "as s3_w128_t128_ws_p_tmr_skr with 4 stages", 4, 128, 128, 1, 1, 2, 2, 0, 1)      \
-    X("s5_w128_t128_ws_p_tmr_skr", "as s3_w128_t128_ws_p_tmr_skr with 5 stages (a ring as deep in time as "      \
-      "3 stages of 256 tokens)", 5, 128, 128, 1, 1, 2, 2, 0, 1)
+      0, 1)
 
 #endif
