@@ -39,15 +39,17 @@ static __device__ __forceinline__ size_t sf_atom_offset(int row, int K, int atom
            (size_t)((row & 31) * 16 + ((row >> 5) & 3) * 4);
 }
 
-/* The register fragments of one stage (eight k16 steps of K = NVFP4_BK) for this thread's two
- * weight rows, from a stage's raw FP4 weights (rows of NVFP4_BK / 2 bytes at w_raw) and its two
- * blocked scale atoms (sf).  Thread quad lane c reads bytes 16c..16c+15 of each row: scale
- * blocks 2c (words 0, 1) and 2c + 1 (words 2, 3); word i, nibble pair p feeds step 2i + p/2
- * (nvfp4_kperm).  RAW (an ablation, docs/variants.md) puts the raw words into the fragments
- * instead, keeping the loads live.  Shared by the GEMM and the wgmma-rate benchmark. */
-template <bool RAW>
-static __device__ __forceinline__ void dequant_weight_stage(uint32_t (&a)[8][4], uint32_t w_raw, uint32_t sf, int row,
-                                                            int band_row, int c)
+/* One stage's raw weight words and scales for this thread's two weight rows (row, row + 8),
+ * from a stage's raw FP4 weights (rows of NVFP4_BK / 2 bytes at w_raw) and its two blocked
+ * scale atoms (sf).  Thread quad lane c reads bytes 16c..16c+15 of each row: scale blocks 2c
+ * (words 0, 1) and 2c + 1 (words 2, 3). */
+struct weight_words {
+    uint32_t w[2][4];            /* [row half h][word i] */
+    uint32_t s_lo[2], s_hi[2];   /* [h]: the scale of words 0-1 and of words 2-3, in both halves */
+};
+
+static __device__ __forceinline__ void load_weight_words(weight_words &ww, uint32_t w_raw, uint32_t sf, int row,
+                                                         int band_row, int c)
 {
 #pragma unroll
     for (int h = 0; h < 2; h++) {
@@ -56,15 +58,44 @@ static __device__ __forceinline__ void dequant_weight_stage(uint32_t (&a)[8][4],
         /* blocked layout: row i's 4 scales of an atom are bytes (i%32)*16 + ((i%128)/32)*4 + 0..3 */
         const uint16_t s2 = lds16(sf + (uint32_t)((c >> 1) * 512 + (br & 31) * 16 + (br >> 5) * 4 + 2 * (c & 1)));
         const uint32_t sc = e4m3x2_to_f16x2(s2);
-        const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
-        const uint32_t words[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-        for (int i = 0; i < 4; i++)
-#pragma unroll
-            for (int p = 0; p < 4; p++)
-                a[2 * i + (p >> 1)][2 * (p & 1) + h] =
-                    RAW ? words[i] ^ (p == 0 ? s_lo : s_hi) : dequant_nibbles_x2m14(words[i], p, i < 2 ? s_lo : s_hi);
+        ww.s_lo[h] = (sc & 0xFFFFu) * 0x10001u;
+        ww.s_hi[h] = (sc >> 16) * 0x10001u;
+        ww.w[h][0] = q.x;
+        ww.w[h][1] = q.y;
+        ww.w[h][2] = q.z;
+        ww.w[h][3] = q.w;
     }
+}
+
+/* The fragment of k16 step s (0..7): word i = s / 2, nibble pairs p = 2 (s % 2) and + 1
+ * (nvfp4_kperm: word i, pair p feeds step 2i + p/2; half h of the fragment's registers is row
+ * half h).  RAW (an ablation, docs/variants.md) puts the raw words in instead, keeping the
+ * loads live. */
+template <bool RAW>
+static __device__ __forceinline__ void dequant_weight_step(uint32_t (&a)[4], const weight_words &ww, int s)
+{
+    const int i = s >> 1, p0 = 2 * (s & 1);
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const uint32_t sc = i < 2 ? ww.s_lo[h] : ww.s_hi[h];
+#pragma unroll
+        for (int d = 0; d < 2; d++)
+            a[2 * d + h] = RAW ? ww.w[h][i] ^ (p0 + d == 0 ? ww.s_lo[h] : ww.s_hi[h])
+                               : dequant_nibbles_x2m14(ww.w[h][i], p0 + d, sc);
+    }
+}
+
+/* The register fragments of one stage (eight k16 steps of K = NVFP4_BK).  Shared by the GEMM
+ * and the wgmma-rate benchmark. */
+template <bool RAW>
+static __device__ __forceinline__ void dequant_weight_stage(uint32_t (&a)[8][4], uint32_t w_raw, uint32_t sf, int row,
+                                                            int band_row, int c)
+{
+    weight_words ww;
+    load_weight_words(ww, w_raw, sf, row, band_row, c);
+#pragma unroll
+    for (int s = 0; s < 8; s++)
+        dequant_weight_step<RAW>(a[s], ww, s);
 }
 
 #endif

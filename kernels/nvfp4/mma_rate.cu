@@ -7,7 +7,10 @@
  * dequant_weight_stage (dequant.cuh), overlapped as the kernel overlaps them.
  *   depth 1: wait for the stage's wgmmas before the next is issued (the kernel's
  *            MMA_DEPTH 1: dequantise the next stage, then wgmma.wait_group 0);
- *   depth 2: wait only for the previous stage's (wait_group 1), then dequantise.
+ *   depth 2: wait only for the previous stage's (wait_group 1), then dequantise;
+ *   dequant 2 (depth 1): the next stage's fragments made between the wgmmas, one k16 step
+ *            after each (interleaved), instead of after all eight; 3: four steps after
+ *            each four wgmmas.
  * No loads from global memory, no barriers: the figures are the per-width floor of the
  * main loop's stage (a K block of 128 for a 128-row tile) against which the stamps' MAINLOOP
  * per K block is read (docs/method.md, "The consumer's floor per width").
@@ -59,10 +62,33 @@ template <int N> __device__ __forceinline__ void issue(float (&acc)[N / 2], cons
     wgmma_commit();
 }
 
+/* Eight wgmmas of one stage from fragments a, with the next stage's fragments (next) made
+ * between them, CH k16 steps after every CH wgmmas (DEQ 2: CH 1, DEQ 3: CH 4; the
+ * dequantisation interleaved with the issue instead of following it). */
+template <int N, int CH>
+__device__ __forceinline__ void issue_interleaved(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t tok,
+                                                  uint32_t (&next)[8][4], uint32_t wbase, int stage, int row, int c)
+{
+    const uint32_t w = wbase + (uint32_t)(stage % W_SLOTS) * W_STAGE;
+    weight_words ww;
+    load_weight_words(ww, w, w + 128 * (NVFP4_BK / 2), row, row, c);
+    wgmma_fence();
+#pragma unroll
+    for (int s0 = 0; s0 < 8; s0 += CH) {
+#pragma unroll
+        for (int s = s0; s < s0 + CH; s++)
+            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * TOK_SLAB + (uint32_t)(s & 3) * 32u));
+#pragma unroll
+        for (int s = s0; s < s0 + CH; s++)
+            dequant_weight_step<false>(next[s], ww, s);
+    }
+    wgmma_commit();
+}
+
 template <int DEPTH, int DEQ>
 __device__ __forceinline__ void next_set(uint32_t (&a)[8][4], uint32_t wbase, int stage, int row, int c)
 {
-    if (DEQ) {
+    if (DEQ == 1) {
         const uint32_t w = wbase + (uint32_t)(stage % W_SLOTS) * W_STAGE;
         dequant_weight_stage<false>(a, w, w + 128 * (NVFP4_BK / 2), row, row, c);
     }
@@ -106,7 +132,14 @@ __global__ void __launch_bounds__(THREADS, 1) rate_kernel(int stages, unsigned l
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
         c0 = clock64();
     }
-    for (int it = 0; it < stages; it += 2) {
+    constexpr int CH = DEQ == 2 ? 1 : 4;
+    for (int it = 0; it < stages && DEQ >= 2; it += 2) { /* DEPTH 1 only */
+        issue_interleaved<N, CH>(acc, fa, tok, fb, wbase, it + 1, row, c);
+        wgmma_wait<0>();
+        issue_interleaved<N, CH>(acc, fb, tok, fa, wbase, it + 2, row, c);
+        wgmma_wait<0>();
+    }
+    for (int it = 0; it < stages && DEQ < 2; it += 2) {
         issue<N>(acc, fa, tok);
         if (DEPTH == 1) {
             next_set<DEPTH, DEQ>(fb, wbase, it + 1, row, c);
@@ -224,7 +257,7 @@ template <int N, int DEPTH, int DEQ> int row(dev_ctx &d, int stages, int reps)
 template <int N> int width_rows(dev_ctx &d, int stages, int reps)
 {
     return row<N, 1, 0>(d, stages, reps) || row<N, 1, 1>(d, stages, reps) || row<N, 2, 0>(d, stages, reps) ||
-           row<N, 2, 1>(d, stages, reps);
+           row<N, 2, 1>(d, stages, reps) || row<N, 1, 2>(d, stages, reps) || row<N, 1, 3>(d, stages, reps);
 }
 
 } // namespace
