@@ -40,7 +40,7 @@ include instrument/cupti.mk
 # host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
 
 GS_HOST_SRCS := analysis/edges.c analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c analysis/plots.c analysis/report.c instrument/gs_file.c instrument/gs_run.c instrument/gs_sequence.c \
+                analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c analysis/plots.c analysis/widths.c analysis/report.c instrument/gs_file.c instrument/gs_run.c instrument/gs_sequence.c \
                 $(NVFP4_HOST_C)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -62,7 +62,7 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
             $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
             $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 
-TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx test_ncu_compare
+TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx test_ncu_compare test_widths
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 

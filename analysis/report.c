@@ -11,6 +11,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const units_from_name[] = {"none", "schedule", "groups"};
+
+/* Main loop by tile width (analysis/widths.h); absent outside NVFP4 runs. */
+static void widths_json(gs_json *j, const gs_widths *w)
+{
+    if (!w->applies)
+        return;
+    gs_json_obj(j, "mainloop_by_width");
+    gs_json_str(j, "units_from", units_from_name[w->from]);
+    gs_json_str(j, "note", w->note);
+    gs_json_int(j, "stamped_units", w->stamped_units);
+    gs_json_num(j, "schedule_units", w->schedule_units < 0 ? NAN : w->schedule_units);
+    gs_json_int(j, "tile_w", w->tile_w);
+    gs_json_int(j, "n_step", w->n_step);
+    gs_json_int(j, "sms", w->sms);
+    gs_json_num(j, "ceiling_tflops", w->ceiling_tflops);
+    gs_json_bool(j, "detail", w->detail);
+    gs_json_arr(j, "widths");
+    for (int i = 0; i < w->n; i++) {
+        const gs_width_row *x = &w->row[i];
+        gs_json_obj(j, NULL);
+        gs_json_int(j, "n_eff", x->n_eff);
+        gs_json_int(j, "units", x->units);
+        gs_json_num(j, "whole_tiles", x->whole < 0 ? NAN : x->whole);
+        gs_json_num(j, "parts", x->parts < 0 ? NAN : x->parts);
+        gs_json_int(j, "k_blocks", x->kblocks);
+        gs_json_num(j, "kb_p50_us", x->kb_p50_ns / 1e3);
+        gs_json_num(j, "kb_p10_us", x->kb_p10_ns / 1e3);
+        gs_json_num(j, "kb_p90_us", x->kb_p90_ns / 1e3);
+        gs_json_num(j, "ns_per_kb_per_token", x->ns_per_token);
+        gs_json_num(j, "floor_kb_us", x->floor_ns / 1e3);
+        gs_json_num(j, "ceiling_share", x->ceiling_share);
+        gs_json_num(j, "mainloop_share", x->main_share);
+        gs_json_num(j, "load_wait_us", x->stage_ns[0] / 1e3);
+        gs_json_num(j, "dequant_us", x->stage_ns[1] / 1e3);
+        gs_json_num(j, "mma_us", x->stage_ns[2] / 1e3);
+        gs_json_close(j);
+    }
+    gs_json_close(j);
+    gs_json_close(j);
+}
+
 int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t errlen)
 {
     gs_buf b = {0};
@@ -101,6 +143,7 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         gs_json_close(&j);
     }
     gs_json_close(&j);
+    widths_json(&j, &r->widths);
     gs_json_obj(&j, "sm_time");
     for (int c = 0; c < GS_SMT_CATEGORIES; c++)
         if (r->smt.share[c] > 0 || c >= GS_SMT_RESIDENT)
@@ -210,6 +253,72 @@ static void per_group_table(gs_buf *b, const gs_rundata *r)
     }
     free(sum);
     free(cnt);
+}
+
+/* A figure or "-": us with 3 decimals. */
+static void us3(gs_buf *b, double ns)
+{
+    if (isnan(ns))
+        gs_buf_printf(b, " - |");
+    else
+        gs_buf_printf(b, " %.3f |", ns / 1e3);
+}
+
+/* Main loop by tile width (NVFP4 runs; analysis/widths.h): the table, or the note why not. */
+static void widths_table(gs_buf *b, const gs_rundata *r)
+{
+    const gs_widths *w = &r->widths;
+    if (!w->applies)
+        return;
+    gs_buf_printf(b, "\n### Main loop by tile width\n\n");
+    if (w->from == GS_UNITS_NONE) {
+        gs_buf_printf(b, "%s\n", w->note);
+        return;
+    }
+    gs_buf_printf(b, "A unit (a whole tile, or a split-K part of one) runs its main loop with one wgmma N width, "
+                     "n_eff: its valid token rows rounded up to %d. Per K block of 128: the MAINLOOP of the unit's "
+                     "first consumer warp (warp 0) over its K blocks, quantiles over whole tiles only (a part also "
+                     "pays a main loop's start); per token: p50 / n_eff.",
+                  w->n_step);
+    if (isfinite(w->ceiling_tflops) && w->sms > 0)
+        gs_buf_printf(b, " Floor: 2 x %d x n_eff x 128 flop at one SM's share of the tensor ceiling (%.1f TFLOP/s / "
+                         "%d SMs); of ceiling: floor / p50.",
+                      w->tile_w, w->ceiling_tflops, w->sms);
+    if (w->detail)
+        gs_buf_printf(b, " Stages: median per stage over warp 0's stages of the whole tiles.");
+    if (w->from == GS_UNITS_SCHEDULE)
+        gs_buf_printf(b, " Units: the schedule rebuilt from meta.txt, as stamped (%d units).\n\n", w->stamped_units);
+    else
+        gs_buf_printf(b, " %s\n\n", w->note);
+    gs_buf_printf(b, "| n_eff | whole tiles | parts | K blocks | us per K block p50 | p10 | p90 | ns per K block per "
+                     "token | floor us | of ceiling | share of MAINLOOP time |%s\n|---:|---:|---:|---:|---:|---:|---:|"
+                     "---:|---:|---:|---:|%s\n",
+                  w->detail ? " LOAD_WAIT us | DEQUANT us | MMA us |" : "", w->detail ? "---:|---:|---:|" : "");
+    for (int i = 0; i < w->n; i++) {
+        const gs_width_row *x = &w->row[i];
+        gs_buf_printf(b, "| %d |", x->n_eff);
+        if (x->resolved)
+            gs_buf_printf(b, " %d | %d |", x->whole, x->parts);
+        else
+            gs_buf_printf(b, " - | - |");
+        gs_buf_printf(b, " %lld |", x->kblocks);
+        us3(b, x->kb_p50_ns);
+        us3(b, x->kb_p10_ns);
+        us3(b, x->kb_p90_ns);
+        if (isnan(x->ns_per_token))
+            gs_buf_printf(b, " - |");
+        else
+            gs_buf_printf(b, " %.2f |", x->ns_per_token);
+        us3(b, x->floor_ns);
+        if (isnan(x->ceiling_share))
+            gs_buf_printf(b, " - |");
+        else
+            gs_buf_printf(b, " %.1f%% |", 100 * x->ceiling_share);
+        gs_buf_printf(b, " %.1f%% |", 100 * x->main_share);
+        for (int p = 0; w->detail && p < GS_WIDTH_STAGES; p++)
+            us3(b, x->stage_ns[p]);
+        gs_buf_printf(b, "\n");
+    }
 }
 
 /* Between main loops: shown when warps run two or more units (persistent kernels). */
@@ -364,6 +473,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     }
 
     per_group_table(&b, r);
+    widths_table(&b, r);
     between_main_loops(&b, r);
 
     const gs_smtime *t = &r->smt;

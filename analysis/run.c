@@ -33,7 +33,7 @@ int gs_rundata_load(gs_rundata *r, const char *dir, char *err, size_t errlen)
         goto fail;
     }
     if (gs_smtime_compute(&r->tl, (int)gs_meta_num(&r->meta, "sm_count", 0), &r->smt) ||
-        gs_boundaries_compute(&r->tl, &r->bnd)) {
+        gs_boundaries_compute(&r->tl, &r->bnd) || gs_widths_compute(&r->tl, &r->meta, &r->widths)) {
         snprintf(err, errlen, "out of memory analysing %s", path);
         goto fail;
     }

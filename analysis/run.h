@@ -11,6 +11,7 @@
 #include "roofline.h"
 #include "stalls.h"
 #include "timeline.h"
+#include "widths.h"
 
 typedef struct gs_rundata {
     char dir[2048];
@@ -23,6 +24,7 @@ typedef struct gs_rundata {
     gs_boundaries bnd;
     gs_perf perf;
     gs_stalls stalls;
+    gs_widths widths; /* NVFP4: main loop by tile width */
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */
     double twin_ms, twin_min_ms, twin_max_ms;
