@@ -437,16 +437,13 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
         wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
     if constexpr (VR) {
         const uint32_t sb = L::stage_bytes(kp.t_box[tl.group]), st = L::place(cur.pos, sb);
-        /* every earlier stage that starts below st + sb one lap back (its bytes may lie in
-         * [st, st + sb)) must have been released, and so must the stage whose barrier pair this
-         * one reuses.  The table is read first, the releases then waited for in order: nothing
-         * but the waits stands between the last release and the loads. */
-        uint32_t need = cur.r;
-        while (need < cur.j &&
-               (need + L::NB <= cur.j || (int)(cur.starts[need % L::NB] - (st + sb - (uint32_t)L::CAP)) < 0))
-            need++;
-        for (; cur.r < need; cur.r++)
+        /* wait, in order, for every earlier stage that starts below st + sb one lap back (its
+         * bytes may lie in [st, st + sb)), and for the stage whose barrier pair this one reuses */
+        while (cur.r < cur.j &&
+               (cur.r + L::NB <= cur.j || (int)(cur.starts[cur.r % L::NB] - (st + sb - (uint32_t)L::CAP)) < 0)) {
             mbar_wait(L::empty_bar(sm_base, cur.r % L::NB), (cur.r / L::NB) & 1);
+            cur.r++;
+        }
         cur.starts[cur.j % L::NB] = st;
         cur.off = st % (uint32_t)L::CAP;
         cur.pos = st + sb;
