@@ -88,10 +88,6 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
-/* The packed ring (smem_plan): an experiment, off in every real build (-DNVFP4_VRING=1). */
-#ifndef NVFP4_VRING
-#define NVFP4_VRING 0
-#endif
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
  * (samples/narrow-params.tsv).  nvfp4_kparams, whose arrays hold NVFP4_MAX_GROUPS groups, is
@@ -142,7 +138,7 @@ constexpr int FT_BAR = 3, CONSUMERS_BAR = 4, PROLOGUE_BAR = 5;
  * staging (TMA_STORE 1: one [TILE_T][64] fp16 swizzled slab per consumer warpgroup; with 2
  * the same slabs lie in a ring slot's token slabs, which hold TILE_T x 256 bytes), then
  * barriers. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR> struct smem_plan {
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE> struct smem_plan {
     static constexpr int T_SLAB = TILE_T * 128;     /* 64 fp16 of K per token row */
     static constexpr int o_t = 0;
     static constexpr int o_w = 2 * T_SLAB;          /* raw weights: TILE_W rows of 64 B */
@@ -153,44 +149,15 @@ template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR> struct smem
     static constexpr int o_c = STAGES * STAGE;
     static constexpr int C_SLABS = (TILE_W / 64) * TILE_T * 128; /* the staging of one tile */
     static constexpr int C_BYTES = TMA_STORE == 1 ? C_SLABS : 0;
-    /* The packed ring (VR 1, the experiment -DNVFP4_VRING=1): the same CAP bytes, but a
-     * stage takes only what its unit's token box needs (2 x t_box x 128 bytes of tokens, then
-     * the weights and scales) at the next free byte, wrapping where it would not fit, so
-     * narrow tiles get more stages in flight.  Stage j uses barrier pair j % NB. */
-    static constexpr int CAP = STAGES * STAGE;
-    static constexpr int MIN_STAGE = 2 * NVFP4_N_STEP * 128 + W_BYTES + SF_BYTES;
-    /* 16 barrier pairs: more than the stages that fit (a power of two: the consumers' pair
-     * index and parity are a mask and a shift) */
-    static constexpr int NB_ALLOC = 16;
-    static constexpr int NB = VR ? NB_ALLOC : STAGES;
-    static_assert(CAP / MIN_STAGE <= NB_ALLOC, "nvfp4 gemm: the packed ring holds more stages than barrier pairs");
-    static constexpr int o_bar = o_c + C_BYTES;     /* full[NB], empty[NB] */
-    static constexpr int bytes = o_bar + 16 * NB_ALLOC;
+    static constexpr int o_bar = o_c + C_BYTES;     /* full[STAGES], empty[STAGES] */
+    static constexpr int bytes = o_bar + 16 * STAGES;
     static constexpr int dyn_bytes = bytes + 1024;  /* slack to align the base to 1024 */
-    /* the mbarriers of barrier pair `slot`: full (the producer's arrival + bytes) and empty
-     * (the consumers' releases) */
+    /* the mbarriers of ring slot `slot`: full (the producer's arrival + bytes) and empty (the
+     * consumers' releases) */
     static __device__ __forceinline__ uint32_t full_bar(uint32_t base, uint32_t slot) { return base + o_bar + 8 * slot; }
     static __device__ __forceinline__ uint32_t empty_bar(uint32_t base, uint32_t slot)
     {
-        return base + o_bar + 8 * (NB + slot);
-    }
-    /* a stage's bytes and its token slab stride, for a unit whose token box has tbox rows */
-    static __device__ __forceinline__ uint32_t stage_bytes(int tbox)
-    {
-        return VR ? (uint32_t)(256 * tbox + W_BYTES + SF_BYTES) : (uint32_t)STAGE;
-    }
-    static __device__ __forceinline__ uint32_t slab_bytes(int tbox) { return VR ? (uint32_t)(128 * tbox) : (uint32_t)T_SLAB; }
-    /* where a stage of `sb` bytes starts when the ring's next free byte is pos (both counted
-     * from the ring's start, never reduced): at pos, or at the next lap if it would wrap */
-    static __device__ __forceinline__ uint32_t place(uint32_t pos, uint32_t sb)
-    {
-        const uint32_t off = pos % (uint32_t)CAP;
-        return off + sb > (uint32_t)CAP ? pos + ((uint32_t)CAP - off) : pos;
-    }
-    /* the same rule on an offset into the ring (the consumers: no division per stage) */
-    static __device__ __forceinline__ uint32_t place_off(uint32_t end, uint32_t sb)
-    {
-        return end + sb > (uint32_t)CAP ? 0u : end;
+        return base + o_bar + 8 * (STAGES + slot);
     }
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
     static_assert(TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's token slabs");
@@ -372,11 +339,6 @@ struct load_cursor {
     int t, kb;     /* schedule index, K block within that unit's range */
     uint32_t j;    /* stages issued so far (ring position and parity) */
     int all_ready; /* fused tokens: every token row is known to be written */
-    /* the packed ring: the next free byte, the current stage's start, the first stage not yet
-     * seen released, and the starts of the last NB stages (positions never reduced: a CTA
-     * would need 4 GB of stages to wrap them) */
-    uint32_t pos, off, r;
-    uint32_t starts[16];
 };
 
 /* The loads of the cursor's stage come in two parts: the raw weights and their scales
@@ -384,35 +346,32 @@ struct load_cursor {
  * (fuse_tokens 2) issues the first part of the ring's first stages before the tokens exist
  * (weights_first) and the second once they do; every other stage takes both at once
  * (load_stage).  One thread. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR, class KP>
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
 __device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl, const load_cursor &cur,
                                              uint32_t sm_base)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const int g = tl.group;
-    const uint32_t slot = cur.j % L::NB, full = L::full_bar(sm_base, slot);
-    const uint32_t st = sm_base + (VR ? cur.off : slot * L::STAGE);
-    const uint32_t o_w = VR ? 2 * L::slab_bytes(kp.t_box[g]) : (uint32_t)L::o_w;
+    const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * TILE_W, kb = tl.kb0 + cur.kb;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
-    tma_load_2d(st + o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
+    tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
-    bulk_load(st + o_w + L::W_BYTES, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES,
-              L::SF_BYTES, full);
+    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
+              full);
 }
 
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR, class KP>
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
 __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, const load_cursor &cur,
                                             uint32_t sm_base)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const int g = tl.group;
-    const uint32_t slot = cur.j % L::NB, full = L::full_bar(sm_base, slot);
-    const uint32_t st = sm_base + (VR ? cur.off : slot * L::STAGE);
+    const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
     if (ABLATE != 1) {
         tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
-        tma_load_2d(st + L::o_t + L::slab_bytes(kp.t_box[g]), &kp.tmT[g], full, kb * BK + 64, t0);
+        tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
     }
 }
 
@@ -428,32 +387,18 @@ __device__ __forceinline__ void advance(const nvfp4_tile &tl, load_cursor &cur)
 
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
  * was released) and advances the cursor.  One thread. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR, class KP>
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
 __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const nvfp4_tile tl = kp.tiles[cur.t];
+    const uint32_t use = cur.j / STAGES;
     if (kp.fuse_tokens == 1) /* before the slot wait: the check's latency hides behind it */
         wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
-    if constexpr (VR) {
-        const uint32_t sb = L::stage_bytes(kp.t_box[tl.group]), st = L::place(cur.pos, sb);
-        /* wait, in order, for every earlier stage that starts below st + sb one lap back (its
-         * bytes may lie in [st, st + sb)), and for the stage whose barrier pair this one reuses */
-        while (cur.r < cur.j &&
-               (cur.r + L::NB <= cur.j || (int)(cur.starts[cur.r % L::NB] - (st + sb - (uint32_t)L::CAP)) < 0)) {
-            mbar_wait(L::empty_bar(sm_base, cur.r % L::NB), (cur.r / L::NB) & 1);
-            cur.r++;
-        }
-        cur.starts[cur.j % L::NB] = st;
-        cur.off = st % (uint32_t)L::CAP;
-        cur.pos = st + sb;
-    } else {
-        const uint32_t use = cur.j / STAGES;
-        if (use > 0)
-            mbar_wait(L::empty_bar(sm_base, cur.j % STAGES), (use - 1) & 1);
-    }
-    load_weights<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(kp, tl, cur, sm_base);
-    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(kp, tl, cur, sm_base);
+    if (use > 0)
+        mbar_wait(L::empty_bar(sm_base, cur.j % STAGES), (use - 1) & 1);
+    load_weights<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
     advance(tl, cur);
 }
 
@@ -461,13 +406,13 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
  * ring's first stages (their slots are free), so that their DRAM latency passes while the
  * tokens are being made.  Returns how many stages it started; their token slabs follow once
  * the tokens are written (load_tokens). */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR, class KP>
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
 __device__ __forceinline__ int weights_first(const KP &kp, load_cursor cur, int last, uint32_t sm_base)
 {
     int n = 0;
     for (; n < STAGES && cur.t < last; n++) {
         const nvfp4_tile tl = kp.tiles[cur.t];
-        load_weights<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(kp, tl, cur, sm_base);
+        load_weights<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
         advance(tl, cur);
     }
     return n;
@@ -478,35 +423,34 @@ struct consumer_ctx {
     uint32_t sm_base;
     int cw, wq, lane, tid_wg; /* consumer warpgroup, warp in it, lane, thread in it */
     uint32_t j;               /* stages consumed so far */
-    uint32_t st, end;         /* the packed ring: stage j's offset in the ring, the end of the last stage placed */
 };
 
 /* Waits for stage j's data and dequantises its weights into the fragments a. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR>
-__device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t j, uint32_t off,
-                                            uint32_t slab, int row, int band_row, gs_ctx &gs)
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t j, int row,
+                                            int band_row, gs_ctx &gs)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
-    const uint32_t slot = j % L::NB;
-    const uint32_t st = cc.sm_base + (VR ? off : slot * L::STAGE);
-    const uint32_t w = st + (VR ? 2 * slab : (uint32_t)L::o_w);
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    const uint32_t slot = j % STAGES;
+    const uint32_t st = cc.sm_base + slot * L::STAGE;
     GS_SUB_BEGIN(gs, GS_LOAD_WAIT);
-    mbar_wait(L::full_bar(cc.sm_base, slot), (j / L::NB) & 1);
+    mbar_wait(L::full_bar(cc.sm_base, slot), (j / STAGES) & 1);
     GS_SUB_END(gs, GS_LOAD_WAIT);
     GS_SUB_BEGIN(gs, GS_DEQUANT);
-    dequant_weight_stage<ABLATE == 2>(a, w, w + L::W_BYTES, row, band_row, cc.lane & 3);
+    dequant_weight_stage<ABLATE == 2>(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
     GS_SUB_END(gs, GS_DEQUANT);
 }
 
 /* The eight wgmmas of a stage whose token slabs start at tok, one commit group. */
-template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR>
-__device__ __forceinline__ void issue_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t tok, uint32_t slab)
+template <int N, int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
+__device__ __forceinline__ void issue_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t tok)
 {
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     wgmma_fence();
 #pragma unroll
     for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
         if (ABLATE != 3)
-            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * slab + (uint32_t)(s & 3) * 32u));
+            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
     wgmma_commit();
 }
 
@@ -514,11 +458,11 @@ __device__ __forceinline__ void issue_stage(float (&acc)[N / 2], const uint32_t 
  * an arrival orders only its own thread's reads of the slot before the producer's next bulk
  * copy into it (one lane arriving for its warp after __syncwarp left the other lanes' scale
  * reads unordered for compute-sanitizer's racecheck). */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, int VR>
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE>
 __device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
-    mbar_arrive(L::empty_bar(cc.sm_base, j % L::NB));
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
+    mbar_arrive(L::empty_bar(cc.sm_base, j % STAGES));
 }
 
 /* Stage cc.j: issue its eight wgmmas from the fragments a, then
@@ -530,44 +474,38 @@ __device__ __forceinline__ void release_slot(const consumer_ctx &cc, uint32_t j)
  *   the previous stage's slot (none when `first`), dequantise the next stage into `next`, the
  *   set the previous stage read, while this stage's wgmmas run; the unit's last stage is
  *   waited for and released after the loop (run_tile, ACC_TO_REG). */
-template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH, int VR, class KP>
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH, class KP>
 __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
                                           bool has_next, bool first, const KP &kp, consumer_ctx &cc,
-                                          load_cursor &cur, int last, int row, int band_row, uint32_t sb,
-                                          uint32_t slab, gs_ctx &gs)
+                                          load_cursor &cur, int last, int row, int band_row, gs_ctx &gs)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
-    const uint32_t slot = cc.j % L::NB,
-                   tok = cc.sm_base + (VR ? cc.st : slot * L::STAGE) + L::o_t,
-                   empty = L::empty_bar(cc.sm_base, slot), next_st = VR ? L::place_off(cc.st + sb, sb) : 0u;
+    const uint32_t slot = cc.j % STAGES, tok = cc.sm_base + slot * L::STAGE + L::o_t,
+                   empty = L::empty_bar(cc.sm_base, slot);
     GS_SUB_BEGIN(gs, GS_MMA);
-    issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE, VR>(acc, a, tok, slab);
+    issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, tok);
     if constexpr (MMA_DEPTH == 2) {
         wgmma_wait<1>();
         if (!first)
-            release_slot<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(cc, cc.j - 1);
+            release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
         GS_SUB_END(gs, GS_MMA);
         if (has_next)
-            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(next, cc, cc.j + 1, next_st, slab, row, band_row, gs);
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     } else {
         if (STAGES > 1 && has_next)
-            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(next, cc, cc.j + 1, next_st, slab, row, band_row, gs);
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
         wgmma_wait<0>();
         fence_regs(acc);
         if (TMA_STORE != 2 || has_next)
             mbar_arrive(empty); /* release_slot(cc, cc.j); TMA_STORE 2 keeps the unit's last slot (run_tile) */
         GS_SUB_END(gs, GS_MMA);
         if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
-            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(kp, cur, cc.sm_base);
+            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
         if (STAGES == 1 && has_next)
-            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(next, cc, cc.j + 1, next_st, slab, row, band_row, gs);
+            fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     }
     cc.j++;
-    if constexpr (VR) {
-        cc.end = cc.st + sb;
-        cc.st = next_st;
-    }
 }
 
 /* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as
@@ -624,11 +562,11 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], const KP &kp, 
 
 /* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,
  * epilogue, store. */
-template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH, int VR, class KP>
+template <int N, int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int TMA_STORE, int MMA_DEPTH, class KP>
 __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, consumer_ctx &cc,
                                          load_cursor &cur, int last, gs_ctx &gs)
 {
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
     const int g = tl.group;
     const int w0 = tl.wtile * TILE_W, t0 = tl.ttile * TILE_T;
@@ -644,18 +582,14 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
     /* two fragment sets: the wgmmas of one stage read one while the next is dequantised into
      * the other (the loop is unrolled by two so both stay in registers) */
     uint32_t a0[8][4], a1[8][4];
-    /* this unit's stages: bytes and token slab stride (the fixed ring's, or its token box's) */
-    const uint32_t sb = L::stage_bytes(kp.t_box[g]), slab = L::slab_bytes(kp.t_box[g]);
-    if constexpr (VR)
-        cc.st = L::place_off(cc.end, sb);
     GS_BEGIN(gs, GS_MAINLOOP);
-    fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(a0, cc, cc.j, cc.st, slab, row, band_row, gs);
+    fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(a0, cc, cc.j, row, band_row, gs);
     for (int kb = 0; kb < nkb; kb += 2) {
-        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH, VR>(acc, a0, a1, kb + 1 < nkb, kb == 0, kp,
-                                                                                  cc, cur, last, row, band_row, sb, slab, gs);
+        mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH>(acc, a0, a1, kb + 1 < nkb, kb == 0, kp, cc,
+                                                                              cur, last, row, band_row, gs);
         if (kb + 1 < nkb)
-            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH, VR>(
-                acc, a1, a0, kb + 2 < nkb, false, kp, cc, cur, last, row, band_row, sb, slab, gs);
+            mma_stage<N, STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH>(acc, a1, a0, kb + 2 < nkb, false, kp,
+                                                                                  cc, cur, last, row, band_row, gs);
     }
     GS_END(gs, GS_MAINLOOP);
 
@@ -665,13 +599,13 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
     wgmma_wait<0>();
     fence_regs(acc);
     if (MMA_DEPTH == 2)
-        release_slot<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(cc, cc.j - 1);
+        release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
     GS_END(gs, GS_ACC_TO_REG);
 
     /* a part of a split tile that does not own it: hand the partial sum over, done */
     if (tl.parts > 1 && tl.part != 0) {
         if (TMA_STORE == 2) /* nothing to stage: give the held slot back at once */
-            release_slot<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(cc, cc.j - 1);
+            release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
         GS_BEGIN(gs, GS_EPILOGUE);
         GS_END(gs, GS_EPILOGUE);
         GS_BEGIN(gs, GS_STORE);
@@ -686,10 +620,9 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
         GS_BEGIN(gs, GS_EPILOGUE);
         if (tl.parts > 1)
             add_partials<N, TILE_W, TILE_T>(acc, kp, tl, cc);
-        const uint32_t held = (cc.j - 1) % L::NB; /* TMA_STORE 2: the unit's last slot, not yet released */
-        const uint32_t held_at = VR ? cc.end - sb : held * L::STAGE;
-        const uint32_t cslab = cc.sm_base + (TMA_STORE == 1 ? L::o_c : held_at + L::o_t) +
-                               (uint32_t)cc.cw * (TMA_STORE == 1 ? (uint32_t)(TILE_T * 128) : slab);
+        const uint32_t held = (cc.j - 1) % STAGES; /* TMA_STORE 2: the unit's last slot, not yet released */
+        const uint32_t slab = cc.sm_base + (TMA_STORE == 1 ? L::o_c : held * L::STAGE + L::o_t) +
+                              (uint32_t)cc.cw * (TILE_T * 128);
         if (TMA_STORE == 1) {
             if (cc.tid_wg == 0)
                 bulk_wait_read0(); /* the previous tile's store has read the staging slab */
@@ -703,7 +636,7 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
         for (int jj = 0; jj < N / 16; jj++) {
             /* matrices (token block 2jj + m/2, weight half m%2); lane l addresses row l%8 of matrix l/8 */
             const int t = 8 * (2 * jj + (mi >> 1)) + rr, chunk = 2 * cc.wq + (mi & 1);
-            const uint32_t addr = cslab + (uint32_t)(t * 128 + ((chunk ^ (t & 7)) << 4));
+            const uint32_t addr = slab + (uint32_t)(t * 128 + ((chunk ^ (t & 7)) << 4));
             stmatrix_x4_trans(addr, pack_half2(acc[8 * jj + 0], acc[8 * jj + 1]),
                               pack_half2(acc[8 * jj + 2], acc[8 * jj + 3]),
                               pack_half2(acc[8 * jj + 4], acc[8 * jj + 5]),
@@ -715,7 +648,7 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
 
         GS_BEGIN(gs, GS_STORE);
         if (cc.tid_wg == 0) {
-            tma_store_2d(&kp.tmC[g], cslab, w0 + 64 * cc.cw, t0);
+            tma_store_2d(&kp.tmC[g], slab, w0 + 64 * cc.cw, t0);
             bulk_commit();
             if (TMA_STORE == 2) {
                 /* the slot goes back to the producer once the store has read it: one arrival
@@ -796,10 +729,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     static_assert(TMA_STORE != 2 || (WARP_SPEC && STAGES >= 2 && MMA_DEPTH == 1),
                   "nvfp4 gemm: the ring-staged store needs a producer warpgroup (a consumer issuing loads would "
                   "wait for the slot it holds), 2+ stages and one stage of wgmmas in flight");
-    /* the packed ring needs a producer warpgroup (a consumer thread loading would wait for
-     * releases it owes) and no fused prologue (which stages in the fixed ring's last slot) */
-    constexpr int VR = NVFP4_VRING && WARP_SPEC && STAGES >= 2 && !PROLOGUE;
-    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE, VR>;
+    using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     constexpr int CW = TILE_W / 64;
     static_assert(NVFP4_TOKEN_CHUNKS * 16 <= 2 * L::T_SLAB,
                   "nvfp4 gemm: the fused prologue stages in the last ring slot's token slabs");
@@ -816,7 +746,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     extern __shared__ uint8_t smem_dyn[];
     const uint32_t sm_base = (smem_u32(smem_dyn) + 1023u) & ~1023u;
     if (tid == 0) {
-        for (int s = 0; s < L::NB; s++) {
+        for (int s = 0; s < STAGES; s++) {
             mbar_init(L::full_bar(sm_base, s), 1);          /* full: the producer's arrival + bytes */
             mbar_init(L::empty_bar(sm_base, s), 128 * CW);  /* empty: every consumer thread */
         }
@@ -838,7 +768,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             constexpr int LOADER_TID = 128 * CW; /* the loading warp's first thread */
             if (loader) {
                 if (lane == 0)
-                    started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(
+                    started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(
                         kp, load_cursor{kp.cta_first[blockIdx.x], 0, 0, 0}, kp.cta_first[blockIdx.x + 1], sm_base);
             } else {
                 token_prologue<PROLOGUE_BAR>(kp, stage, tid < LOADER_TID ? tid : tid - 32, (int)blockDim.x - 32);
@@ -862,11 +792,11 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                 if constexpr (PROLOGUE)
                     for (; started > 0; started--) {
                         const nvfp4_tile tl = kp.tiles[cur.t];
-                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(kp, tl, cur, sm_base);
+                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
                         advance(tl, cur);
                     }
                 while (cur.t < last)
-                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(kp, cur, sm_base);
+                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }
         } else if (kp.fuse_tokens == 1) { /* three spare warps, two half-warp workers each */
             const int worker = 2 * (3 * (int)blockIdx.x + (warp - 4 * CW - 1)) + (lane >> 4);
@@ -882,10 +812,10 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     if (!WARP_SPEC && tid == 0) { /* fill the ring; run_tile keeps it full */
         wait_tokens_written(kp);
         for (int s = 0; s < STAGES && cur.t < last; s++)
-            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, VR>(kp, cur, sm_base);
+            load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
     }
 
-    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0, 0};
+    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0};
     /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
      * records the per-stage sub-phases for all four */
     GS_SUB_ENABLE(gs, cc.wq == 0);
@@ -898,7 +828,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
 #define NVFP4_N_CASE(N)                                                                                      \
     case N:                                                                                                  \
         if constexpr (N <= TILE_T && (MMA_DEPTH == 1 || N == TILE_T || 2 * N == TILE_T))                     \
-            run_tile<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH, VR>(       \
+            run_tile<(N <= TILE_T ? N : 32), STAGES, TILE_W, TILE_T, WARP_SPEC, TMA_STORE, MMA_DEPTH>(       \
                 kp, tl, cc, cur, last, gs);                                                                  \
         break;
             NVFP4_N_CASE(32)
@@ -948,7 +878,7 @@ template <int G> void narrow(const nvfp4_kparams *kp, narrow_kparams<G> *d)
 template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP, class KP>
 int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cudaStream_t s)
 {
-    using L = smem_plan<S, TW, TT, TS, 0>; /* dyn_bytes does not depend on the ring's packing */
+    using L = smem_plan<S, TW, TT, TS>;
     void (*kern)(const KP, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD, FP, KP>;
     static unsigned attr_done = 0; /* bit per device: the opt-in smem size is a per-device setting */
     int dev = 0;
