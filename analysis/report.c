@@ -255,13 +255,13 @@ static void per_group_table(gs_buf *b, const gs_rundata *r)
     free(cnt);
 }
 
-/* A figure or "-": us with 3 decimals. */
-static void us3(gs_buf *b, double ns)
+/* A table cell: v in fmt (" ... |"), or "-" where v is not a number. */
+static void cell(gs_buf *b, const char *fmt, double v)
 {
-    if (isnan(ns))
+    if (isnan(v))
         gs_buf_printf(b, " - |");
     else
-        gs_buf_printf(b, " %.3f |", ns / 1e3);
+        gs_buf_printf(b, fmt, v);
 }
 
 /* Main loop by tile width (NVFP4 runs; analysis/widths.h): the table, or the note why not. */
@@ -302,21 +302,15 @@ static void widths_table(gs_buf *b, const gs_rundata *r)
         else
             gs_buf_printf(b, " - | - |");
         gs_buf_printf(b, " %lld |", x->kblocks);
-        us3(b, x->kb_p50_ns);
-        us3(b, x->kb_p10_ns);
-        us3(b, x->kb_p90_ns);
-        if (isnan(x->ns_per_token))
-            gs_buf_printf(b, " - |");
-        else
-            gs_buf_printf(b, " %.2f |", x->ns_per_token);
-        us3(b, x->floor_ns);
-        if (isnan(x->ceiling_share))
-            gs_buf_printf(b, " - |");
-        else
-            gs_buf_printf(b, " %.1f%% |", 100 * x->ceiling_share);
-        gs_buf_printf(b, " %.1f%% |", 100 * x->main_share);
+        cell(b, " %.3f |", x->kb_p50_ns / 1e3);
+        cell(b, " %.3f |", x->kb_p10_ns / 1e3);
+        cell(b, " %.3f |", x->kb_p90_ns / 1e3);
+        cell(b, " %.2f |", x->ns_per_token);
+        cell(b, " %.3f |", x->floor_ns / 1e3);
+        cell(b, " %.1f%% |", 100 * x->ceiling_share);
+        cell(b, " %.1f%% |", 100 * x->main_share);
         for (int p = 0; w->detail && p < GS_WIDTH_STAGES; p++)
-            us3(b, x->stage_ns[p]);
+            cell(b, " %.3f |", x->stage_ns[p] / 1e3);
         gs_buf_printf(b, "\n");
     }
 }

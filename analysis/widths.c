@@ -377,8 +377,7 @@ int gs_widths_compute(const gs_timeline *tl, const gs_meta *meta, gs_widths *out
         put(out->note, sizeof out->note, "Left out: no unit recorded a MAINLOOP.");
         goto done;
     }
-    if (nvfp4_schedule_build(&c.shape, c.v.tile_w, c.v.tile_t, c.n_step, c.v.persistent, c.v.split_k, c.sms, &sc, why,
-                             sizeof why) == 0) {
+    if (nvfp4_variant_schedule(&c.v, &c.shape, c.sms, &sc, why, sizeof why) == 0) {
         out->schedule_units = sc.ntiles;
         const int ok = agrees(&sc, &c, out, why, sizeof why);
         for (int t = 0; ok && t < sc.ntiles; t++)

@@ -46,9 +46,7 @@ static void stamp(gs_timeline *tl, const char *shape, const char *variant, int s
     const nvfp4_variant *v = nvfp4_variant_find(variant);
     assert_non_null(v);
     assert_int_equal(nvfp4_shape_parse(shape, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, v->tile_w, v->tile_t, nvfp4_variant_n_step(v), v->persistent, v->split_k,
-                                          sms, &sc, err, sizeof err),
-                     0);
+    assert_int_equal(nvfp4_variant_schedule(v, &s, sms, &sc, err, sizeof err), 0);
     memset(tl, 0, sizeof *tl);
     size_t cap = 0;
     int k64 = 0, k128 = 0;
@@ -89,6 +87,40 @@ static void meta(gs_meta *m, const char *subject, const char *shape, const char 
     gs_meta_set(m, "sm_count", "%d", sms);
     gs_meta_set(m, "ceiling_tflops", CEILING_TFLOPS);
     gs_meta_set(m, "git_commit", "abc1234");
+}
+
+/* Each test's stamps, meta.txt and table; teardown frees them whatever the test did. */
+typedef struct fixture {
+    gs_timeline tl;
+    gs_meta m;
+    gs_widths w;
+} fixture;
+
+static int setup(void **state)
+{
+    *state = calloc(1, sizeof(fixture));
+    return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    gs_meta_free(&f->m);
+    gs_timeline_free(&f->tl);
+    free(f);
+    return 0;
+}
+
+/* The table of a launch of `point` on `shape` stamped on stamped_sms SMs (detail, wrong_group:
+ * stamp's), read with a meta.txt of (subject, shape, point, meta_sms). */
+static const gs_widths *run(void **state, const char *subject, const char *shape, const char *point, int stamped_sms,
+                            int meta_sms, int detail, int wrong_group)
+{
+    fixture *f = *state;
+    stamp(&f->tl, shape, point, stamped_sms, detail, wrong_group);
+    meta(&f->m, subject, shape, point, meta_sms);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->w), 0);
+    return &f->w;
 }
 
 /* The table of the plain shape below: group 0 (M 64) two tiles of width 64, group 1 (M 256)
@@ -139,38 +171,22 @@ static void check_stages1(const gs_widths *w)
 
 static void schedule_agrees_plain(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE1, POINT1, 4, 0, -1);
-    meta(&m, "nvfp4", SHAPE1, POINT1, 4);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.applies, 1);
-    assert_int_equal(w.from, GS_UNITS_SCHEDULE);
-    assert_int_equal(w.stamped_units, 6);
-    assert_int_equal(w.schedule_units, 6);
-    assert_int_equal(w.detail, 0);
-    check_rows1(&w, 4);
-    assert_true(isnan(w.row[0].stage_ns[0]));
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 4, 0, -1);
+    assert_int_equal(w->applies, 1);
+    assert_int_equal(w->from, GS_UNITS_SCHEDULE);
+    assert_int_equal(w->stamped_units, 6);
+    assert_int_equal(w->schedule_units, 6);
+    assert_int_equal(w->detail, 0);
+    check_rows1(w, 4);
+    assert_true(isnan(w->row[0].stage_ns[0]));
 }
 
 static void schedule_agrees_detail(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE1, POINT1, 4, 1, -1);
-    meta(&m, "nvfp4", SHAPE1, POINT1, 4);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.from, GS_UNITS_SCHEDULE);
-    check_rows1(&w, 4);
-    check_stages1(&w);
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 4, 1, -1);
+    assert_int_equal(w->from, GS_UNITS_SCHEDULE);
+    check_rows1(w, 4);
+    check_stages1(w);
 }
 
 /* Dealt split K, 6 tiles of 16 K blocks on 4 CTAs (24 each): tiles 1 and 4 are cut in two. */
@@ -179,177 +195,116 @@ static void schedule_agrees_detail(void **state)
 
 static void parts_stay_out_of_the_median(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE2, POINT2, 4, 0, -1);
-    meta(&m, "nvfp4", SHAPE2, POINT2, 4);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.from, GS_UNITS_SCHEDULE);
-    assert_int_equal(w.n, 1);
-    assert_int_equal(w.row[0].units, 8);
-    assert_int_equal(w.row[0].whole, 4);
-    assert_int_equal(w.row[0].parts, 4);
-    assert_int_equal(w.row[0].kblocks, 96);
-    assert_float_equal(w.row[0].kb_p50_ns, 1100, 1e-6);
-    assert_float_equal(w.row[0].kb_p90_ns, 1200, 1e-6);
-    assert_float_equal(w.row[0].main_share, 1.0, 1e-12);
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", SHAPE2, POINT2, 4, 4, 0, -1);
+    assert_int_equal(w->from, GS_UNITS_SCHEDULE);
+    assert_int_equal(w->n, 1);
+    assert_int_equal(w->row[0].units, 8);
+    assert_int_equal(w->row[0].whole, 4);
+    assert_int_equal(w->row[0].parts, 4);
+    assert_int_equal(w->row[0].kblocks, 96);
+    assert_float_equal(w->row[0].kb_p50_ns, 1100, 1e-6);
+    assert_float_equal(w->row[0].kb_p90_ns, 1200, 1e-6);
+    assert_float_equal(w->row[0].main_share, 1.0, 1e-12);
 }
 
 /* meta.txt says 3 SMs, the stamps ran on 4: the schedule disagrees; every group has one width
  * and the detail stamps count each unit's K blocks, so the table is the same. */
 static void mismatch_detail_maps_by_group(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE1, POINT1, 4, 1, -1);
-    meta(&m, "nvfp4", SHAPE1, POINT1, 3);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.from, GS_UNITS_GROUPS);
-    assert_non_null(strstr(w.note, "not by the schedule"));
-    assert_non_null(strstr(w.note, "abc1234"));
-    check_rows1(&w, 3);
-    check_stages1(&w);
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 3, 1, -1);
+    assert_int_equal(w->from, GS_UNITS_GROUPS);
+    assert_non_null(strstr(w->note, "not by the schedule"));
+    assert_non_null(strstr(w->note, "abc1234"));
+    check_rows1(w, 3);
+    check_stages1(w);
 }
 
 /* A plain twin, mismatched, no group split (as many units as tiles): every unit whole. */
 static void mismatch_plain_unsplit_groups(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE1, POINT1, 4, 0, -1);
-    meta(&m, "nvfp4", SHAPE1, POINT1, 3);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.from, GS_UNITS_GROUPS);
-    check_rows1(&w, 3);
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 3, 0, -1);
+    assert_int_equal(w->from, GS_UNITS_GROUPS);
+    check_rows1(w, 3);
 }
 
 /* A plain twin, mismatched, its group split: whole tiles and owners cannot be told apart, so
  * the width shows units, K blocks and share only. */
 static void mismatch_plain_split_group_is_open(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE2, POINT2, 4, 0, -1);
-    meta(&m, "nvfp4", SHAPE2, POINT2, 5);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.from, GS_UNITS_GROUPS);
-    assert_int_equal(w.schedule_units, 10);
-    assert_int_equal(w.n, 1);
-    assert_int_equal(w.row[0].resolved, 0);
-    assert_int_equal(w.row[0].units, 8);
-    assert_int_equal(w.row[0].whole, -1);
-    assert_int_equal(w.row[0].parts, -1);
-    assert_int_equal(w.row[0].kblocks, 96);
-    assert_true(isnan(w.row[0].kb_p50_ns));
-    assert_true(isnan(w.row[0].ceiling_share));
-    assert_float_equal(w.row[0].main_share, 1.0, 1e-12);
-    assert_non_null(strstr(w.note, "Tiles of groups 0 were split"));
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", SHAPE2, POINT2, 4, 5, 0, -1);
+    assert_int_equal(w->from, GS_UNITS_GROUPS);
+    assert_int_equal(w->schedule_units, 10);
+    assert_int_equal(w->n, 1);
+    assert_int_equal(w->row[0].resolved, 0);
+    assert_int_equal(w->row[0].units, 8);
+    assert_int_equal(w->row[0].whole, -1);
+    assert_int_equal(w->row[0].parts, -1);
+    assert_int_equal(w->row[0].kblocks, 96);
+    assert_true(isnan(w->row[0].kb_p50_ns));
+    assert_true(isnan(w->row[0].ceiling_share));
+    assert_float_equal(w->row[0].main_share, 1.0, 1e-12);
+    assert_non_null(strstr(w->note, "Tiles of groups 0 were split"));
 }
 
 /* M = 160 in tiles of 128: token tiles of widths 128 and 32 in one group; mismatched, the
  * table is left out. */
 static void mismatch_ambiguous_group_leaves_it_out(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, "m=160;n=256;k=1024", POINT1, 4, 1, -1);
-    meta(&m, "nvfp4", "m=160;n=256;k=1024", POINT1, 3);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.applies, 1);
-    assert_int_equal(w.from, GS_UNITS_NONE);
-    assert_int_equal(w.n, 0);
-    assert_non_null(strstr(w.note, "Left out"));
-    assert_non_null(strstr(w.note, "two widths"));
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", "m=160;n=256;k=1024", POINT1, 4, 3, 1, -1);
+    assert_int_equal(w->applies, 1);
+    assert_int_equal(w->from, GS_UNITS_NONE);
+    assert_int_equal(w->n, 0);
+    assert_non_null(strstr(w->note, "Left out"));
+    assert_non_null(strstr(w->note, "two widths"));
 }
 
 /* One unit tagged with another group than the schedule's: no table. */
 static void wrong_group_tag_leaves_it_out(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE1, POINT1, 4, 0, 0);
-    meta(&m, "nvfp4", SHAPE1, POINT1, 4);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.from, GS_UNITS_NONE);
-    assert_int_equal(w.n, 0);
-    assert_non_null(strstr(w.note, "unit 0 is group 0 in the stamps, 1 in the schedule"));
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 4, 0, 0);
+    assert_int_equal(w->from, GS_UNITS_NONE);
+    assert_int_equal(w->n, 0);
+    assert_non_null(strstr(w->note, "unit 0 is group 0 in the stamps, 1 in the schedule"));
 }
 
 /* A detail run whose unit ran one stage fewer than the schedule's K blocks: the schedule does
  * not agree, and without that stage the groups' K blocks do not add up either. */
 static void missing_stage_leaves_it_out(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE1, POINT1, 4, 1, -1);
-    for (size_t i = 0; i < tl.n_events; i++)
-        if (tl.ev[i].phase == GS_LOAD_WAIT && tl.ev[i].warp == 0) {
-            tl.ev[i].warp = 2; /* no longer the representative warp's */
+    fixture *f = *state;
+    stamp(&f->tl, SHAPE1, POINT1, 4, 1, -1);
+    for (size_t i = 0; i < f->tl.n_events; i++)
+        if (f->tl.ev[i].phase == GS_LOAD_WAIT && f->tl.ev[i].warp == 0) {
+            f->tl.ev[i].warp = 2; /* no longer the representative warp's */
             break;
         }
-    meta(&m, "nvfp4", SHAPE1, POINT1, 4);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.from, GS_UNITS_NONE);
-    assert_int_equal(w.n, 0);
-    assert_non_null(strstr(w.note, "ran 7 stages, the schedule rebuilt from meta.txt gives it 8 K blocks"));
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    meta(&f->m, "nvfp4", SHAPE1, POINT1, 4);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->w), 0);
+    assert_int_equal(f->w.from, GS_UNITS_NONE);
+    assert_int_equal(f->w.n, 0);
+    assert_non_null(strstr(f->w.note, "ran 7 stages, the schedule rebuilt from meta.txt gives it 8 K blocks"));
 }
 
 static void other_subjects_have_no_section(void **state)
 {
-    (void)state;
-    gs_timeline tl;
-    gs_meta m;
-    gs_widths w;
-    stamp(&tl, SHAPE1, POINT1, 4, 0, -1);
-    meta(&m, "calib", SHAPE1, POINT1, 4);
-    assert_int_equal(gs_widths_compute(&tl, &m, &w), 0);
-    assert_int_equal(w.applies, 0);
-    assert_int_equal(w.n, 0);
-    gs_meta_free(&m);
-    gs_timeline_free(&tl);
+    const gs_widths *w = run(state, "calib", SHAPE1, POINT1, 4, 4, 0, -1);
+    assert_int_equal(w->applies, 0);
+    assert_int_equal(w->n, 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(schedule_agrees_plain),
-        cmocka_unit_test(schedule_agrees_detail),
-        cmocka_unit_test(parts_stay_out_of_the_median),
-        cmocka_unit_test(mismatch_detail_maps_by_group),
-        cmocka_unit_test(mismatch_plain_unsplit_groups),
-        cmocka_unit_test(mismatch_plain_split_group_is_open),
-        cmocka_unit_test(mismatch_ambiguous_group_leaves_it_out),
-        cmocka_unit_test(wrong_group_tag_leaves_it_out),
-        cmocka_unit_test(missing_stage_leaves_it_out),
-        cmocka_unit_test(other_subjects_have_no_section),
+        cmocka_unit_test_setup_teardown(schedule_agrees_plain, setup, teardown),
+        cmocka_unit_test_setup_teardown(schedule_agrees_detail, setup, teardown),
+        cmocka_unit_test_setup_teardown(parts_stay_out_of_the_median, setup, teardown),
+        cmocka_unit_test_setup_teardown(mismatch_detail_maps_by_group, setup, teardown),
+        cmocka_unit_test_setup_teardown(mismatch_plain_unsplit_groups, setup, teardown),
+        cmocka_unit_test_setup_teardown(mismatch_plain_split_group_is_open, setup, teardown),
+        cmocka_unit_test_setup_teardown(mismatch_ambiguous_group_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(wrong_group_tag_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(missing_stage_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(other_subjects_have_no_section, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

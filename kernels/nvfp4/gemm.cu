@@ -448,9 +448,9 @@ __device__ __forceinline__ void issue_stage(float (&acc)[N / 2], const uint32_t 
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     wgmma_fence();
 #pragma unroll
-    for (int s = 0; s < 8; s++) /* k16 step s: slab s/4, +32 bytes per step inside the swizzle row */
+    for (int s = 0; s < 8; s++)
         if (ABLATE != 3)
-            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * L::T_SLAB + (uint32_t)(s & 3) * 32u));
+            wgmma_rs_step<N>(acc, a[s], tok, L::T_SLAB, s);
     wgmma_commit();
 }
 

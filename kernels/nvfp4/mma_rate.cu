@@ -2,9 +2,9 @@
  * memory, for every wgmma width the kernel issues.  One CTA per SM with the kernel's two
  * consumer warpgroups (a 128-row weight tile) runs the main loop's compute on data that
  * never changes: per stage, the eight register-sourced m64nNk16 wgmmas of each warpgroup
- * (issue_stage in gemm.cu, same wrappers from ptx.cuh), and with `dequant` the next
- * stage's weight fragments made from shared memory by the kernel's own
- * dequant_weight_stage (dequant.cuh), overlapped as the kernel overlaps them.
+ * (the kernel's wgmma_rs_step, ptx.cuh), and with `dequant` the next stage's weight
+ * fragments made from shared memory by the kernel's own dequantisation (dequant.cuh),
+ * overlapped as the kernel overlaps them.
  *   depth 1: wait for the stage's wgmmas before the next is issued (the kernel's
  *            MMA_DEPTH 1: dequantise the next stage, then wgmma.wait_group 0);
  *   depth 2: wait only for the previous stage's (wait_group 1), then dequantise;
@@ -13,7 +13,7 @@
  *            each four wgmmas.
  * No loads from global memory, no barriers: the figures are the per-width floor of the
  * main loop's stage (a K block of 128 for a 128-row tile) against which the stamps' MAINLOOP
- * per K block is read (docs/method.md, "The consumer's floor per width").
+ * per K block is read (docs/variants.md, "The consumer's floor per width").
  *
  * Time: CUDA events around launches of I and 2I stages, the difference (so the launch
  * drops out), median of --reps pairs; cycles from clock64 of every CTA (median).
@@ -58,26 +58,24 @@ template <int N> __device__ __forceinline__ void issue(float (&acc)[N / 2], cons
     wgmma_fence();
 #pragma unroll
     for (int s = 0; s < 8; s++)
-        wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * TOK_SLAB + (uint32_t)(s & 3) * 32u));
+        wgmma_rs_step<N>(acc, a[s], tok, TOK_SLAB, s);
     wgmma_commit();
 }
 
-/* Eight wgmmas of one stage from fragments a, with the next stage's fragments (next) made
- * between them, CH k16 steps after every CH wgmmas (DEQ 2: CH 1, DEQ 3: CH 4; the
- * dequantisation interleaved with the issue instead of following it). */
+/* The same with the next stage's fragments (next) made between the wgmmas from the weights at
+ * w (scales at sf): CH k16 steps after every CH wgmmas. */
 template <int N, int CH>
 __device__ __forceinline__ void issue_interleaved(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t tok,
-                                                  uint32_t (&next)[8][4], uint32_t wbase, int stage, int row, int c)
+                                                  uint32_t (&next)[8][4], uint32_t w, uint32_t sf, int row, int c)
 {
-    const uint32_t w = wbase + (uint32_t)(stage % W_SLOTS) * W_STAGE;
     weight_words ww;
-    load_weight_words(ww, w, w + 128 * (NVFP4_BK / 2), row, row, c);
+    load_weight_words(ww, w, sf, row, row, c);
     wgmma_fence();
 #pragma unroll
     for (int s0 = 0; s0 < 8; s0 += CH) {
 #pragma unroll
         for (int s = s0; s < s0 + CH; s++)
-            wgmma_rs<N>::run(acc, a[s], smem_desc_sw128(tok + (uint32_t)(s >> 2) * TOK_SLAB + (uint32_t)(s & 3) * 32u));
+            wgmma_rs_step<N>(acc, a[s], tok, TOK_SLAB, s);
 #pragma unroll
         for (int s = s0; s < s0 + CH; s++)
             dequant_weight_step<false>(next[s], ww, s);
@@ -85,12 +83,26 @@ __device__ __forceinline__ void issue_interleaved(float (&acc)[N / 2], const uin
     wgmma_commit();
 }
 
-template <int DEPTH, int DEQ>
-__device__ __forceinline__ void next_set(uint32_t (&a)[8][4], uint32_t wbase, int stage, int row, int c)
+/* One stage: its wgmmas from a; with dequant, the fragments of stage `stage` (the weight ring
+ * of W_SLOTS) made into next (1: after the issue, as the kernel does; 2, 3: between the
+ * wgmmas); the wait as DEPTH says (2: the previous stage's wgmmas only, before the
+ * dequantisation overwrites the set they read). */
+template <int N, int DEPTH, int DEQ>
+__device__ __forceinline__ void one_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
+                                          uint32_t tok, uint32_t wbase, int stage, int row, int c)
 {
-    if (DEQ == 1) {
-        const uint32_t w = wbase + (uint32_t)(stage % W_SLOTS) * W_STAGE;
-        dequant_weight_stage<false>(a, w, w + 128 * (NVFP4_BK / 2), row, row, c);
+    const uint32_t w = wbase + (uint32_t)(stage % W_SLOTS) * W_STAGE, sf = w + 128 * (NVFP4_BK / 2);
+    if constexpr (DEQ >= 2) { /* depth 1 only */
+        issue_interleaved<N, DEQ == 2 ? 1 : 4>(acc, a, tok, next, w, sf, row, c);
+        wgmma_wait<0>();
+    } else {
+        issue<N>(acc, a, tok);
+        if (DEPTH == 2)
+            wgmma_wait<1>();
+        if (DEQ == 1)
+            dequant_weight_stage<false>(next, w, sf, row, row, c);
+        if (DEPTH == 1)
+            wgmma_wait<0>();
     }
 }
 
@@ -132,30 +144,9 @@ __global__ void __launch_bounds__(THREADS, 1) rate_kernel(int stages, unsigned l
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
         c0 = clock64();
     }
-    constexpr int CH = DEQ == 2 ? 1 : 4;
-    for (int it = 0; it < stages && DEQ >= 2; it += 2) { /* DEPTH 1 only */
-        issue_interleaved<N, CH>(acc, fa, tok, fb, wbase, it + 1, row, c);
-        wgmma_wait<0>();
-        issue_interleaved<N, CH>(acc, fb, tok, fa, wbase, it + 2, row, c);
-        wgmma_wait<0>();
-    }
-    for (int it = 0; it < stages && DEQ < 2; it += 2) {
-        issue<N>(acc, fa, tok);
-        if (DEPTH == 1) {
-            next_set<DEPTH, DEQ>(fb, wbase, it + 1, row, c);
-            wgmma_wait<0>();
-        } else {
-            wgmma_wait<1>();
-            next_set<DEPTH, DEQ>(fb, wbase, it + 1, row, c);
-        }
-        issue<N>(acc, fb, tok);
-        if (DEPTH == 1) {
-            next_set<DEPTH, DEQ>(fa, wbase, it + 2, row, c);
-            wgmma_wait<0>();
-        } else {
-            wgmma_wait<1>();
-            next_set<DEPTH, DEQ>(fa, wbase, it + 2, row, c);
-        }
+    for (int it = 0; it < stages; it += 2) {
+        one_stage<N, DEPTH, DEQ>(acc, fa, fb, tok, wbase, it + 1, row, c);
+        one_stage<N, DEPTH, DEQ>(acc, fb, fa, tok, wbase, it + 2, row, c);
     }
     wgmma_wait<0>();
     fence_regs(acc);

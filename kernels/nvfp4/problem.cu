@@ -442,8 +442,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     const nvfp4_shape *s = &p->shape;
     nvfp4_schedule sc;
     char err[200];
-    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, nvfp4_variant_n_step(v), v->persistent, v->split_k, p->sms, &sc,
-                             err, sizeof err)) {
+    if (nvfp4_variant_schedule(v, s, p->sms, &sc, err, sizeof err)) {
         fprintf(stderr, "nvfp4: %s\n", err);
         return -1;
     }

@@ -433,4 +433,14 @@ static __device__ __forceinline__ float4 ld_cg_f4(const float *p)
     return v;
 }
 
+/* k16 step s (0..7) of a stage of K = 128 against its token slabs (two 64-wide slabs of fp16,
+ * 128B swizzle, the first at tok, `slab` bytes apart): slab s/4, +32 bytes per step inside the
+ * swizzle row.  The GEMM's main loop and the wgmma-rate benchmark issue the same steps. */
+template <int N>
+static __device__ __forceinline__ void wgmma_rs_step(float (&acc)[N / 2], const uint32_t (&a)[4], uint32_t tok,
+                                                     uint32_t slab, int s)
+{
+    wgmma_rs<N>::run(acc, a, smem_desc_sw128(tok + (uint32_t)(s >> 2) * slab + (uint32_t)(s & 3) * 32u));
+}
+
 #endif

@@ -60,7 +60,7 @@ enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
  *   samples/g8k7168-twin; 32 and 224 are not benchmark widths: 32 as 64, 224 between its
  *   neighbours), and every handed-over part NVFP4_PART_NS more (split_rebalance; the fit of
  *   that recording's CTA end times).  Other tile heights: 3/2 (2 n_eff + 3 tile_w), the
- *   earlier weighting in the same unit (it equals the table at 256 x 128).  Not faster than
+ *   earlier weighting in the same unit (1344 at 256 x 128, where the table has 1341).  Not faster than
  *   that earlier weighting (g8k7168 124.58 against 124.67 us, H100), but it evens out the
  *   twin's SM end times (102.2-119.6 us -> 108.0-112.9), which the earlier one did not. */
 #define NVFP4_KB_NS {750, 750, 768, 861, 1090, 1191, 1266, 1341} /* n_eff 32, 64, ..., 256 */

@@ -123,8 +123,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
     nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
     int ok = 1;
     const unsigned consumers = (unsigned)(v->tile_w / 64) * 4u;
-    if (nvfp4_schedule_build(s, v->tile_w, v->tile_t, nvfp4_variant_n_step(v), v->persistent, v->split_k, sms, &sc, why,
-                             whylen))
+    if (nvfp4_variant_schedule(v, s, sms, &sc, why, whylen))
         return 0;
     if ((unsigned)sc.grid != st->ctas) {
         snprintf(why, whylen, "schedule has %d CTAs, geometry says %u", sc.grid, st->ctas);

@@ -65,6 +65,13 @@ int nvfp4_variant_n_step(const nvfp4_variant *v)
     return v && v->mma_depth == 2 ? v->tile_t / 2 : NVFP4_N_STEP;
 }
 
+int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
+                           size_t errlen)
+{
+    return nvfp4_schedule_build(s, v->tile_w, v->tile_t, nvfp4_variant_n_step(v), v->persistent, v->split_k, sms, sc,
+                                err, errlen);
+}
+
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
 {
     return v && v->warp_spec && v->fused_tokens != 1;
@@ -81,8 +88,7 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     nvfp4_schedule sc;
     char err[160];
     unsigned most = 0;
-    if (!v || !s || nvfp4_schedule_build(s, v->tile_w, v->tile_t, nvfp4_variant_n_step(v), v->persistent, v->split_k, sms,
-                                     &sc, err, sizeof err))
+    if (!v || !s || nvfp4_variant_schedule(v, s, sms, &sc, err, sizeof err))
         return -1;
     for (int b = 0; b < sc.grid; b++) {
         unsigned ev = 0;

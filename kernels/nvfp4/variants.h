@@ -4,6 +4,9 @@
 #ifndef NVFP4_VARIANTS_H
 #define NVFP4_VARIANTS_H
 
+#include <stddef.h>
+
+#include "schedule.h"
 #include "shapes.h"
 
 #ifdef __cplusplus
@@ -45,6 +48,10 @@ int nvfp4_variant_warps(const nvfp4_variant *v);
 /* The step a tile's token width (its wgmma N) is rounded up to: NVFP4_N_STEP, or tile_t / 2
  * for mma_depth 2, whose main loop compiles for two widths only (gemm.cu). */
 int nvfp4_variant_n_step(const nvfp4_variant *v);
+/* v's schedule on shape s with `sms` SMs (nvfp4_schedule_build with the point's tiling, width
+ * step, persistence and split K): 0, or -1 with the reason in err. */
+int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
+                           size_t errlen);
 
 /* 1 when the point's twins run the clock sampler: on the second producer warp, which only
  * a producer warpgroup whose spare warps do not dequantise tokens (fused_tokens 1) leaves
