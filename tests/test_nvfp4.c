@@ -815,70 +815,72 @@ static void test_split_schedule(void **state)
     nvfp4_schedule_free(&sc);
 }
 
-/* ---- the fused token dequantisation's work stream ---- */
+/* ---- the fused token dequantisation's order ---- */
 
-/* Every (group, K block, row) exactly once, K block never decreasing along the stream (the
- * order the main loops consume it), empty items exactly where a group has fewer K blocks;
- * every item's counter (ready0[g] + kb) is its own (group, K block)'s, and each counter
- * receives M_g items.  Shapes with K varying per group included. */
-static void test_token_stream(void **state)
+/* Every (group, K block) exactly once; along the order, the first stage at which some CTA
+ * loads a block never decreases (recomputed here by walking every CTA's stages); each CTA's
+ * first stage is among the blocks needed at stage 0, and every split part's first K block
+ * comes before any block needed later than that part's first stage.  Shapes with K varying
+ * per group, and every split mode. */
+static void test_token_order(void **state)
 {
     (void)state;
-    const char *shapes[] = {"g8k7168", "g2k1536", "t3", "t6", "t9"};
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        nvfp4_shape s;
-        char err[512];
-        int ready0[NVFP4_MAX_GROUPS], m0[NVFP4_MAX_GROUPS + 1], kbs[NVFP4_MAX_GROUPS], kbmax = 0;
-        assert_int_equal(nvfp4_shape_parse(shapes[i], &s, err, sizeof err), 0);
-        const int counters = nvfp4_token_counters(&s, ready0);
-        m0[0] = 0;
-        for (int g = 0; g < s.groups; g++) {
-            m0[g + 1] = m0[g] + s.m[g];
-            kbs[g] = s.k[g] / NVFP4_BK;
-            kbmax = kbs[g] > kbmax ? kbs[g] : kbmax;
-        }
-        const int mtot = m0[s.groups], items = mtot * kbmax;
-        int *per_counter = calloc((size_t)counters, sizeof *per_counter);
-        unsigned char *seen = calloc((size_t)items, 1);
-        assert_non_null(per_counter);
-        assert_non_null(seen);
-        int last_kb = 0, nonempty = 0;
-        for (int q = 0; q < items; q++) {
-            const int it = nvfp4_token_item(m0, kbs, s.groups, mtot, q);
-            const int kb = q / mtot, r = q % mtot;
-            int g = 0;
-            while (r >= m0[g + 1])
-                g++;
-            if (kb >= kbs[g]) {
-                assert_int_equal(it, -1);
-                continue;
+    const char *shapes[] = {"g8k7168", "g8k2048", "g2k1536", "t3", "t6", "t9"};
+    const int splits[] = {NVFP4_SPLIT_NONE, NVFP4_SPLIT_DEAL, NVFP4_SPLIT_REBALANCE};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t m = 0; m < sizeof splits / sizeof splits[0]; m++) {
+            nvfp4_shape s;
+            nvfp4_schedule sc;
+            char err[512];
+            int ready0[NVFP4_MAX_GROUPS];
+            assert_int_equal(nvfp4_shape_parse(shapes[i], &s, err, sizeof err), 0);
+            assert_int_equal(
+                nvfp4_schedule_build(&s, 128, 256, NVFP4_N_STEP, 1, splits[m], 132, &sc, err, sizeof err), 0);
+            const int n = nvfp4_token_counters(&s, ready0);
+            uint16_t *order = malloc((size_t)n * sizeof *order);
+            int *first_stage = malloc((size_t)n * sizeof *first_stage), *pos = malloc((size_t)n * sizeof *pos);
+            assert_non_null(order);
+            assert_non_null(first_stage);
+            assert_non_null(pos);
+            assert_int_equal(nvfp4_token_order(&s, &sc, order), n);
+            for (int c = 0; c < n; c++)
+                first_stage[c] = pos[c] = -1;
+            for (int b = 0; b < sc.grid; b++) {
+                int stage = 0;
+                for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
+                    for (int kb = sc.tiles[t].kb0; kb < sc.tiles[t].kb1; kb++, stage++) {
+                        int *f = &first_stage[ready0[sc.tiles[t].group] + kb];
+                        if (*f < 0 || stage < *f)
+                            *f = stage;
+                    }
             }
-            assert_true(it >= 0);
-            const int ikb = it >> 25, ig = (it >> 21) & 15, row = it & 0x1FFFFF;
-            assert_int_equal(ikb, kb);
-            assert_int_equal(ig, g);
-            assert_int_equal(m0[ig] + row, r);
-            assert_true(ikb >= last_kb);
-            last_kb = ikb;
-            const int slot = ikb * mtot + m0[ig] + row;
-            assert_int_equal(seen[slot], 0);
-            seen[slot] = 1;
-            const int c = ready0[ig] + ikb;
-            assert_true(c >= 0 && c < counters);
-            assert_true(ig + 1 == s.groups || c < ready0[ig + 1]); /* inside its group's range */
-            per_counter[c]++;
-            nonempty++;
+            int last = -1;
+            for (int j = 0; j < n; j++) {
+                const int g = order[j] >> 8, kb = order[j] & 255;
+                assert_true(g < s.groups && kb < s.k[g] / NVFP4_BK);
+                const int c = ready0[g] + kb;
+                assert_int_equal(pos[c], -1); /* once */
+                pos[c] = j;
+                assert_true(first_stage[c] >= 0); /* every block is loaded by some CTA */
+                assert_true(first_stage[c] >= last);
+                last = first_stage[c];
+            }
+            for (int b = 0; b < sc.grid; b++) {
+                int stage = 0;
+                for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
+                    const nvfp4_tile *u = &sc.tiles[t];
+                    const int c = ready0[u->group] + u->kb0;
+                    for (int j = 0; j < n; j++) /* nothing needed later comes first */
+                        if (first_stage[ready0[order[j] >> 8] + (order[j] & 255)] > stage)
+                            assert_true(pos[c] < j);
+                    stage += u->kb1 - u->kb0;
+                }
+            }
+            free(order);
+            free(first_stage);
+            free(pos);
+            nvfp4_schedule_free(&sc);
         }
-        long long expect = 0;
-        for (int g = 0; g < s.groups; g++) {
-            expect += (long long)s.m[g] * kbs[g];
-            for (int kb = 0; kb < kbs[g]; kb++)
-                assert_int_equal(per_counter[ready0[g] + kb], s.m[g]);
-        }
-        assert_int_equal(nonempty, expect);
-        free(per_counter);
-        free(seen);
-    }
 }
 
 /* ---- knob points ---- */
@@ -965,7 +967,7 @@ int main(void)
         cmocka_unit_test(test_schedule_width_step_of_a_point),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
-        cmocka_unit_test(test_token_stream),
+        cmocka_unit_test(test_token_order),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),

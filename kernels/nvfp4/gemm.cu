@@ -88,6 +88,12 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
+/* 1: the loading thread starts the ring's first stages' weights before it waits for the
+ * tokens (the pre-pass kernel, or the _ft points' first K blocks), as the fused prologue's
+ * does; 0: weights and tokens of every stage together, after the wait (the form before). */
+#ifndef NVFP4_WEIGHTS_EARLY
+#define NVFP4_WEIGHTS_EARLY 1
+#endif
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
  * (samples/narrow-params.tsv).  nvfp4_kparams, whose arrays hold NVFP4_MAX_GROUPS groups, is
@@ -107,7 +113,7 @@ template <int G> struct narrow_tparams {
  * be neither missing from the block (the kernel would not compile) nor left uncopied. */
 #define NARROW_KPARAMS_LIST(ONE, GROUPS)                                                                      \
     ONE(token_ready) ONE(tok_all) ONE(prologue_target) ONE(cta_first) ONE(tiles) ONE(groups) ONE(fuse_tokens) \
-    ONE(epoch) ONE(tok_kblocks) ONE(tok_items) GROUPS(m) GROUPS(n) GROUPS(k) GROUPS(t_box) GROUPS(ready0)     \
+    ONE(epoch) ONE(tok_kblocks) ONE(tok_items) ONE(tok_order) GROUPS(m) GROUPS(n) GROUPS(k) GROUPS(t_box) GROUPS(ready0)     \
     GROUPS(sfW) GROUPS(C) ONE(partials) ONE(flags) GROUPS(tmW) GROUPS(tmT) GROUPS(tmC)
 #define NARROW_ONE(name) decltype(nvfp4_kparams::name) name;
 #define NARROW_GROUPS(name) std::remove_extent_t<decltype(nvfp4_kparams::name)> name[G];
@@ -178,93 +184,124 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
 
 /* ---- fused token dequantisation (the _ft points) ----
  * No pre-pass kernel: the producer warpgroup's three spare warps of every CTA turn the FP4
- * tokens into the fp16 T the TMA loads read, while the consumers run.  The work is one
- * stream in K order, the order every main loop consumes it: item q = (K block q / Mtot,
- * token row q % Mtot over all groups), Mtot = sum of M_g; an item whose group has fewer K
- * blocks is empty.  One item = one 128-element block of A (64 bytes of FP4, 8 scales) ->
- * 256 bytes of fp16, K permuted like the pre-pass (tokens.cuh).  A half-warp takes one item:
- * lane m writes the 16-byte chunk m, the pairs (p, p+4) of word i = m / 4 of the block's
- * four 16-byte units (p = m % 4), so a half-warp's loads cover 64 contiguous bytes and its
- * store 256.  Every finished item adds one to the counter of its (group, K block) (after
- * the half-warp's lanes meet, one release fence); the loading thread waits for a counter
- * before the TMA of that K block's token slabs.  Counters are never reset: launch e of the
- * problem waits for e x M_g (kp.epoch).  The group of a row comes from a binary search of
- * the M prefix sums in shared memory: lookups through tables in global or constant memory
- * (dependent, divergent loads) made the first versions slower than the pre-pass by 2x. */
-constexpr int FT_ROWS = 2; /* items per half-warp in flight: the producer has 40 registers */
-constexpr int FT_BATCH = 4; /* load-store rounds per release */
+ * tokens into the fp16 T the TMA loads read, while the consumers run.  The work is a stream
+ * of items, one item = 8 token rows of one (group, K block): a lane per 16-byte unit of A
+ * (lane = 4 x row + unit), 512 bytes of FP4 a warp load.  The (group, K block) pairs come in
+ * the order the schedule first loads them (kp.tok_order, nvfp4_token_order: K block 0 and
+ * every handed-over split part's first K block first), each pair's items dealt to the
+ * workers (warps) round robin, so the first round of every worker already covers the blocks
+ * every CTA's first stages wait for.  A worker keeps FT_ITEMS items' loads in flight (1 KB a
+ * warp, 3 KB an SM; the producer warpgroup has 40 registers a thread), dequantises them like the pre-pass (lane c
+ * of a row's quad writes word c of each of the block's 16 chunks: tokens.cuh), and then
+ * releases them: one fence for the batch, then each item's valid rows added to the counter
+ * of its (group, K block) and to the all-items counter.  The loading thread waits for a
+ * counter before the TMA of that K block's token slabs.  Counters are never reset: launch e
+ * of the problem waits for e x M_g (kp.epoch).  An earlier form (one row a half-warp item,
+ * in plain K order, four rounds per release) made the tokens a quarter as fast, slower than
+ * the main loops consumed them: docs/variants.md. */
+constexpr int FT_WARPS = 3, FT_ROWS = 8;
+constexpr int FT_ITEMS = 2; /* in flight per worker: with 3 or 4 ptxas spilled (40 registers) */
 
+/* The worker's walk over the item stream: pair p of the order, the next row block rb of it
+ * that is this worker's (-1: not found yet), and bm = (items of the pairs before p) mod
+ * workers.  Nothing else is held: the producer warpgroup has 40 registers a thread. */
+struct ft_walk {
+    int p, rb, bm;
+};
+
+/* The worker's next item as g << 24 | kb << 16 | row block, or -1 once the stream is done.
+ * Warp-uniform. */
 template <class KP>
-__device__ __forceinline__ void dequant_tokens(const KP &kp, int worker, int workers, unsigned half)
+__device__ __forceinline__ int ft_next(const KP &kp, const uint16_t *order, int pairs, ft_walk &w, int worker,
+                                       int workers)
 {
-    __shared__ int m0[kp_groups<KP>() + 1], kbs[kp_groups<KP>()];
-    const int t = (int)threadIdx.x % 32 + 32 * ((int)threadIdx.x / 32 % 4 - 1); /* 0..95 */
-    if (t <= kp.groups) {
-        int sum = 0;
-        for (int g = 0; g < t; g++)
-            sum += kp.m[g];
-        m0[t] = sum;
-        if (t < kp.groups)
-            kbs[t] = kp.k[t] / BK;
-    }
-    named_barrier(FT_BAR, 96);
-    const int m = threadIdx.x & 15, i = m >> 2, p = m & 3, h = i >> 1;
-    const int groups = kp.groups, mtot = m0[groups], items = mtot * kp.tok_kblocks;
-    for (int q0 = worker; q0 < items; q0 += FT_BATCH * FT_ROWS * workers) {
-#pragma unroll 1
-        for (int j = 0; j < FT_BATCH; j++) {
-            const int qj = q0 + j * FT_ROWS * workers;
-            uint32_t w[FT_ROWS][4], sf[FT_ROWS][2];
-            int where[FT_ROWS];
-#pragma unroll
-            for (int b = 0; b < FT_ROWS; b++) {
-                where[b] =
-                    qj + b * workers < items ? nvfp4_token_item(m0, kbs, groups, mtot, qj + b * workers) : -1;
-                if (where[b] >= 0) {
-                    const int kb = where[b] >> 25, g = (where[b] >> 21) & 15, row = where[b] & 0x1FFFFF;
-                    const int K = kp.k[g];
-                    const uint8_t *a = kp.tp.A[g] + (size_t)row * (size_t)(K / 2) + (size_t)kb * (BK / 2) + 4 * i;
-#pragma unroll
-                    for (int c = 0; c < 4; c++)
-                        w[b][c] = ldg_nc_u32(a + 16 * c);
-                    const uint8_t *f = kp.tp.SFA[g] + sf_atom_offset(row, K, 2 * kb); /* atoms 2kb, 2kb+1 */
-                    sf[b][0] = ldg_nc_u32(f);
-                    sf[b][1] = ldg_nc_u32(f + 512);
-                }
-            }
-#pragma unroll
-            for (int b = 0; b < FT_ROWS; b++)
-                if (where[b] >= 0) {
-                    const int kb = where[b] >> 25, g = (where[b] >> 21) & 15, row = where[b] & 0x1FFFFF;
-                    /* unit c's word i lies in scale block 2c + h: atom 0 bytes h, 2 + h (c = 0, 1),
-                     * atom 1 bytes h, 2 + h (c = 2, 3) */
-                    const unsigned sel = (unsigned)h | ((2u + (unsigned)h) << 4);
-                    const uint32_t s01 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][0], 0, sel));
-                    const uint32_t s23 = e4m3x2_to_f16x2((uint16_t)__byte_perm(sf[b][1], 0, sel));
-                    stg_u4(kp.tp.T[g] + (size_t)row * (size_t)kp.k[g] + (size_t)kb * BK + 8 * m,
-                           dequant_nibbles(w[b][0], p, (s01 & 0xFFFFu) * 0x10001u),
-                           dequant_nibbles(w[b][1], p, (s01 >> 16) * 0x10001u),
-                           dequant_nibbles(w[b][2], p, (s23 & 0xFFFFu) * 0x10001u),
-                           dequant_nibbles(w[b][3], p, (s23 >> 16) * 0x10001u));
-                }
+    while (w.p < pairs) {
+        const int e = order[w.p], cnt = (kp.m[e >> 8] + FT_ROWS - 1) / FT_ROWS;
+        if (w.rb < 0) {
+            w.rb = worker - w.bm;
+            if (w.rb < 0)
+                w.rb += workers;
         }
-        /* one release for the batch: the fences cost more than the loads they follow */
-        fence_proxy_async_global(); /* these generic writes will be read by TMA loads */
-        __syncwarp(half);
-        if (m == 0) {
-            fence_acq_rel_gpu(); /* with the meeting above: the half-warp's items, released */
-            unsigned done = 0;
-#pragma unroll 1
-            for (int j = 0; j < FT_BATCH * FT_ROWS; j++) {
-                const int q = q0 + j * workers;
-                const int it = q < items ? nvfp4_token_item(m0, kbs, groups, mtot, q) : -1;
-                if (it >= 0) {
-                    red_relaxed_gpu_add_u32(kp.token_ready + kp.ready0[(it >> 21) & 15] + (it >> 25), 1u);
-                    done++;
+        if (w.rb < cnt) {
+            const int it = e << 16 | w.rb;
+            w.rb += workers;
+            return it;
+        }
+        w.bm += cnt;
+        while (w.bm >= workers)
+            w.bm -= workers;
+        w.p++;
+        w.rb = -1;
+    }
+    return -1;
+}
+
+/* Worker `worker` of `workers` (a warp); ftid: this thread among the FT_WARPS x 32 of the CTA. */
+template <class KP> __device__ __forceinline__ void dequant_tokens(const KP &kp, int worker, int workers, int ftid)
+{
+    __shared__ __align__(16) uint16_t order[NVFP4_FT_MAX_PAIRS];
+    const int pairs = kp.tok_all; /* one counter per (group, K block) */
+    for (int i = ftid; i < (pairs + 7) / 8; i += 32 * FT_WARPS) /* 16-byte pieces (the array is padded) */
+        reinterpret_cast<uint4 *>(order)[i] = reinterpret_cast<const uint4 *>(kp.tok_order)[i];
+    named_barrier(FT_BAR, 32 * FT_WARPS);
+    const int lane = ftid & 31, r = lane >> 2, c = lane & 3;
+    ft_walk w = {0, -1, 0};
+    for (;;) {
+        int it[FT_ITEMS];
+        uint4 q[FT_ITEMS];
+        uint32_t s2[FT_ITEMS];
+#pragma unroll
+        for (int b = 0; b < FT_ITEMS; b++) {
+            it[b] = ft_next(kp, order, pairs, w, worker, workers);
+            q[b] = make_uint4(0, 0, 0, 0);
+            s2[b] = 0;
+            if (it[b] >= 0) {
+                const int g = it[b] >> 24, kb = (it[b] >> 16) & 255, row = FT_ROWS * (it[b] & 0xFFFF) + r;
+                if (row < kp.m[g]) {
+                    const int K = kp.k[g];
+                    q[b] = ldg_nc_u4(kp.tp.A[g] + (size_t)row * (size_t)(K / 2) + (size_t)kb * (BK / 2) + 16 * c);
+                    /* unit c of the block: scale blocks 2c, 2c + 1 = bytes 2 (c % 2), +1 of atom 2 kb + c / 2 */
+                    s2[b] = ldg_nc_u16(kp.tp.SFA[g] + sf_atom_offset(row, K, 2 * kb + (c >> 1)) + 2 * (c & 1));
                 }
             }
-            if (done) /* the all-items counter: once it is full, loads stop checking */
-                red_relaxed_gpu_add_u32(kp.token_ready + kp.tok_all, done);
+        }
+        if (it[0] < 0)
+            break;
+#pragma unroll
+        for (int b = 0; b < FT_ITEMS; b++) {
+            if (it[b] < 0)
+                continue;
+            const int g = it[b] >> 24, kb = (it[b] >> 16) & 255, row = FT_ROWS * (it[b] & 0xFFFF) + r;
+            if (row >= kp.m[g])
+                continue;
+            const uint32_t sc = e4m3x2_to_f16x2((uint16_t)s2[b]);
+            const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
+            /* the row's 256 bytes of this K block: chunk 4i + p, word c (tokens.cuh) */
+            uint8_t *const out = reinterpret_cast<uint8_t *>(kp.tp.T[g]) + ((size_t)row * (size_t)kp.k[g] +
+                                                                             (size_t)kb * BK) * 2 + 4 * c;
+            const uint32_t wd[4] = {q[b].x, q[b].y, q[b].z, q[b].w};
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int p = 0; p < 4; p++)
+                    stg_u32(out + 16 * (4 * i + p), dequant_nibbles(wd[i], p, i < 2 ? s_lo : s_hi));
+        }
+        /* one release for the batch: every lane's writes, then lane 0's fence and counts */
+        fence_proxy_async_global(); /* these generic writes will be read by TMA loads */
+        __syncwarp();
+        if (lane == 0) {
+            fence_acq_rel_gpu(); /* with the meeting above: the warp's items, released */
+            unsigned done = 0;
+#pragma unroll
+            for (int b = 0; b < FT_ITEMS; b++)
+                if (it[b] >= 0) {
+                    const int g = it[b] >> 24, kb = (it[b] >> 16) & 255, row0 = FT_ROWS * (it[b] & 0xFFFF);
+                    const unsigned rows = (unsigned)min(FT_ROWS, kp.m[g] - row0);
+                    red_relaxed_gpu_add_u32(kp.token_ready + kp.ready0[g] + kb, rows);
+                    done += rows;
+                }
+            /* the all-items counter: once it is full, loads stop checking */
+            red_relaxed_gpu_add_u32(kp.token_ready + kp.tok_all, done);
         }
     }
 }
@@ -783,24 +820,29 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
         if (warp == 4 * CW) {
-            if constexpr (!PROLOGUE)
+            if constexpr (!PROLOGUE) {
                 GS_BEGIN(gs, GS_PROLOGUE);
+                /* the weights do not wait for the tokens: the first stages' start now */
+                if (NVFP4_WEIGHTS_EARLY && lane == 0)
+                    started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
+            }
             if (lane == 0)
                 wait_tokens_written(kp);
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
             if (lane == 0) {
-                if constexpr (PROLOGUE)
-                    for (; started > 0; started--) {
-                        const nvfp4_tile tl = kp.tiles[cur.t];
-                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
-                        advance(tl, cur);
-                    }
+                for (; started > 0; started--) { /* their token slabs */
+                    const nvfp4_tile tl = kp.tiles[cur.t];
+                    if (kp.fuse_tokens == 1)
+                        wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
+                    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+                    advance(tl, cur);
+                }
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }
-        } else if (kp.fuse_tokens == 1) { /* three spare warps, two half-warp workers each */
-            const int worker = 2 * (3 * (int)blockIdx.x + (warp - 4 * CW - 1)) + (lane >> 4);
-            dequant_tokens(kp, worker, 6 * (int)gridDim.x, 0xFFFFu << (lane & 16));
+        } else if (kp.fuse_tokens == 1) { /* the three spare warps, a worker each */
+            const int ftw = warp - 4 * CW - 1;
+            dequant_tokens(kp, FT_WARPS * (int)blockIdx.x + ftw, FT_WARPS * (int)gridDim.x, 32 * ftw + lane);
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
         }

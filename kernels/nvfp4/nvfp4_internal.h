@@ -65,7 +65,10 @@ typedef struct nvfp4_kparams {
     int ready0[NVFP4_MAX_GROUPS];          /* counter of (g, K block kb): token_ready[ready0[g] + kb] */
     int tok_kblocks; /* K blocks of the longest group; 0: the _ft points cannot run this problem */
     int tok_items;   /* token rows x K blocks over all groups (the work of one launch) */
-    int tok_all;     /* index of the all-items counter in token_ready (after the per-block ones) */
+    int tok_all;     /* index of the all-items counter in token_ready (after the per-block ones) = the
+                      * number of (group, K block) pairs */
+    const uint16_t *tok_order; /* device: the pairs in the order the schedule first loads them
+                                * (nvfp4_token_order), padded with zeros to a multiple of 8 */
     /* fused prologue (the _fp points, fuse_tokens 2): every CTA dequantises token blocks
      * b = blockIdx.x, + grid, ... (tp, as the pre-pass would), then adds one to
      * token_ready[tok_all + 1]; the loads wait until it reaches prologue_target, the

@@ -10,7 +10,8 @@
  * _skr (split K, split_k = 2: whole tiles first, then the most loaded CTAs hand K ranges of
  * their last tile to the least loaded; schedule.h), _ft (fused tokens:
  * no pre-pass kernel; the producer warpgroup's spare warps dequantise the tokens while the
- * main loop runs, K block by K block, and the loads wait per K block; needs _ws_p), _fp
+ * main loop runs, in the order the schedule first loads them, and the loads wait per K
+ * block; needs _ws_p), _fp
  * (fused_tokens = 2, fused prologue: no pre-pass kernel; every CTA first dequantises its
  * share of the tokens with all its threads, then the CTAs meet once; needs _p), _mma2
  * (mma_depth = 2: a stage's wgmmas stay in flight while the next stage's are issued; tiles
@@ -82,6 +83,12 @@
       128, 1, 1, 2, 0, 0, 1)                                                                                   \
     X("s2_w128_t256_ws_p_tmr_skr", "as s3_w128_t256_ws_p_tmr_skr with 2 stages", 2, 128, 256, 1, 1, 2, 2, 0, 1)   \
     X("s3_w128_t128_ws_p_tmr_skr", "as s3_w128_t256_ws_p_tmr_skr with 128-token tiles", 3, 128, 128, 1, 1, 2, 2, \
-      0, 1)
+      0, 1)                                                                                                    \
+    X("s3_w128_t256_ws_p_tmr_skr_ft", "as s3_w128_t256_ws_p_tmr_skr with the tokens dequantised inside the "   \
+      "GEMM", 3, 128, 256, 1, 1, 2, 2, 1, 1)                                                                   \
+    X("s3_w128_t256_ws_p_tmr_sk_ft", "as s3_w128_t256_ws_p_tmr_sk with the tokens dequantised inside the GEMM", \
+      3, 128, 256, 1, 1, 2, 1, 1, 1)                                                                           \
+    X("s4_w128_t128_ws_p_tmr_ft", "as s4_w128_t128_ws_p_tmr with the tokens dequantised inside the GEMM", 4,   \
+      128, 128, 1, 1, 2, 0, 1, 1)
 
 #endif

@@ -79,6 +79,7 @@ struct nvfp4_problem {
         int *cta_first;
         float *partials; /* split K workspace (NULL without) */
         int *flags;
+        uint16_t *tok_order; /* the fused tokens' order (nvfp4_token_order) */
     } cache[KP_CACHE];
     int ncache;
 };
@@ -327,8 +328,9 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
     }
     for (int i = 0; i < p->ncache; i++) {
         free(p->cache[i].kp);
-        void *bufs[4] = {p->cache[i].tiles, p->cache[i].cta_first, p->cache[i].partials, p->cache[i].flags};
-        for (int b = 0; b < 4; b++) {
+        void *bufs[5] = {p->cache[i].tiles, p->cache[i].cta_first, p->cache[i].partials, p->cache[i].flags,
+                         p->cache[i].tok_order};
+        for (int b = 0; b < 5; b++) {
             cudaError_t e = cudaFree(bufs[b]);
             if (e != cudaSuccess)
                 report("cudaFree", e, __FILE__, __LINE__);
@@ -437,7 +439,7 @@ static int encode_2d(CUtensorMap *m, const void *base, CUtensorMapDataType type,
 
 /* Host parameters of one (tile, persistence) point: tensor maps and the uploaded schedule. */
 static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams *kp, nvfp4_tile **tiles_dev,
-                         int **first_dev, float **partials_dev, int **flags_dev)
+                         int **first_dev, float **partials_dev, int **flags_dev, uint16_t **order_dev)
 {
     const nvfp4_shape *s = &p->shape;
     nvfp4_schedule sc;
@@ -454,22 +456,20 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     kp->grid = sc.grid;
     kp->token_ready = p->token_ready;
     kp->tp = p->tp;
-    /* the fused-token stream (gemm.cu, token_item): K blocks x all token rows, packed in an
-     * int as K block << 25 | group << 21 | row */
-    long long mtot = 0, items = 0;
+    /* the fused-token stream (gemm.cu, dequant_tokens): rows x K blocks of every group */
+    long long items = 0;
     kp->tok_all = p->token_counters;
     for (int g = 0; g < s->groups; g++) {
-        mtot += s->m[g];
         items += (long long)s->m[g] * (s->k[g] / NVFP4_BK);
         if (s->k[g] / NVFP4_BK > kp->tok_kblocks)
             kp->tok_kblocks = s->k[g] / NVFP4_BK;
     }
     for (int g = 0; g < s->groups; g++)
-        if (s->m[g] >= (1 << 21))
+        if (s->m[g] > 8 * 65535) /* an item is 8 rows, its row block 16 bits (gemm.cu, ft_next) */
             kp->tok_kblocks = 0;
-    if (kp->tok_kblocks >= 64 || mtot * kp->tok_kblocks > INT_MAX)
+    if (kp->tok_kblocks > 256 || p->token_counters > NVFP4_FT_MAX_PAIRS || items > INT_MAX)
         kp->tok_kblocks = 0; /* the fused points refuse to launch (cudaErrorInvalidValue) */
-    kp->tok_items = kp->tok_kblocks ? (int)items : 0; /* items <= mtot x tok_kblocks <= INT_MAX */
+    kp->tok_items = kp->tok_kblocks ? (int)items : 0;
     int rc = 0;
     for (int g = 0; g < s->groups && rc == 0; g++) {
         const int M = s->m[g], N = s->n[g], K = s->k[g];
@@ -494,6 +494,12 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     *first_dev = NULL;
     *partials_dev = NULL;
     *flags_dev = NULL;
+    *order_dev = NULL;
+    /* the fused tokens' order, padded to 16-byte pieces (the kernel copies it so) */
+    const int pairs = p->token_counters, padded = (pairs + 7) / 8 * 8;
+    uint16_t *order = kp->tok_kblocks ? (uint16_t *)calloc((size_t)padded, sizeof(uint16_t)) : NULL;
+    if (!order || nvfp4_token_order(s, &sc, order) != pairs)
+        kp->tok_kblocks = 0; /* the fused points will not launch; every other point can */
     if (rc == 0) {
         const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
         /* split K: one fp32 buffer per non-owning part, one counter per (split tile, warpgroup) */
@@ -508,6 +514,10 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
             e = cudaMalloc((void **)flags_dev, flb);
         if (e == cudaSuccess && flb)
             e = cudaMemset(*flags_dev, 0, flb);
+        if (e == cudaSuccess && kp->tok_kblocks)
+            e = cudaMalloc((void **)order_dev, (size_t)padded * sizeof *order);
+        if (e == cudaSuccess && kp->tok_kblocks)
+            e = cudaMemcpy(*order_dev, order, (size_t)padded * sizeof *order, cudaMemcpyHostToDevice);
         if (e == cudaSuccess)
             e = cudaMemcpy(*tiles_dev, sc.tiles, tb, cudaMemcpyHostToDevice);
         if (e == cudaSuccess)
@@ -518,17 +528,21 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
             cudaFree(*first_dev);
             cudaFree(*partials_dev);
             cudaFree(*flags_dev);
+            cudaFree(*order_dev);
             *tiles_dev = NULL;
             *first_dev = NULL;
             *partials_dev = NULL;
             *flags_dev = NULL;
+            *order_dev = NULL;
             rc = -1;
         }
     }
+    free(order);
     kp->tiles = *tiles_dev;
     kp->cta_first = *first_dev;
     kp->partials = *partials_dev;
     kp->flags = *flags_dev;
+    kp->tok_order = *order_dev;
     nvfp4_schedule_free(&sc);
     return rc ? -1 : 0;
 }
@@ -549,11 +563,12 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     nvfp4_tile *tiles = NULL;
     int *first = NULL, *flags = NULL;
     float *partials = NULL;
+    uint16_t *tok_order = NULL;
     if (!kp) {
         fprintf(stderr, "nvfp4: out of host memory\n");
         return NULL;
     }
-    if (build_kparams(p, v, kp, &tiles, &first, &partials, &flags)) {
+    if (build_kparams(p, v, kp, &tiles, &first, &partials, &flags, &tok_order)) {
         free(kp);
         return NULL;
     }
@@ -567,6 +582,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     p->cache[p->ncache].cta_first = first;
     p->cache[p->ncache].partials = partials;
     p->cache[p->ncache].flags = flags;
+    p->cache[p->ncache].tok_order = tok_order;
     p->ncache++;
     return kp;
 }
@@ -610,7 +626,7 @@ static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_
     if (!kp)
         return (int)cudaErrorInvalidValue;
     if (v->fused_tokens == 1 && kp->tok_kblocks == 0) {
-        fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K < 8192 and M_g < 2^21)\n", v->name,
+        fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K <= 32768, M_g <= 524280 and at most 1024 (group, K block) pairs)\n", v->name,
                 p->shape.name);
         give_back_launch(p, v, kp);
         return (int)cudaErrorInvalidValue;

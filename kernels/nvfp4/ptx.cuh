@@ -411,6 +411,25 @@ static __device__ __forceinline__ uint32_t ldg_nc_u32(const void *p)
     return v;
 }
 
+static __device__ __forceinline__ uint4 ldg_nc_u4(const void *p)
+{
+    uint4 v;
+    asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+
+static __device__ __forceinline__ uint32_t ldg_nc_u16(const void *p)
+{
+    uint16_t v;
+    asm volatile("ld.global.nc.u16 %0, [%1];" : "=h"(v) : "l"(p));
+    return v;
+}
+
+static __device__ __forceinline__ void stg_u32(void *p, uint32_t a)
+{
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(a) : "memory");
+}
+
 static __device__ __forceinline__ void stg_u4(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
     asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(a), "r"(b), "r"(c), "r"(d) : "memory");

@@ -1,6 +1,7 @@
 /* Tile schedule (see schedule.h). */
 #include "schedule.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -377,5 +378,55 @@ int nvfp4_token_counters(const nvfp4_shape *s, int *ready0)
         ready0[g] = n;
         n += s->k[g] / NVFP4_BK;
     }
+    return n;
+}
+
+typedef struct token_need {
+    int need, kb, g;
+} token_need;
+
+static int cmp_need(const void *a, const void *b)
+{
+    const token_need *x = a, *y = b;
+    if (x->need != y->need)
+        return x->need < y->need ? -1 : 1;
+    if (x->kb != y->kb)
+        return x->kb < y->kb ? -1 : 1;
+    return (x->g > y->g) - (x->g < y->g);
+}
+
+int nvfp4_token_order(const nvfp4_shape *s, const nvfp4_schedule *sc, uint16_t *order)
+{
+    int ready0[NVFP4_MAX_GROUPS];
+    const int n = nvfp4_token_counters(s, ready0);
+    if (s->groups > 256)
+        return -1;
+    token_need *need = malloc((size_t)(n > 0 ? n : 1) * sizeof *need);
+    if (!need)
+        return -1;
+    for (int g = 0; g < s->groups; g++) {
+        if (s->k[g] / NVFP4_BK > 256) {
+            free(need);
+            return -1;
+        }
+        for (int kb = 0; kb < s->k[g] / NVFP4_BK; kb++)
+            need[ready0[g] + kb] = (token_need){INT_MAX, kb, g};
+    }
+    for (int b = 0; b < sc->grid; b++) {
+        int stage = 0;
+        for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
+            const nvfp4_tile *u = &sc->tiles[t];
+            for (int kb = u->kb0; kb < u->kb1; kb++) {
+                token_need *e = &need[ready0[u->group] + kb];
+                if (stage + kb - u->kb0 < e->need)
+                    e->need = stage + kb - u->kb0;
+            }
+            stage += u->kb1 - u->kb0;
+        }
+    }
+    qsort(need, (size_t)n, sizeof *need, cmp_need);
+    for (int i = 0; i < n; i++)
+        order[i] = (uint16_t)(need[i].g << 8 | need[i].kb);
+    free(need);
     return n;
 }

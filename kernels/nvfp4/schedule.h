@@ -104,27 +104,16 @@ void nvfp4_schedule_free(nvfp4_schedule *sc);
  * ready0[0 .. groups) and returns the number of counters (sum_g K_g / NVFP4_BK). */
 int nvfp4_token_counters(const nvfp4_shape *s, int *ready0);
 
-/* The fused dequantisation's work stream: item q is token row q % Mtot (over all groups,
- * Mtot = m0[groups]) in K block q / Mtot, so every K block of every group is done before
- * the next.  Returns K block << 25 | group << 21 | row, or -1 where the group has fewer K
- * blocks.  m0: M prefix sums (groups + 1 entries), kbs: K / NVFP4_BK per group.  Packing
- * needs K block < 64 and M_g < 2^21 (problem.cu refuses other shapes for the fused points). */
-#ifdef __CUDACC__
-__host__ __device__
-#endif
-static inline int nvfp4_token_item(const int *m0, const int *kbs, int groups, int mtot, int q)
-{
-    const int kb = q / mtot, r = q - kb * mtot;
-    int lo = 0, hi = groups; /* m0[lo] <= r < m0[hi] */
-    while (hi - lo > 1) {
-        const int mid = (lo + hi) >> 1;
-        if (m0[mid] <= r)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return kb < kbs[lo] ? kb << 25 | lo << 21 | (r - m0[lo]) : -1;
-}
+/* The order in which the fused dequantisation (the _ft points) makes the token blocks: every
+ * (group g, K block kb) once, by the earliest stage at which any CTA of the schedule loads
+ * it (a CTA's stages count through its units in its order), ties by K block, then group;
+ * entry i is g << 8 | kb.  So the blocks the first stages of every CTA wait for (K block 0,
+ * and the first K block of each handed-over split part) come first, whatever the split.
+ * Fills order[0 .. sum_g K_g / NVFP4_BK) and returns that count, or -1 (out of host memory,
+ * or more than 256 groups or K blocks). */
+int nvfp4_token_order(const nvfp4_shape *s, const nvfp4_schedule *sc, uint16_t *order);
+/* Most (group, K block) pairs the fused points take (the kernel holds the order in shared memory). */
+#define NVFP4_FT_MAX_PAIRS 1024
 
 /* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
  * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */
