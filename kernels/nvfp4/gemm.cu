@@ -88,11 +88,11 @@ constexpr int BK = NVFP4_BK;
 #define NVFP4_ABLATE 0
 #endif
 constexpr int ABLATE = NVFP4_ABLATE;
-/* 1: the loading thread starts the ring's first stages' weights before it waits for the
- * tokens (the pre-pass kernel, or the _ft points' first K blocks), as the fused prologue's
- * does; 0: weights and tokens of every stage together, after the wait (the form before). */
+/* 1: with the pre-pass kernel too, the loading thread starts the ring's first stages'
+ * weights before it waits for the tokens, as the fused points' do.  Off: on the H100 it
+ * made the g8 defaults 0.6-1.5% slower and g2k4096's 1.3% faster (docs/variants.md). */
 #ifndef NVFP4_WEIGHTS_EARLY
-#define NVFP4_WEIGHTS_EARLY 1
+#define NVFP4_WEIGHTS_EARLY 0
 #endif
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
@@ -187,72 +187,59 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
  * tokens into the fp16 T the TMA loads read, while the consumers run.  The work is a stream
  * of items, one item = 8 token rows of one (group, K block): a lane per 16-byte unit of A
  * (lane = 4 x row + unit), 512 bytes of FP4 a warp load.  The (group, K block) pairs come in
- * the order the schedule first loads them (kp.tok_order, nvfp4_token_order: K block 0 and
- * every handed-over split part's first K block first), each pair's items dealt to the
- * workers (warps) round robin, so the first round of every worker already covers the blocks
- * every CTA's first stages wait for.  A worker keeps FT_ITEMS items' loads in flight (1 KB a
- * warp, 3 KB an SM; the producer warpgroup has 40 registers a thread), dequantises them like the pre-pass (lane c
- * of a row's quad writes word c of each of the block's 16 chunks: tokens.cuh), and then
+ * the order the schedule first loads them (nvfp4_token_order: K block 0 and every
+ * handed-over split part's first K block first); item i of that stream goes to worker
+ * (warp) i mod workers, so the first round of the workers already covers the blocks every
+ * CTA's first stages wait for.  A worker finds its items' pairs in a table of each pair's
+ * first item (kp.tok_order, copied to shared memory), four entries a step: a first form
+ * walked the pairs one by one, and that walk, not the loads, took most of the kernel.  A worker keeps FT_ITEMS items' loads in flight (1 KB a
+ * warp, 3 KB an SM; the producer warpgroup has 40 registers a thread), dequantises them
+ * like the pre-pass (lane c of a row's quad writes word c of each of the block's 16 chunks:
+ * tokens.cuh), and then
  * releases them: one fence for the batch, then each item's valid rows added to the counter
  * of its (group, K block) and to the all-items counter.  The loading thread waits for a
  * counter before the TMA of that K block's token slabs.  Counters are never reset: launch e
  * of the problem waits for e x M_g (kp.epoch).  An earlier form (one row a half-warp item,
  * in plain K order, four rounds per release) made the tokens a quarter as fast, slower than
  * the main loops consumed them: docs/variants.md. */
-constexpr int FT_WARPS = 3, FT_ROWS = 8;
+constexpr int FT_WARPS = 3, FT_ROWS = NVFP4_FT_ROWS;
 constexpr int FT_ITEMS = 2; /* in flight per worker: with 3 or 4 ptxas spilled (40 registers) */
 
-/* The worker's walk over the item stream: pair p of the order, the next row block rb of it
- * that is this worker's (-1: not found yet), and bm = (items of the pairs before p) mod
- * workers.  Nothing else is held: the producer warpgroup has 40 registers a thread. */
-struct ft_walk {
-    int p, rb, bm;
-};
-
-/* The worker's next item as g << 24 | kb << 16 | row block, or -1 once the stream is done.
- * Warp-uniform. */
-template <class KP>
-__device__ __forceinline__ int ft_next(const KP &kp, const uint16_t *order, int pairs, ft_walk &w, int worker,
-                                       int workers)
+/* The pair of item i: advances pair (that of the worker's previous item: items only grow)
+ * to the last pair whose first item is <= i, four table entries a step (the entries'
+ * first items are their top 20 bits; the sentinels end every step).  Returns the item as
+ * g << 24 | kb << 16 | row block.  Warp-uniform. */
+__device__ __forceinline__ int ft_item(const uint32_t *table, int &pair, int i)
 {
-    while (w.p < pairs) {
-        const int e = order[w.p], cnt = (kp.m[e >> 8] + FT_ROWS - 1) / FT_ROWS;
-        if (w.rb < 0) {
-            w.rb = worker - w.bm;
-            if (w.rb < 0)
-                w.rb += workers;
-        }
-        if (w.rb < cnt) {
-            const int it = e << 16 | w.rb;
-            w.rb += workers;
-            return it;
-        }
-        w.bm += cnt;
-        while (w.bm >= workers)
-            w.bm -= workers;
-        w.p++;
-        w.rb = -1;
+    const uint32_t lim = (uint32_t)i << 12 | 0xFFFu; /* entry <= lim: its first item <= i */
+    for (;;) {
+        const int n = (table[pair + 1] <= lim) + (table[pair + 2] <= lim) + (table[pair + 3] <= lim) +
+                      (table[pair + 4] <= lim);
+        pair += n;
+        if (n < 4)
+            break;
     }
-    return -1;
+    const uint32_t e = table[pair];
+    return (int)((e & 0xFFFu) << 16) | (i - (int)(e >> 12));
 }
 
 /* Worker `worker` of `workers` (a warp); ftid: this thread among the FT_WARPS x 32 of the CTA. */
 template <class KP> __device__ __forceinline__ void dequant_tokens(const KP &kp, int worker, int workers, int ftid)
 {
-    __shared__ __align__(16) uint16_t order[NVFP4_FT_MAX_PAIRS];
+    __shared__ __align__(16) uint32_t table[NVFP4_FT_MAX_PAIRS + NVFP4_FT_SENTINELS];
     const int pairs = kp.tok_all; /* one counter per (group, K block) */
-    for (int i = ftid; i < (pairs + 7) / 8; i += 32 * FT_WARPS) /* 16-byte pieces (the array is padded) */
-        reinterpret_cast<uint4 *>(order)[i] = reinterpret_cast<const uint4 *>(kp.tok_order)[i];
+    for (int i = ftid; i < (pairs + NVFP4_FT_SENTINELS + 3) / 4; i += 32 * FT_WARPS)
+        reinterpret_cast<uint4 *>(table)[i] = reinterpret_cast<const uint4 *>(kp.tok_order)[i];
     named_barrier(FT_BAR, 32 * FT_WARPS);
-    const int lane = ftid & 31, r = lane >> 2, c = lane & 3;
-    ft_walk w = {0, -1, 0};
-    for (;;) {
+    const int items = (int)(table[pairs] >> 12), lane = ftid & 31, r = lane >> 2, c = lane & 3;
+    int pair = 0;
+    for (int i0 = worker; i0 < items; i0 += FT_ITEMS * workers) {
         int it[FT_ITEMS];
         uint4 q[FT_ITEMS];
         uint32_t s2[FT_ITEMS];
 #pragma unroll
         for (int b = 0; b < FT_ITEMS; b++) {
-            it[b] = ft_next(kp, order, pairs, w, worker, workers);
+            it[b] = i0 + b * workers < items ? ft_item(table, pair, i0 + b * workers) : -1;
             q[b] = make_uint4(0, 0, 0, 0);
             s2[b] = 0;
             if (it[b] >= 0) {
@@ -265,8 +252,6 @@ template <class KP> __device__ __forceinline__ void dequant_tokens(const KP &kp,
                 }
             }
         }
-        if (it[0] < 0)
-            break;
 #pragma unroll
         for (int b = 0; b < FT_ITEMS; b++) {
             if (it[b] < 0)
@@ -822,8 +807,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
         if (warp == 4 * CW) {
             if constexpr (!PROLOGUE) {
                 GS_BEGIN(gs, GS_PROLOGUE);
-                /* the weights do not wait for the tokens: the first stages' start now */
-                if (NVFP4_WEIGHTS_EARLY && lane == 0)
+                /* the weights do not wait for the tokens made in this kernel: the first stages' start now */
+                if ((NVFP4_WEIGHTS_EARLY || kp.fuse_tokens == 1) && lane == 0)
                     started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
             }
             if (lane == 0)

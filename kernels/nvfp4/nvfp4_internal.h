@@ -67,8 +67,8 @@ typedef struct nvfp4_kparams {
     int tok_items;   /* token rows x K blocks over all groups (the work of one launch) */
     int tok_all;     /* index of the all-items counter in token_ready (after the per-block ones) = the
                       * number of (group, K block) pairs */
-    const uint16_t *tok_order; /* device: the pairs in the order the schedule first loads them
-                                * (nvfp4_token_order), padded with zeros to a multiple of 8 */
+    const uint32_t *tok_order; /* device: the pairs in the order the schedule first loads them, each
+                                * with its first item (schedule.h, NVFP4_FT_SENTINELS) */
     /* fused prologue (the _fp points, fuse_tokens 2): every CTA dequantises token blocks
      * b = blockIdx.x, + grid, ... (tp, as the pre-pass would), then adds one to
      * token_ready[tok_all + 1]; the loads wait until it reaches prologue_target, the

@@ -79,7 +79,7 @@ struct nvfp4_problem {
         int *cta_first;
         float *partials; /* split K workspace (NULL without) */
         int *flags;
-        uint16_t *tok_order; /* the fused tokens' order (nvfp4_token_order) */
+        uint32_t *tok_order; /* the fused tokens' table (schedule.h, NVFP4_FT_SENTINELS) */
     } cache[KP_CACHE];
     int ncache;
 };
@@ -439,7 +439,7 @@ static int encode_2d(CUtensorMap *m, const void *base, CUtensorMapDataType type,
 
 /* Host parameters of one (tile, persistence) point: tensor maps and the uploaded schedule. */
 static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams *kp, nvfp4_tile **tiles_dev,
-                         int **first_dev, float **partials_dev, int **flags_dev, uint16_t **order_dev)
+                         int **first_dev, float **partials_dev, int **flags_dev, uint32_t **order_dev)
 {
     const nvfp4_shape *s = &p->shape;
     nvfp4_schedule sc;
@@ -465,7 +465,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
             kp->tok_kblocks = s->k[g] / NVFP4_BK;
     }
     for (int g = 0; g < s->groups; g++)
-        if (s->m[g] > 8 * 65535) /* an item is 8 rows, its row block 16 bits (gemm.cu, ft_next) */
+        if (s->m[g] > 8 * 65535) /* an item is 8 rows, its row block 16 bits (gemm.cu, ft_item) */
             kp->tok_kblocks = 0;
     if (kp->tok_kblocks > 256 || p->token_counters > NVFP4_FT_MAX_PAIRS || items > INT_MAX)
         kp->tok_kblocks = 0; /* the fused points refuse to launch (cudaErrorInvalidValue) */
@@ -495,11 +495,26 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     *partials_dev = NULL;
     *flags_dev = NULL;
     *order_dev = NULL;
-    /* the fused tokens' order, padded to 16-byte pieces (the kernel copies it so) */
-    const int pairs = p->token_counters, padded = (pairs + 7) / 8 * 8;
-    uint16_t *order = kp->tok_kblocks ? (uint16_t *)calloc((size_t)padded, sizeof(uint16_t)) : NULL;
-    if (!order || nvfp4_token_order(s, &sc, order) != pairs)
+    /* the fused tokens' table (schedule.h): the order with each pair's first item */
+    const int pairs = p->token_counters, padded = (pairs + NVFP4_FT_SENTINELS + 3) / 4 * 4;
+    uint16_t *pair_order = kp->tok_kblocks ? (uint16_t *)calloc((size_t)pairs, sizeof(uint16_t)) : NULL;
+    uint32_t *order = kp->tok_kblocks ? (uint32_t *)calloc((size_t)padded, sizeof(uint32_t)) : NULL;
+    if (!order || !pair_order || nvfp4_token_order(s, &sc, pair_order) != pairs) {
         kp->tok_kblocks = 0; /* the fused points will not launch; every other point can */
+    } else {
+        long long first = 0;
+        for (int i = 0; i < pairs; i++) {
+            order[i] = (uint32_t)(first << 12) | pair_order[i];
+            first += (s->m[pair_order[i] >> 8] + NVFP4_FT_ROWS - 1) / NVFP4_FT_ROWS;
+            if (first >= NVFP4_FT_MAX_ITEMS)
+                break;
+        }
+        for (int i = pairs; i < padded; i++)
+            order[i] = (uint32_t)(first << 12);
+        if (first >= NVFP4_FT_MAX_ITEMS)
+            kp->tok_kblocks = 0;
+    }
+    free(pair_order);
     if (rc == 0) {
         const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
         /* split K: one fp32 buffer per non-owning part, one counter per (split tile, warpgroup) */
@@ -563,7 +578,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     nvfp4_tile *tiles = NULL;
     int *first = NULL, *flags = NULL;
     float *partials = NULL;
-    uint16_t *tok_order = NULL;
+    uint32_t *tok_order = NULL;
     if (!kp) {
         fprintf(stderr, "nvfp4: out of host memory\n");
         return NULL;
@@ -626,7 +641,7 @@ static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_
     if (!kp)
         return (int)cudaErrorInvalidValue;
     if (v->fused_tokens == 1 && kp->tok_kblocks == 0) {
-        fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K <= 32768, M_g <= 524280 and at most 1024 (group, K block) pairs)\n", v->name,
+        fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K <= 32768, at most 1024 (group, K block) pairs and 2^20 items of 8 rows)\n", v->name,
                 p->shape.name);
         give_back_launch(p, v, kp);
         return (int)cudaErrorInvalidValue;

@@ -114,6 +114,14 @@ int nvfp4_token_counters(const nvfp4_shape *s, int *ready0);
 int nvfp4_token_order(const nvfp4_shape *s, const nvfp4_schedule *sc, uint16_t *order);
 /* Most (group, K block) pairs the fused points take (the kernel holds the order in shared memory). */
 #define NVFP4_FT_MAX_PAIRS 1024
+/* The fused dequantisation's item: this many token rows of one (group, K block). */
+#define NVFP4_FT_ROWS 8
+/* The kernel's table of the order (problem.cu builds it, gemm.cu walks it): entry i of the
+ * pairs in order is (items before it) << 12 | group << 8 | K block, items = ceil(M_g /
+ * NVFP4_FT_ROWS) per pair; then NVFP4_FT_SENTINELS entries (items of all pairs) << 12, the
+ * whole padded to a multiple of 4 entries with more of them.  Items must stay below 2^20. */
+#define NVFP4_FT_SENTINELS 8
+#define NVFP4_FT_MAX_ITEMS (1 << 20)
 
 /* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
  * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */
