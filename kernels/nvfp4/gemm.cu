@@ -203,7 +203,17 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
  * in plain K order, four rounds per release) made the tokens a quarter as fast, slower than
  * the main loops consumed them: docs/variants.md. */
 constexpr int FT_WARPS = 3, FT_ROWS = NVFP4_FT_ROWS;
-constexpr int FT_ITEMS = 2; /* in flight per worker: with 3 or 4 ptxas spilled (40 registers) */
+#ifndef NVFP4_FT_ITEMS
+#define NVFP4_FT_ITEMS 2
+#endif
+#ifndef NVFP4_FT_RELEASE
+#define NVFP4_FT_RELEASE 1
+#endif
+constexpr int FT_ITEMS = NVFP4_FT_ITEMS; /* in flight per worker: with 3 or 4 ptxas spilled (40 registers) */
+/* Batches per release after the first (which is released alone: its blocks are the ones
+ * every CTA waits for).  The items waiting for their release are held one per lane. */
+constexpr int FT_RELEASE = NVFP4_FT_RELEASE;
+static_assert(FT_ITEMS * FT_RELEASE <= 32, "nvfp4 gemm: a warp holds at most 32 unreleased items");
 
 /* The pair of item i: advances pair (that of the worker's previous item: items only grow)
  * to the last pair whose first item is <= i, four table entries a step (the entries'
@@ -223,6 +233,25 @@ __device__ __forceinline__ int ft_item(const uint32_t *table, int &pair, int i)
     return (int)((e & 0xFFFu) << 16) | (i - (int)(e >> 12));
 }
 
+/* Releases the warp's written items: every lane's writes, then each item's valid rows
+ * added to its (group, K block) counter by the lane that holds it, after its own fence. */
+template <class KP> __device__ __forceinline__ void ft_release(const KP &kp, int lane, int mine)
+{
+    fence_proxy_async_global(); /* these generic writes will be read by TMA loads */
+    __syncwarp();
+    unsigned rows = 0;
+    if (mine >= 0) {
+        const int g = mine >> 24, kb = (mine >> 16) & 255, row0 = FT_ROWS * (mine & 0xFFFF);
+        rows = (unsigned)min(FT_ROWS, kp.m[g] - row0);
+        fence_acq_rel_gpu(); /* with the meeting above: the warp's items, released */
+        red_relaxed_gpu_add_u32(kp.token_ready + kp.ready0[g] + kb, rows);
+    }
+    /* the all-items counter: once it is full, loads stop checking */
+    rows = __reduce_add_sync(0xFFFFFFFFu, rows);
+    if (lane == 0 && rows)
+        red_relaxed_gpu_add_u32(kp.token_ready + kp.tok_all, rows);
+}
+
 /* Worker `worker` of `workers` (a warp); ftid: this thread among the FT_WARPS x 32 of the CTA. */
 template <class KP> __device__ __forceinline__ void dequant_tokens(const KP &kp, int worker, int workers, int ftid)
 {
@@ -232,7 +261,7 @@ template <class KP> __device__ __forceinline__ void dequant_tokens(const KP &kp,
         reinterpret_cast<uint4 *>(table)[i] = reinterpret_cast<const uint4 *>(kp.tok_order)[i];
     named_barrier(FT_BAR, 32 * FT_WARPS);
     const int items = (int)(table[pairs] >> 12), lane = ftid & 31, r = lane >> 2, c = lane & 3;
-    int pair = 0;
+    int pair = 0, batch = 0, pending = 0, mine = -1; /* mine: lane j's unreleased item j */
     for (int i0 = worker; i0 < items; i0 += FT_ITEMS * workers) {
         int it[FT_ITEMS];
         uint4 q[FT_ITEMS];
@@ -271,22 +300,16 @@ template <class KP> __device__ __forceinline__ void dequant_tokens(const KP &kp,
                 for (int p = 0; p < 4; p++)
                     stg_u32(out + 16 * (4 * i + p), dequant_nibbles(wd[i], p, i < 2 ? s_lo : s_hi));
         }
-        /* one release for the batch: every lane's writes, then lane 0's fence and counts */
-        fence_proxy_async_global(); /* these generic writes will be read by TMA loads */
-        __syncwarp();
-        if (lane == 0) {
-            fence_acq_rel_gpu(); /* with the meeting above: the warp's items, released */
-            unsigned done = 0;
 #pragma unroll
-            for (int b = 0; b < FT_ITEMS; b++)
-                if (it[b] >= 0) {
-                    const int g = it[b] >> 24, kb = (it[b] >> 16) & 255, row0 = FT_ROWS * (it[b] & 0xFFFF);
-                    const unsigned rows = (unsigned)min(FT_ROWS, kp.m[g] - row0);
-                    red_relaxed_gpu_add_u32(kp.token_ready + kp.ready0[g] + kb, rows);
-                    done += rows;
-                }
-            /* the all-items counter: once it is full, loads stop checking */
-            red_relaxed_gpu_add_u32(kp.token_ready + kp.tok_all, done);
+        for (int b = 0; b < FT_ITEMS; b++) /* item b of this batch waits in lane pending */
+            if (it[b] >= 0) {
+                mine = lane == pending ? it[b] : mine;
+                pending++;
+            }
+        if (++batch % FT_RELEASE == 1 % FT_RELEASE || i0 + FT_ITEMS * workers >= items) {
+            ft_release(kp, lane, mine);
+            pending = 0;
+            mine = -1;
         }
     }
 }
