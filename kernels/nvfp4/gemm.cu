@@ -192,26 +192,29 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
  * (warp) i mod workers, so the first round of the workers already covers the blocks every
  * CTA's first stages wait for.  A worker finds its items' pairs in a table of each pair's
  * first item (kp.tok_order, copied to shared memory), four entries a step: a first form
- * walked the pairs one by one, and that walk, not the loads, took most of the kernel.  A worker keeps FT_ITEMS items' loads in flight (1 KB a
- * warp, 3 KB an SM; the producer warpgroup has 40 registers a thread), dequantises them
- * like the pre-pass (lane c of a row's quad writes word c of each of the block's 16 chunks:
- * tokens.cuh), and then
- * releases them: one fence for the batch, then each item's valid rows added to the counter
- * of its (group, K block) and to the all-items counter.  The loading thread waits for a
- * counter before the TMA of that K block's token slabs.  Counters are never reset: launch e
- * of the problem waits for e x M_g (kp.epoch).  An earlier form (one row a half-warp item,
- * in plain K order, four rounds per release) made the tokens a quarter as fast, slower than
- * the main loops consumed them: docs/variants.md. */
+ * walked the pairs one by one, and that walk, not the loads, took most of the kernel.
+ * A worker keeps FT_ITEMS items' loads in flight (1 KB a warp; the producer warpgroup has 40
+ * registers a thread), dequantises them like the pre-pass (lane c of a row's quad writes
+ * word c of each of the block's 16 chunks: tokens.cuh) and releases them (ft_release): a
+ * fence, then each item's valid rows added to the counter of its (group, K block) and to the
+ * all-items counter.  The loading thread waits for a counter before the TMA of that K
+ * block's token slabs.  Counters are never reset: launch e of the problem waits for e x M_g
+ * (kp.epoch).  Still slower than the pre-pass on every benchmark shape: the three warps take
+ * some 40 us to make what the pre-pass makes in 8 (docs/variants.md). */
 constexpr int FT_WARPS = 3, FT_ROWS = NVFP4_FT_ROWS;
 #ifndef NVFP4_FT_ITEMS
 #define NVFP4_FT_ITEMS 2
 #endif
 #ifndef NVFP4_FT_RELEASE
-#define NVFP4_FT_RELEASE 1
+#define NVFP4_FT_RELEASE 4
 #endif
-constexpr int FT_ITEMS = NVFP4_FT_ITEMS; /* in flight per worker: with 3 or 4 ptxas spilled (40 registers) */
+/* items in flight per worker: with 3 or 4 ptxas spilled (40 registers); 3, spilling, was no
+ * faster (docs/variants.md) */
+constexpr int FT_ITEMS = NVFP4_FT_ITEMS;
 /* Batches per release after the first (which is released alone: its blocks are the ones
- * every CTA waits for).  The items waiting for their release are held one per lane. */
+ * every CTA waits for).  The items waiting for their release are held one per lane.  4
+ * against 1: g8k7168 131.3 against 133.0 us, g8k2048 (_tmr_sk_ft) 78.7 against 79.2 (H100,
+ * docs/variants.md). */
 constexpr int FT_RELEASE = NVFP4_FT_RELEASE;
 static_assert(FT_ITEMS * FT_RELEASE <= 32, "nvfp4 gemm: a warp holds at most 32 unreleased items");
 
