@@ -37,12 +37,12 @@
  *              wgmmas: docs/variants.md), and the schedule rounds tiles up to them
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
- * Fused tokens: kp.fuse_tokens replaces the pre-pass with dequantising warps in the
- * producer warpgroup (1, the `_ft` points: dequant_tokens below; not a template parameter)
- * or with a prologue in which every CTA dequantises its share of the tokens before its
- * first token load (2, the `_fp` points: token_prologue below; the PROLOGUE template
- * parameter, so that no other point carries its code: twice, code added for the prologue
- * slowed points that never ran it, docs/variants.md).
+ * Fused tokens (the FUSED template parameter, equal to kp.fuse_tokens): 1 replaces the
+ * pre-pass with dequantising warps in the producer warpgroup (the `_ft` points:
+ * dequant_tokens below), 2 with a prologue in which every CTA dequantises its share of the
+ * tokens before its first token load (the `_fp` points: token_prologue below).  A template
+ * parameter, so that no other point carries their code: code added for either slowed
+ * points that never ran it, three times (docs/variants.md).
  *
  * Stamps: the twin records the loading warp's PROLOGUE (from the CTA's set-up to the moment
  * its first token slabs may be loaded: the pre-pass kernel's completion, or the fused
@@ -762,7 +762,7 @@ template <int TILE_W, int WARP_SPEC> constexpr int threads_of()
 
 } // namespace
 
-template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE, int MMA_DEPTH, int PROLOGUE,
+template <int STAGES, int TILE_W, int TILE_T, int WARP_SPEC, int PERSISTENT, int TMA_STORE, int MMA_DEPTH, int FUSED,
           class KP>
 __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const gs_buffer stamps)
@@ -784,6 +784,9 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     /* the fused prologue's loading warp starts the weights instead of taking part: the
      * prologue's unit threads are the first NVFP4_TOKEN_UNITS, all consumers then */
     constexpr bool WEIGHTS_FIRST = WARP_SPEC && PERSISTENT && CW * 128 >= NVFP4_TOKEN_UNITS;
+    /* fused tokens (a template parameter, so that no other point carries their code: the _ft
+     * points' shared-memory table and loader code slowed the pre-pass points by 0.4-2.3%) */
+    constexpr bool PROLOGUE = FUSED == 2, INLINE_TOKENS = FUSED == 1;
     static_assert(!PROLOGUE || PERSISTENT, "nvfp4 gemm: the fused prologue needs every CTA resident (persistent)");
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
@@ -834,24 +837,25 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             if constexpr (!PROLOGUE) {
                 GS_BEGIN(gs, GS_PROLOGUE);
                 /* the weights do not wait for the tokens made in this kernel: the first stages' start now */
-                if ((NVFP4_WEIGHTS_EARLY || kp.fuse_tokens == 1) && lane == 0)
+                if ((NVFP4_WEIGHTS_EARLY || INLINE_TOKENS) && lane == 0)
                     started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
             }
             if (lane == 0)
                 wait_tokens_written(kp);
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
             if (lane == 0) {
-                for (; started > 0; started--) { /* their token slabs */
-                    const nvfp4_tile tl = kp.tiles[cur.t];
-                    if (kp.fuse_tokens == 1)
-                        wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
-                    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
-                    advance(tl, cur);
-                }
+                if constexpr (PROLOGUE || INLINE_TOKENS || NVFP4_WEIGHTS_EARLY)
+                    for (; started > 0; started--) { /* their token slabs */
+                        const nvfp4_tile tl = kp.tiles[cur.t];
+                        if constexpr (INLINE_TOKENS)
+                            wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
+                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+                        advance(tl, cur);
+                    }
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
             }
-        } else if (kp.fuse_tokens == 1) { /* the three spare warps, a worker each */
+        } else if constexpr (INLINE_TOKENS) { /* the three spare warps, a worker each */
             const int ftw = warp - 4 * CW - 1;
             dequant_tokens(kp, FT_WARPS * (int)blockIdx.x + ftw, FT_WARPS * (int)gridDim.x, 32 * ftw + lane);
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
@@ -928,11 +932,11 @@ template <int G> void narrow(const nvfp4_kparams *kp, narrow_kparams<G> *d)
 
 /* Launch one instantiated knob point with parameter block KP (nvfp4_kparams itself, or a
  * narrow_kparams built from it). */
-template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP, class KP>
+template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FT, class KP>
 int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cudaStream_t s)
 {
     using L = smem_plan<S, TW, TT, TS>;
-    void (*kern)(const KP, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD, FP, KP>;
+    void (*kern)(const KP, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<S, TW, TT, WS, P, TS, MD, FT, KP>;
     static unsigned attr_done = 0; /* bit per device: the opt-in smem size is a per-device setting */
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -951,8 +955,7 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
      * must all be resident (persistent: at most a CTA per SM) */
     if (kp->fuse_tokens == 1 && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
         return (int)cudaErrorInvalidValue;
-    if ((kp->fuse_tokens == 2) != (FP != 0) ||
-        (FP && (!kp->token_ready || threads_of<TW, WS>() < NVFP4_TOKEN_UNITS)))
+    if (kp->fuse_tokens != FT || (FT == 2 && (!kp->token_ready || threads_of<TW, WS>() < NVFP4_TOKEN_UNITS)))
         return (int)cudaErrorInvalidValue; /* token_block: a thread per unit of a token block */
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
      * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused tokens
@@ -973,14 +976,14 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
 }
 
 /* A point with the narrow parameter block when the problem's groups fit in it. */
-template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FP>
+template <int S, int TW, int TT, int WS, int P, int TS, int MD, int FT>
 int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
 {
     if (kp->groups > NARROW_GROUPS || kp->tp.groups > NARROW_GROUPS)
-        return launch_point<S, TW, TT, WS, P, TS, MD, FP>(kp, *kp, stamps, s);
+        return launch_point<S, TW, TT, WS, P, TS, MD, FT>(kp, *kp, stamps, s);
     narrow_kparams<NARROW_GROUPS> args;
     narrow(kp, &args);
-    return launch_point<S, TW, TT, WS, P, TS, MD, FP>(kp, args, stamps, s);
+    return launch_point<S, TW, TT, WS, P, TS, MD, FT>(kp, args, stamps, s);
 }
 
 } // namespace
@@ -999,7 +1002,7 @@ extern "C" int GS_SYM(nvfp4_gemm_launch)(const nvfp4_variant *v, const nvfp4_kpa
 #define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT, MD)                                            \
     if (v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS && v->persistent == P &&   \
         v->tma_store == TS && v->split_k == SK && v->fused_tokens == FT && v->mma_depth == MD)               \
-        return launch_point<S, TW, TT, WS, P, TS, MD, FT == 2>(kp, stamps, s);
+        return launch_point<S, TW, TT, WS, P, TS, MD, FT>(kp, stamps, s);
     NVFP4_POINTS(NVFP4_POINT)
 #undef NVFP4_POINT
     return (int)cudaErrorNotSupported;
