@@ -10,6 +10,9 @@ set -u -o pipefail
 [ $# -ge 6 ] || { echo "usage: ab-rounds.sh DIR ROUNDS SHAPES VARIANTS REPS NAME=BINARY..." >&2; exit 2; }
 dir=$1 rounds=$2 shapes=$3 variants=$4 reps=$5
 shift 5
+# every binary's tables go by its NAME: two alike would overwrite each other's rounds
+names=$(for nb in "$@"; do echo "${nb%%=*}"; done | sort | uniq -d)
+[ -z "$names" ] || { echo "ab-rounds.sh: two binaries named $(echo $names) (give them different NAMEs)" >&2; exit 2; }
 mkdir -p "$dir"
 rm -f "$dir"/*.tsv "$dir"/*.partial # never mix with an earlier call's rounds
 read -ra extra <<<"${GS_AB_BENCH_ARGS:-}" # extra words for nvfp4-bench (e.g. --time-wrong)

@@ -130,6 +130,7 @@ log="$out/session.log"
             bins=()
             for b in ${GS_AB_BINS:-} build/nvfp4-bench; do
                 # tables named by the binary's folder and name: build/nvfp4-bench -> build-nvfp4-bench
+                # (ab-rounds.sh refuses two alike: put another build's binary in a folder of its own)
                 bins+=("$(basename "$(dirname "$b")")-$(basename "$b")=$b")
             done
             scripts/ab-rounds.sh reports/ab "${GS_AB_ROUNDS:-3}" "${GS_AB_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}" \

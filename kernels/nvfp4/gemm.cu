@@ -37,7 +37,7 @@
  *              wgmmas: docs/variants.md), and the schedule rounds tiles up to them
  * Split K (the `_sk` points) is not a template parameter: it lives in the schedule, whose
  * units carry a K range and a part number; every persistent instantiation runs either.
- * Fused tokens (the FUSED template parameter, equal to kp.fuse_tokens): 1 replaces the
+ * Fused tokens (the FUSED template parameter; the launch checks kp.fuse_tokens): 1 replaces the
  * pre-pass with dequantising warps in the producer warpgroup (the `_ft` points:
  * dequant_tokens below), 2 with a prologue in which every CTA dequantises its share of the
  * tokens before its first token load (the `_fp` points: token_prologue below).  A template
@@ -112,9 +112,9 @@ template <int G> struct narrow_tparams {
  * narrow block (types taken from nvfp4_kparams) and makes its copy (narrow), so a field can
  * be neither missing from the block (the kernel would not compile) nor left uncopied. */
 #define NARROW_KPARAMS_LIST(ONE, GROUPS)                                                                      \
-    ONE(token_ready) ONE(tok_all) ONE(prologue_target) ONE(cta_first) ONE(tiles) ONE(groups) ONE(fuse_tokens) \
-    ONE(epoch) ONE(tok_kblocks) ONE(tok_items) ONE(tok_order) GROUPS(m) GROUPS(n) GROUPS(k) GROUPS(t_box) GROUPS(ready0)     \
-    GROUPS(sfW) GROUPS(C) ONE(partials) ONE(flags) GROUPS(tmW) GROUPS(tmT) GROUPS(tmC)
+    ONE(token_ready) ONE(tok_all) ONE(prologue_target) ONE(cta_first) ONE(tiles) ONE(groups) ONE(epoch)       \
+    ONE(tok_items) ONE(tok_order) GROUPS(m) GROUPS(n) GROUPS(k) GROUPS(t_box) GROUPS(ready0) GROUPS(sfW)      \
+    GROUPS(C) ONE(partials) ONE(flags) GROUPS(tmW) GROUPS(tmT) GROUPS(tmC)
 #define NARROW_ONE(name) decltype(nvfp4_kparams::name) name;
 #define NARROW_GROUPS(name) std::remove_extent_t<decltype(nvfp4_kparams::name)> name[G];
 
@@ -369,11 +369,11 @@ template <int BAR, class KP> __device__ __forceinline__ void token_prologue(cons
  * tokens the pre-pass kernel has completed (programmatic dependent launch); with the fused
  * prologue every CTA of this launch and of the earlier ones has arrived (the target is
  * cumulative, compared by difference); the _ft points wait per K block instead (load_stage). */
-template <class KP> __device__ __forceinline__ void wait_tokens_written(const KP &kp)
+template <int FUSED, class KP> __device__ __forceinline__ void wait_tokens_written(const KP &kp)
 {
-    if (kp.fuse_tokens == 0) {
+    if constexpr (FUSED == 0) {
         griddep_wait();
-    } else if (kp.fuse_tokens == 2) {
+    } else if constexpr (FUSED == 2) {
         const unsigned *const arrived = kp.token_ready + kp.tok_all + 1;
         while ((int)(ld_relaxed_gpu_u32(arrived) - kp.prologue_target) < 0)
             __nanosleep(64);
@@ -434,14 +434,15 @@ __device__ __forceinline__ void advance(const nvfp4_tile &tl, load_cursor &cur)
 }
 
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
- * was released) and advances the cursor.  One thread. */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
+ * was released) and advances the cursor.  One thread.  INLINE_TOKENS: the _ft points (only
+ * with a producer warpgroup, whose loading warp passes it). */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, bool INLINE_TOKENS = false, class KP>
 __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const nvfp4_tile tl = kp.tiles[cur.t];
     const uint32_t use = cur.j / STAGES;
-    if (kp.fuse_tokens == 1) /* before the slot wait: the check's latency hides behind it */
+    if constexpr (INLINE_TOKENS) /* before the slot wait: the check's latency hides behind it */
         wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
     if (use > 0)
         mbar_wait(L::empty_bar(sm_base, cur.j % STAGES), (use - 1) & 1);
@@ -788,6 +789,8 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
      * points' shared-memory table and loader code slowed the pre-pass points by 0.4-2.3%) */
     constexpr bool PROLOGUE = FUSED == 2, INLINE_TOKENS = FUSED == 1;
     static_assert(!PROLOGUE || PERSISTENT, "nvfp4 gemm: the fused prologue needs every CTA resident (persistent)");
+    static_assert(!INLINE_TOKENS || (WARP_SPEC && PERSISTENT),
+                  "nvfp4 gemm: fused tokens need the producer warpgroup's spare warps and every CTA resident");
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = WARP_SPEC && warp >= 4 * CW;
@@ -841,7 +844,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                     started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
             }
             if (lane == 0)
-                wait_tokens_written(kp);
+                wait_tokens_written<FUSED>(kp);
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
             if (lane == 0) {
                 if constexpr (PROLOGUE || INLINE_TOKENS || NVFP4_WEIGHTS_EARLY)
@@ -853,7 +856,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                         advance(tl, cur);
                     }
                 while (cur.t < last)
-                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
+                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, INLINE_TOKENS>(kp, cur, sm_base);
             }
         } else if constexpr (INLINE_TOKENS) { /* the three spare warps, a worker each */
             const int ftw = warp - 4 * CW - 1;
@@ -867,7 +870,7 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
     if (WARP_SPEC)
         setmaxnreg_inc<CONSUMER_REGS>();
     if (!WARP_SPEC && tid == 0) { /* fill the ring; run_tile keeps it full */
-        wait_tokens_written(kp);
+        wait_tokens_written<FUSED>(kp);
         for (int s = 0; s < STAGES && cur.t < last; s++)
             load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, sm_base);
     }
