@@ -31,7 +31,8 @@
 #                commit's versions of the changed files at their paths (git archive COMMIT FILES),
 #                carried along; an A/B of a host-only change (the schedule) without building the
 #                kernels twice (then GS_AB_BINS=build/base/nvfp4-bench)
-#        sass    cuobjdump SASS and resource usage of the production and twin kernels
+#        sass    cuobjdump SASS and resource usage of the production and twin kernels (and of
+#                the builds named in GS_SASS_BUILDS="NAME=BUILD_DIR ...")
 #        mmarate build/nvfp4-mma-rate: the consumer's per-stage floor per wgmma width (no memory
 #                traffic), into mma-rate.tsv
 #        launch  build/launch-cost: an empty launch's time (the toolkit's timing) against its
@@ -121,10 +122,15 @@ log="$out/session.log"
         launch) echo "== launch cost against parameter size"; build/launch-cost --reps "${GS_LAUNCH_REPS:-200}" ;;
         mmarate) echo "== wgmma rate per width"; build/nvfp4-mma-rate | tee "$out/mma-rate.tsv" ;;
         sass) echo "== sass"
-            mkdir -p "$out/sass"
-            for b in prod twin; do
-                cuobjdump -res-usage build/kernels/nvfp4/gemm_$b.o >"$out/sass/res-$b.txt" 2>&1
-                cuobjdump -sass build/kernels/nvfp4/gemm_$b.o | gzip -9 >"$out/sass/gemm_$b.sass.gz"
+            # this build into sass/, and each NAME=BUILD_DIR of GS_SASS_BUILDS (e.g. an earlier
+            # commit's build folder) into sass-NAME/, for a side-by-side reading
+            for nb in "=build" ${GS_SASS_BUILDS:-}; do
+                name=${nb%%=*} dir=${nb#*=} dest=$out/sass${name:+-$name}
+                mkdir -p "$dest"
+                for b in prod twin; do
+                    cuobjdump -res-usage "$dir/kernels/nvfp4/gemm_$b.o" >"$dest/res-$b.txt" 2>&1
+                    cuobjdump -sass "$dir/kernels/nvfp4/gemm_$b.o" | gzip -9 >"$dest/gemm_$b.sass.gz"
+                done
             done ;;
         ab) echo "== A/B timing: ${GS_AB_BINS:-} and this build, alternating"
             bins=()
