@@ -846,29 +846,19 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             if (lane == 0)
                 wait_tokens_written<FUSED>(kp);
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-            /* Lane 0 runs the ring alone and finishes right after it; the other lanes finish
-             * here (the warp's one record, PROLOGUE, is lane 0's: record i of a batch is lane
-             * i's).  Production's loop is in uniform registers; with the twin's whole warp
-             * meeting again at one GS_FINISH after it, ptxas compiled the twin's in vector
-             * registers (docs/method.md, "Twin overhead"). */
-            if (lane != 0) {
-                GS_FINISH(gs);
-                return;
+            if (lane == 0) {
+                if constexpr (PROLOGUE || INLINE_TOKENS || NVFP4_WEIGHTS_EARLY)
+                    for (; started > 0; started--) { /* their token slabs */
+                        const nvfp4_tile tl = kp.tiles[cur.t];
+                        if constexpr (INLINE_TOKENS)
+                            wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
+                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+                        advance(tl, cur);
+                    }
+                while (cur.t < last)
+                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, INLINE_TOKENS>(kp, cur, sm_base);
             }
-            if constexpr (PROLOGUE || INLINE_TOKENS || NVFP4_WEIGHTS_EARLY)
-                for (; started > 0; started--) { /* their token slabs */
-                    const nvfp4_tile tl = kp.tiles[cur.t];
-                    if constexpr (INLINE_TOKENS)
-                        wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
-                    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
-                    advance(tl, cur);
-                }
-            while (cur.t < last)
-                load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, INLINE_TOKENS>(kp, cur, sm_base);
-            GS_FINISH(gs);
-            return;
-        }
-        if constexpr (INLINE_TOKENS) { /* the three spare warps, a worker each */
+        } else if constexpr (INLINE_TOKENS) { /* the three spare warps, a worker each */
             const int ftw = warp - 4 * CW - 1;
             dequant_tokens(kp, FT_WARPS * (int)blockIdx.x + ftw, FT_WARPS * (int)gridDim.x, 32 * ftw + lane);
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
