@@ -20,11 +20,6 @@ pairs_for() {
 tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p_tmr_skr s3_w128_t128_ws_p_tmr_skr
 tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p_skr s3_w128_t256_ws_p_tmr_skr
 warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256_ws_p_tmr_skr" ;;
-    g2k1536) # production point s4_w128_t128_ws_p_tma_fp (the fused prologue)
-        echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma_fp s4_w128_t128_ws_p_tma_fp
-tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma_fp s4_w64_t128_ws_p_tma_fp
-tma-store s1_w128_t128 s1_w128_t128_tma s4_w128_t128_ws_p_fp s4_w128_t128_ws_p_tma_fp
-warp-specialisation s1_w128_t128 s1_w128_t128_ws s4_w128_t128_p_tma_fp s4_w128_t128_ws_p_tma_fp" ;;
     *) # production point s4_w128_t128_ws_p_tma
         echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
 tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma
