@@ -954,12 +954,13 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
     }
     if (kp->grid <= 0 || kp->persistent != P || kp->groups > kp_groups<KP>())
         return (int)cudaErrorInvalidValue;
-    /* fused tokens: the dequantising warps (1) or the CTAs that meet after the prologue (2)
-     * must all be resident (persistent: at most a CTA per SM) */
-    if (kp->fuse_tokens == 1 && (!WS || !P || !kp->token_ready || kp->tok_kblocks < 1))
+    /* fused tokens: the problem's set-up must be the point's (the kernel's static_asserts keep
+     * FT 1 to producer-warpgroup persistent points); both forms need the counters, the _ft
+     * points their table (tok_kblocks 0: this problem has none), the prologue a thread per
+     * unit of a token block (token_block) */
+    if (kp->fuse_tokens != FT || (FT != 0 && !kp->token_ready) || (FT == 1 && kp->tok_kblocks < 1) ||
+        (FT == 2 && threads_of<TW, WS>() < NVFP4_TOKEN_UNITS))
         return (int)cudaErrorInvalidValue;
-    if (kp->fuse_tokens != FT || (FT == 2 && (!kp->token_ready || threads_of<TW, WS>() < NVFP4_TOKEN_UNITS)))
-        return (int)cudaErrorInvalidValue; /* token_block: a thread per unit of a token block */
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
      * pre-pass finishes; the loading thread waits for it (griddep_wait).  With fused tokens
      * there is no pre-pass, and the launch keeps full stream order. */
