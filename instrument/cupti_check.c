@@ -11,7 +11,9 @@
  *   cupti_check --alone [--shape S] [--reps N] [--warmup N]
  *       (the GEMM by itself as every metrics pass runs it: set-up, wait, launch; timed by
  *       CUDA events and CUPTI activity)
- *   any of these with --no-pdl: the GEMM launches without programmatic dependent launch
+ *   any of these with --no-pdl: the GEMM launches without programmatic dependent launch, and
+ *   with --evict code|tlb|all: the set-up also replaces the instruction caches' code, the
+ *   TLBs' translations or both (gs_flush.h), for studies of a cold start
  *   cupti_check --only-metrics LIST [--shape S] [--flush read|discard|none]
  *       [--replay user|kernel]
  *       (just those metrics, flushing L2 before every pass the given way: gs_flush.h; with
@@ -70,7 +72,8 @@ static void usage(FILE *f)
                "       cupti_check --list-metrics\n"
                "       cupti_check --only-metrics LIST [--shape S] [--flush F] [--replay user|kernel]\n"
                "       cupti_check --truth [--ncu] [--metric-reps N] [--setup inside|outside]\n"
-               "       (--no-pdl with any: the GEMM launches in plain stream order)\n");
+               "       (--no-pdl with any: the GEMM launches in plain stream order; --evict code|tlb|all:\n"
+               "       the set-up also evicts the instruction caches, the TLBs or both)\n");
 }
 
 static void list_metrics(void)
@@ -111,10 +114,22 @@ typedef struct pass_setup {
     const gs_l2_flusher *fl;
 } pass_setup;
 
+/* --evict code|tlb|all (a study of what else than L2 the set-up leaves warm; gs_flush.h):
+ * after the pre-pass and before the flush, the instruction caches get other code, the
+ * TLBs other translations (a read of one word every 64 KiB over g_tlb_bytes) */
+enum { EVICT_CODE = 1, EVICT_TLB = 2 };
+static int g_evict = 0; /* index into the --evict values: none, code, tlb, all = EVICT_* bits */
+static void *g_tlb_buf = NULL;
+static const size_t g_tlb_bytes = (size_t)16 << 30;
+
 static int before_pass(void *arg, cudaStream_t s)
 {
     const pass_setup *p = arg;
     int e = nvfp4_prepare(p->a->v, p->a->p, s);
+    if (!e && (g_evict & EVICT_TLB))
+        e = gs_evict_tlb(g_tlb_buf, g_tlb_bytes, s);
+    if (!e && (g_evict & EVICT_CODE))
+        e = gs_evict_code(s);
     if (e || g_flush == FLUSH_NONE)
         return e;
     return g_flush == FLUSH_DISCARD ? gs_l2_flush_discard(p->fl, s) : gs_l2_flush_clean(p->fl, s);
@@ -414,14 +429,16 @@ done:
 static int set_choice(const char *o, const char *v)
 {
     static const char *const replay[] = {"user", "kernel", NULL}, *const setup[] = {"inside", "outside", NULL},
-                             *const flush[] = {"read", "discard", "none", NULL}; /* flush_mode order */
+                             *const flush[] = {"read", "discard", "none", NULL}, /* flush_mode order */
+        *const evict[] = {"none", "code", "tlb", "all", NULL};                       /* EVICT_* bits */
     const struct {
         const char *name;
         const char *const *values;
         int *target;
     } opts[] = {{"--replay", replay, &g_kernel_replay},
                 {"--setup", setup, &g_setup_outside},
-                {"--flush", flush, &g_flush}};
+                {"--flush", flush, &g_flush},
+                {"--evict", evict, &g_evict}};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
         if (strcmp(o, opts[i].name))
             continue;
@@ -554,6 +571,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "cupti_check: stream or flush buffer failed\n");
         return 1;
     }
+    if ((g_evict & EVICT_TLB) && cudaMalloc(&g_tlb_buf, g_tlb_bytes) != cudaSuccess) {
+        fprintf(stderr, "cupti_check: --evict %s needs %zu GiB of device memory\n", g_evict == EVICT_TLB ? "tlb" : "all",
+                g_tlb_bytes >> 30);
+        return 1;
+    }
 
     if (ncu) {
         /* warmup launches, then the one ncu profiles (--launch-skip warmup --launch-count 1) */
@@ -617,7 +639,8 @@ int main(int argc, char **argv)
             return 2;
         }
         static const char *const flush_names[] = {"read", "discard", "none"};
-        printf("flush before every pass: %s\n", flush_names[g_flush]);
+        static const char *const evict_names[] = {"none", "code", "tlb", "all"};
+        printf("flush before every pass: %s, evict: %s\n", flush_names[g_flush], evict_names[g_evict]);
         for (int i = 0; i < 3; i++) /* a launch or two first, as ncu's --launch-skip does */
             if (launch(&a, s) || cudaStreamSynchronize(s) != cudaSuccess) {
                 fprintf(stderr, "cupti_check: launch failed\n");
@@ -629,6 +652,8 @@ int main(int argc, char **argv)
         free(copy);
         nvfp4_problem_destroy(a.p);
         gs_l2_flusher_free(&fl);
+        if (g_tlb_buf)
+            cudaFree(g_tlb_buf);
         cudaStreamDestroy(s);
         return 0;
     }

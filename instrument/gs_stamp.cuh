@@ -53,6 +53,16 @@
 #ifndef GS_ABLATE_HDR_FINISH
 #define GS_ABLATE_HDR_FINISH 0
 #endif
+/* GS_ABLATE_PHASES: a mask of phases (1 << GS_MAINLOOP ...) whose GS_BEGIN/GS_END do nothing,
+ * to find which stamps cost; GS_PHASE_CLOBBER=0: the per-phase clock reads without the asm
+ * "memory" clobber, so the compiler may move ordinary loads and stores across them (the
+ * phases' edges then bound the code less tightly; study only). */
+#ifndef GS_ABLATE_PHASES
+#define GS_ABLATE_PHASES 0
+#endif
+#ifndef GS_PHASE_CLOBBER
+#define GS_PHASE_CLOBBER 1
+#endif
 
 /* The twin stamps once per phase of a tile, so a warp carries between stamps only what
  * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
@@ -119,6 +129,18 @@ __device__ __forceinline__ uint32_t gs_smid(void)
     uint32_t s;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
     return s;
+}
+
+/* clock64 for GS_BEGIN/GS_END (see GS_PHASE_CLOBBER) */
+__device__ __forceinline__ uint64_t gs_phase_clock(void)
+{
+    uint64_t c;
+#if GS_PHASE_CLOBBER
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+#else
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+#endif
+    return c;
 }
 
 /* Special registers read where they are used (volatile: never hoisted to the kernel's start
@@ -246,7 +268,7 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    const uint32_t dur = (uint32_t)gs_clock() - clk0;
+    const uint32_t dur = (uint32_t)gs_phase_clock() - clk0;
     if (GS_STAMP_ABLATE < 1) {
         const bool mine = gs_lane() == c.pending;
         c.p_clk0 = mine ? clk0 : c.p_clk0;
@@ -261,7 +283,7 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 #else /* the detail twin: lane 0 stores each record at its GS_END */
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    const uint64_t clk1 = gs_clock();
+    const uint64_t clk1 = gs_phase_clock();
     if (GS_STAMP_ABLATE < 1 && c.writer && c.n < c.b.capacity) {
         const uint32_t dur = (uint32_t)clk1 - clk0;
         gs_store_record(c.seg + c.n, clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
@@ -425,8 +447,9 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #else
-#define GS_BEGIN(c, ph) ((c).clk0[ph] = (uint32_t)gs_clock())
-#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
+#define GS_PHASE_ON(ph) (!((GS_ABLATE_PHASES >> (ph)) & 1))
+#define GS_BEGIN(c, ph) (GS_PHASE_ON(ph) ? (void)((c).clk0[ph] = (uint32_t)gs_phase_clock()) : (void)(c))
+#define GS_END(c, ph) (GS_PHASE_ON(ph) ? gs_end((c), (uint8_t)(ph), (c).clk0[ph]) : (void)(c))
 #endif
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)

@@ -3,9 +3,11 @@
 # shape, the duration, cycles and SM clock (medians of 5) from:
 #   alone: the GEMM by itself after the set-up and a wait (CUDA events, CUPTI activity;
 #          GS_GAP_ALONE=0 skips it);
-#   ours:  the range profiler, as GS_GAP_OURS lists (replay:setup:flush, cupti-check's
-#          --replay, --setup, --flush), with programmatic dependent launch on and off;
-#   ncu:   the same launches, as GS_GAP_NCU lists (replay-mode:cache-control).
+#   ours:  the range profiler, as GS_GAP_OURS lists (replay:setup:flush[:nopdl[:evict]],
+#          cupti-check's --replay, --setup, --flush, --no-pdl when the fourth field is
+#          "nopdl", --evict), with programmatic dependent launch on and off;
+#   ncu:   the same launches, as GS_GAP_NCU lists (replay-mode:cache-control[:evict], the
+#          last cupti-check's --evict for the launches ncu profiles).
 # GPU and ncu required.
 # GS_GAP_METRICS replaces the metric list.
 # usage: scripts/gap-study.sh [SHAPES...]   (default: the four benchmark shapes)
@@ -21,19 +23,21 @@ for shape in $shapes; do
         build/cupti-check --shape "$shape" $([ $pdl = off ] && echo --no-pdl) --alone --reps 30 | grep -E '^alone'
     done
     for mode in ${GS_GAP_NCU:-kernel:all application:none}; do
-        tag=$shape-${mode/:/-}
-        ncu --clock-control none --replay-mode "${mode%%:*}" --cache-control "${mode#*:}" \
+        IFS=: read -r rp cc ev <<<"$mode"
+        tag=$shape-${mode//:/-}
+        ncu --clock-control none --replay-mode "$rp" --cache-control "$cc" \
             -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 --metrics "$m" --csv --print-units base \
-            build/cupti-check --ncu --metric-reps 5 --shape "$shape" >"$dir/ncu-$tag.csv" 2>&1
+            build/cupti-check --ncu --metric-reps 5 --shape "$shape" ${ev:+--evict $ev} >"$dir/ncu-$tag.csv" 2>&1
     done
     for mode in ${GS_GAP_OURS:-user:inside:read user:inside:none kernel:inside:read user:inside:read:nopdl}; do
-        IFS=: read -r rp su fl np <<<"$mode"
-        tag=$shape-$rp-$su-$fl${np:+-$np}
-        build/cupti-check --shape "$shape" ${np:+--no-pdl} --replay "$rp" --setup "$su" --flush "$fl" \
-            --only-metrics "$m" >"$dir/ours-$tag.txt" 2>&1
+        IFS=: read -r rp su fl np ev <<<"$mode"
+        [ -z "$np" ] || [ "$np" = nopdl ] || { echo "gap-study: '$mode': the fourth field is nopdl or empty"; exit 2; }
+        tag=$shape-${mode//:/-}
+        build/cupti-check --shape "$shape" ${np:+--no-pdl} ${ev:+--evict $ev} --replay "$rp" --setup "$su" \
+            --flush "$fl" --only-metrics "$m" >"$dir/ours-$tag.txt" 2>&1
         for nm in ${GS_GAP_NCU:-kernel:all application:none}; do
-            echo "-- $shape: ours replay $rp, set-up $su, flush $fl${np:+, no pdl} against ncu ${nm/:/, cache }"
-            build/ncu-compare "$dir/ours-$tag.txt" "$dir/ncu-$shape-${nm/:/-}.csv" | grep -vE "^(metric |[0-9]+ passed)"
+            echo "-- $shape: ours replay $rp, set-up $su, flush $fl${np:+, no pdl}${ev:+, evict $ev} against ncu ${nm//:/, }"
+            build/ncu-compare "$dir/ours-$tag.txt" "$dir/ncu-$shape-${nm//:/-}.csv" | grep -vE "^(metric |[0-9]+ passed)"
         done
     done
 done
