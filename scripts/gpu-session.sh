@@ -17,6 +17,8 @@
 #        setup   where the set-up before each metrics pass runs (cupti-check --setup outside:
 #                before the range profiler starts, inside: after it), on the probe kernels of
 #                known traffic and on g8k2048 and g2k1536 (docs/method.md, "Metric truth")
+#        spread  scripts/process-spread.sh (the GEMM's duration from process to process, ours and
+#                ncu's, alternating; GS_SPREAD_ROUNDS, GS_SPREAD_REPS)
 #        gap     scripts/gap-study.sh (the GEMM's duration alone, in our collector and under
 #                ncu, with programmatic dependent launch on and off)
 #        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS
@@ -65,6 +67,7 @@ log="$out/session.log"
             done ;;
         flush) echo "== flush study"; time scripts/flush-study.sh ;;
         gap) echo "== gap study"; time scripts/gap-study.sh "$@" ;;
+        spread) echo "== process spread"; time scripts/process-spread.sh "$@" ;;
         check) echo "== check-gpu"; time make check-gpu ;;
         ncu) echo "== check-gpu (ncu part)"; time GS_CHECK_PARTS=ncu scripts/check-gpu.sh ;;
         sanitizer) echo "== check-gpu (sanitizer part)"; time GS_CHECK_PARTS=sanitizer scripts/check-gpu.sh ;;
