@@ -144,17 +144,28 @@ __device__ __forceinline__ uint64_t gs_phase_clock(void)
 }
 
 /* Special registers read where they are used (volatile: never hoisted to the kernel's start
- * and kept live through its loops). */
+ * and kept live through its loops).  GS_PLAIN_SREGS=1 (study): lane, warp and CTA from the
+ * compiler's own threadIdx/blockIdx instead, whose uniformity it knows. */
+#ifndef GS_PLAIN_SREGS
+#define GS_PLAIN_SREGS 0
+#endif
 __device__ __forceinline__ uint32_t gs_lane(void)
 {
+#if GS_PLAIN_SREGS
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+#else
     uint32_t l;
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
     return l;
+#endif
 }
 
 /* Linear CTA index. */
 __device__ __forceinline__ uint32_t gs_cta_index(void)
 {
+#if GS_PLAIN_SREGS
+    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+#else
     uint32_t x, y, z, nx, ny;
     asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(x));
     asm volatile("mov.u32 %0, %%ctaid.y;" : "=r"(y));
@@ -162,14 +173,19 @@ __device__ __forceinline__ uint32_t gs_cta_index(void)
     asm volatile("mov.u32 %0, %%nctaid.x;" : "=r"(nx));
     asm volatile("mov.u32 %0, %%nctaid.y;" : "=r"(ny));
     return x + nx * (y + ny * z);
+#endif
 }
 
 /* Warp index inside the CTA. */
 __device__ __forceinline__ uint32_t gs_warp_index(void)
 {
+#if GS_PLAIN_SREGS
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5;
+#else
     uint32_t tid;
     asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
     return tid >> 5;
+#endif
 }
 
 /* The calling warp's index in the buffer. */
