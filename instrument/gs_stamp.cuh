@@ -63,6 +63,11 @@
 #ifndef GS_PHASE_CLOBBER
 #define GS_PHASE_CLOBBER 1
 #endif
+/* GS_EDGE_WAIT=0 (study): GS_INIT/GS_FINISH take their pair without waiting for a timer edge,
+ * the per-phase stamps kept (GS_STAMP_ABLATE=3 drops both) */
+#ifndef GS_EDGE_WAIT
+#define GS_EDGE_WAIT 1
+#endif
 
 /* The twin stamps once per phase of a tile, so a warp carries between stamps only what
  * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
@@ -198,7 +203,7 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
     uint64_t g0 = gs_globaltimer(), g = g0;
-    if (GS_STAMP_ABLATE < 3)
+    if (GS_STAMP_ABLATE < 3 && GS_EDGE_WAIT)
         do {
             g = gs_globaltimer();
         } while (g == g0);
