@@ -6,6 +6,7 @@
  *   cupti_check [--shape S] [--reps N] [--warmup N] [--period N] [--pcsamp-tsv PATH] [--pcsamp-last]
  *   cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]   (run under ncu: no CUPTI)
  *   cupti_check --list-metrics                              (names for ncu --metrics)
+ *   cupti_check --list-set default|sol                      (one set's names)
  *   cupti_check --truth [--ncu]       (our collector on probe kernels of known traffic: gs_probe.h;
  *                                      with --ncu the same launches for Nsight Compute)
  *   cupti_check --alone [--shape S] [--reps N] [--warmup N]
@@ -69,7 +70,7 @@ static void usage(FILE *f)
                "[--pcsamp-last]\n"
                "       cupti_check --ncu [--shape S] [--warmup N] [--flush F] [--probe]\n"
                "       cupti_check --alone [--shape S] [--reps N] [--warmup N]\n"
-               "       cupti_check --list-metrics\n"
+               "       cupti_check --list-metrics | --list-set default|sol\n"
                "       cupti_check --only-metrics LIST [--shape S] [--flush F] [--replay user|kernel]\n"
                "       cupti_check --truth [--ncu] [--metric-reps N] [--setup inside|outside]\n"
                "       (--no-pdl with any: the GEMM launches in plain stream order; --evict code|tlb|all:\n"
@@ -476,6 +477,19 @@ int main(int argc, char **argv)
             continue;
         if (!strcmp(o, "--list-metrics")) {
             list_metrics();
+            return 0;
+        }
+        if (!strcmp(o, "--list-set") && v) { /* one set's names (the durations run of check-gpu) */
+            const char *const *set = !strcmp(v, "default") ? gs_cupti_metrics_default
+                                     : !strcmp(v, "sol")   ? gs_cupti_metrics_sol
+                                                           : NULL;
+            if (!set) {
+                fprintf(stderr, "cupti_check: --list-set takes default or sol, not '%s'\n", v);
+                return 2;
+            }
+            for (int k = 0; set[k]; k++)
+                printf("%s%s", k ? "," : "", set[k]);
+            printf("\n");
             return 0;
         }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {

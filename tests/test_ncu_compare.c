@@ -31,14 +31,15 @@ static void write_file(const char *name, const char *text)
     fclose(f);
 }
 
-/* Runs ncu-compare on the named files of the test directory (OURS NCU pairs); returns its
- * exit status, stdout in out_text. */
+/* Runs ncu-compare on the named files of the test directory (OURS NCU pairs; words starting
+ * with '-' passed as they are); returns its exit status, stdout in out_text. */
 static int run_compare(int nfiles, const char *const *files)
 {
     char cmd[1024] = "build/ncu-compare";
     size_t len = strlen(cmd);
     for (int i = 0; i < nfiles; i++)
-        len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %s/%s", dir, files[i]);
+        len += files[i][0] == '-' ? (size_t)snprintf(cmd + len, sizeof cmd - len, " %s", files[i]) /* an option */
+                                  : (size_t)snprintf(cmd + len, sizeof cmd - len, " %s/%s", dir, files[i]);
     snprintf(cmd + len, sizeof cmd - len, " >%s/out 2>&1", dir);
     const int st = system(cmd);
     snprintf(cmd, sizeof cmd, "%s/out", dir);
@@ -195,6 +196,45 @@ static void rounds_pool(void **state)
     assert_non_null(strstr(out_text, "usage: ncu-compare"));
 }
 
+/* --durations: duration rows take ncu's figure from those files (pooled), the others from
+ * the pairs' files; a --durations with no file is a usage error. */
+static void durations_from_their_own_run(void **state)
+{
+    (void)state;
+    write_file("ours.txt", "metric default gpu__time_duration.sum 15000\n"
+                           "metric sol gpu__time_duration.sum 15100\n"
+                           "metric default gpc__cycles_elapsed.max 27000\n"
+                           "metric sol sm__throughput.avg.pct_of_peak_sustained_elapsed 44\n");
+    write_file("ncu.csv", HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"15500\"\n"
+                                 "\"0\",\"gemm\",\"gpc__cycles_elapsed.max\",\"cycle\",\"28000\"\n"
+                                 "\"0\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"42\"\n");
+    write_file("d1.csv", HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"15100\"\n"
+                                "\"0\",\"gemm\",\"gpc__cycles_elapsed.max\",\"cycle\",\"27100\"\n");
+    write_file("d2.csv", HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"14900\"\n"
+                                "\"1\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"15000\"\n");
+    static const char *const plain[] = {"ours.txt", "ncu.csv"};
+    assert_int_equal(run_compare(2, plain), 1); /* 15000 against 15500: -3.23% */
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "-3.23 % FAIL"));
+    static const char *const with_d[] = {"ours.txt", "ncu.csv", "--durations", "d1.csv", "d2.csv"};
+    assert_int_equal(run_compare(5, with_d), 0);
+    /* pooled median of 15100, 14900, 15000: 15000 */
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "+0.00 % pass [ncu: durations run]"));
+    assert_non_null(strstr(row("gpu__time_duration.sum", "sol"), "+0.67 % pass [ncu: durations run]"));
+    assert_non_null(strstr(row("gpc__cycles_elapsed.max", "default"), "-0.37 % pass [ncu: durations run]"));
+    /* the throughput from the pair's file, unmarked */
+    const char *t = row("sm__throughput.avg.pct_of_peak_sustained_elapsed", "sol");
+    assert_non_null(strstr(t, "+2.00 pts pass"));
+    assert_null(strstr(t, "durations run"));
+    assert_non_null(strstr(out_text, "4 passed, 0 failed"));
+    /* a duration the --durations files lack fails, saying where it was looked for */
+    static const char *const only_d2[] = {"ours.txt", "ncu.csv", "--durations", "d2.csv"};
+    assert_int_equal(run_compare(4, only_d2), 1);
+    assert_non_null(strstr(row("gpc__cycles_elapsed.max", "default"), "FAIL (ncu has no value in the --durations"));
+    static const char *const empty_d[] = {"ours.txt", "ncu.csv", "--durations"};
+    assert_int_equal(run_compare(3, empty_d), 2);
+    assert_non_null(strstr(out_text, "usage: ncu-compare"));
+}
+
 /* A metric ncu did not give fails; an empty CSV is an error with one line. */
 static void missing_values_fail(void **state)
 {
@@ -234,6 +274,7 @@ int main(void)
         cmocka_unit_test(probe_rows_use_their_kernel_and_the_truth),
         cmocka_unit_test(ncu_spread_wider_than_the_bound),
         cmocka_unit_test(rounds_pool),
+        cmocka_unit_test(durations_from_their_own_run),
         cmocka_unit_test(missing_values_fail),
         cmocka_unit_test(too_many_rows_refused),
     };
