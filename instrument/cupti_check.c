@@ -32,7 +32,8 @@
  * (With --cache-control none ncu's own work before the launch changes what L2 holds:
  * scripts/gap-study.sh, docs/method.md.)  ncu-compare takes the median of ncu's launches
  * against the "metric" lines of a normal run (durations within 2%, percentages within 3
- * points). */
+ * points); durations against a second ncu run given only $(cupti_check --list-set default)
+ * (ncu-compare --durations): ncu's duration grows with what it collects beside it. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,7 +34,9 @@
 #                carried along; an A/B of a host-only change (the schedule) without building the
 #                kernels twice (then GS_AB_BINS=build/base/nvfp4-bench)
 #        sass    cuobjdump SASS and resource usage of the production and twin kernels (and of
-#                the builds named in GS_SASS_BUILDS="NAME=BUILD_DIR ...")
+#                the builds named in GS_SASS_BUILDS="NAME=BUILD_DIR ..."); GS_SASS_FILTER (an awk
+#                regex on the mangled names, e.g. ILi3ELi128ELi256ELi1ELi1ELi2ELi1ELi0E) keeps only
+#                the functions it matches (the whole dump is too large to come back)
 #        mmarate build/nvfp4-mma-rate: the consumer's per-stage floor per wgmma width (no memory
 #                traffic), into mma-rate.tsv
 #        launch  build/launch-cost: an empty launch's time (the toolkit's timing) against its
@@ -132,7 +134,9 @@ log="$out/session.log"
                 mkdir -p "$dest"
                 for b in prod twin; do
                     cuobjdump -res-usage "$dir/kernels/nvfp4/gemm_$b.o" >"$dest/res-$b.txt" 2>&1
-                    cuobjdump -sass "$dir/kernels/nvfp4/gemm_$b.o" | gzip -9 >"$dest/gemm_$b.sass.gz"
+                    cuobjdump -sass "$dir/kernels/nvfp4/gemm_$b.o" |
+                        awk -v re="${GS_SASS_FILTER:-}" 'BEGIN { keep = (re == "") } /Function : / { keep = (re == "" || $0 ~ re) } keep' |
+                        gzip -9 >"$dest/gemm_$b.sass.gz"
                 done
             done ;;
         ab) echo "== A/B timing: ${GS_AB_BINS:-} and this build, alternating"
