@@ -19,8 +19,8 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I.
 ARCH := -gencode=arch=compute_90a,code=sm_90a
 NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
 # extra flags for the twin / detail-twin objects only (studies of their overhead:
-# scripts/twin-overhead.sh passes -DGS_STAMP_ABLATE=N; -DGS_HOLD_SLOT=0|1, -DGS_ABLATE_PHASES=MASK,
-# -DGS_PHASE_CLOBBER=0: gs_stamp.cuh)
+# scripts/twin-overhead.sh passes -DGS_STAMP_ABLATE=N and the other study switches of
+# instrument/gs_stamp.cuh)
 TWIN_FLAGS :=
 DETAIL_FLAGS :=
 # extra flags for all three builds of the stamped kernels (experiments measured against the

@@ -124,6 +124,13 @@ static int g_evict = 0; /* index into the --evict values: none, code, tlb, all =
 static void *g_tlb_buf = NULL;
 static const size_t g_tlb_bytes = (size_t)16 << 30;
 
+static void free_tlb_buf(void)
+{
+    if (g_tlb_buf && cudaFree(g_tlb_buf) != cudaSuccess)
+        fprintf(stderr, "cupti_check: freeing the TLB eviction buffer failed\n");
+    g_tlb_buf = NULL;
+}
+
 static int before_pass(void *arg, cudaStream_t s)
 {
     const pass_setup *p = arg;
@@ -631,6 +638,7 @@ int main(int argc, char **argv)
         int rc = time_alone(&a, &fl, s, warmup, reps);
         nvfp4_problem_destroy(a.p);
         gs_l2_flusher_free(&fl);
+        free_tlb_buf();
         cudaStreamDestroy(s);
         return rc;
     }
@@ -667,8 +675,7 @@ int main(int argc, char **argv)
         free(copy);
         nvfp4_problem_destroy(a.p);
         gs_l2_flusher_free(&fl);
-        if (g_tlb_buf)
-            cudaFree(g_tlb_buf);
+        free_tlb_buf();
         cudaStreamDestroy(s);
         return 0;
     }
@@ -751,6 +758,7 @@ int main(int argc, char **argv)
 
     nvfp4_problem_destroy(a.p);
     gs_l2_flusher_free(&fl);
+    free_tlb_buf();
     cudaStreamDestroy(s);
     return 0;
 }

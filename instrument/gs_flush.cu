@@ -59,7 +59,7 @@ __global__ void evict_tlb(const uint32_t *p, size_t words, size_t stride, uint32
 } // namespace
 
 /* The device's SM count, or 0 with *err set. */
-static unsigned flush_blocks_sms(int *err)
+static unsigned sm_count(int *err)
 {
     int dev = 0, sms = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -76,7 +76,7 @@ static unsigned flush_blocks(const gs_l2_flusher *f, int *err)
         *err = (int)cudaErrorInvalidValue;
         return 0u;
     }
-    return 4u * flush_blocks_sms(err);
+    return 4u * sm_count(err);
 }
 
 extern "C" int gs_l2_flush_clean(const gs_l2_flusher *f, cudaStream_t s)
@@ -107,7 +107,7 @@ extern "C" int gs_l2_flush_discard(const gs_l2_flusher *f, cudaStream_t s)
 extern "C" int gs_evict_code(cudaStream_t s)
 {
     int e;
-    const unsigned sms = flush_blocks_sms(&e);
+    const unsigned sms = sm_count(&e);
     if (!sms)
         return e;
     evict_code<<<2 * sms, 128, 0, s>>>(3u, 1u, NULL);
@@ -117,7 +117,7 @@ extern "C" int gs_evict_code(cudaStream_t s)
 extern "C" int gs_evict_tlb(const void *buf, size_t bytes, cudaStream_t s)
 {
     int e;
-    const unsigned sms = flush_blocks_sms(&e);
+    const unsigned sms = sm_count(&e);
     if (!sms)
         return e;
     if (!buf)

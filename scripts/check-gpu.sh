@@ -129,7 +129,7 @@ fi
 if ! want ncu; then
     :
 elif command -v ncu >/dev/null 2>&1; then
-    metrics=$(build/cupti-check --list-metrics)
+    metrics=$(build/cupti-check --list-metrics) metrics_default=$(build/cupti-check --list-set default)
     for shape in g8k7168 g8k2048 g2k4096 g2k1536; do
         echo "== CUPTI vs ncu --clock-control none: $shape"
         # ncu's defaults (kernel replay; before every pass it flushes and invalidates L2) give
@@ -144,12 +144,8 @@ elif command -v ncu >/dev/null 2>&1; then
         for r in $(seq $rounds); do
             build/cupti-check --shape "$shape" --metric-reps $reps >"$root/cupti-$shape-$r.txt" 2>&1
             [ "$r" = 1 ] && grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape-$r.txt"
-            ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count $reps \
-                --metrics "$metrics" --csv --print-units base \
-                build/cupti-check --ncu --metric-reps $reps --shape "$shape" >"$root/ncu-$shape-$r.csv" 2>&1
-            ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count $reps \
-                --metrics "$(build/cupti-check --list-set default)" --csv --print-units base \
-                build/cupti-check --ncu --metric-reps $reps --shape "$shape" >"$root/ncu-d-$shape-$r.csv" 2>&1
+            scripts/ncu-gemm.sh "$shape" $reps "$metrics" >"$root/ncu-$shape-$r.csv" 2>&1
+            scripts/ncu-gemm.sh "$shape" $reps "$metrics_default" >"$root/ncu-d-$shape-$r.csv" 2>&1
             pairs+=("$root/cupti-$shape-$r.txt" "$root/ncu-$shape-$r.csv")
             durations+=("$root/ncu-d-$shape-$r.csv")
         done

@@ -21,9 +21,7 @@ for shape in $shapes; do
     for mode in "kernel all" "kernel none" "application none"; do
         set -- $mode
         echo "== $shape: ncu --replay-mode $1 --cache-control $2"
-        ncu --clock-control none --replay-mode "$1" --cache-control "$2" -k regex:nvfp4_gemm_kernel_prod \
-            --launch-skip 5 --launch-count 1 --metrics "$m" --csv --print-units base \
-            build/cupti-check --ncu --shape "$shape" |
+        scripts/ncu-gemm.sh "$shape" 1 "$m" --replay-mode "$1" --cache-control "$2" |
             grep -E '"(gpu__|dram__|lts__)' | awk -F'","' '{print "ncu", $(NF-2), $NF}' | tr -d '"'
     done
 done

@@ -25,9 +25,8 @@ for shape in $shapes; do
     for mode in ${GS_GAP_NCU:-kernel:all application:none}; do
         IFS=: read -r rp cc ev <<<"$mode"
         tag=$shape-${mode//:/-}
-        ncu --clock-control none --replay-mode "$rp" --cache-control "$cc" \
-            -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 --metrics "$m" --csv --print-units base \
-            build/cupti-check --ncu --metric-reps 5 --shape "$shape" ${ev:+--evict $ev} >"$dir/ncu-$tag.csv" 2>&1
+        scripts/ncu-gemm.sh "$shape" 5 "$m" --replay-mode "$rp" --cache-control "$cc" -- ${ev:+--evict $ev} \
+            >"$dir/ncu-$tag.csv" 2>&1
     done
     for mode in ${GS_GAP_OURS:-user:inside:read user:inside:none kernel:inside:read user:inside:read:nopdl}; do
         IFS=: read -r rp su fl np ev <<<"$mode"

@@ -21,9 +21,7 @@ for shape in ${*:-g2k1536 g2k4096}; do
             build/cupti-check --shape "$shape" --evict "$ev" --metric-reps "$reps" --only-metrics "$m" \
                 >"$dir/ours-$shape-$ev-$r.txt" 2>&1
         done
-        ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count "$reps" \
-            --metrics "$m" --csv --print-units base \
-            build/cupti-check --ncu --metric-reps "$reps" --shape "$shape" >"$n" 2>&1
+        scripts/ncu-gemm.sh "$shape" "$reps" "$m" >"$n" 2>&1
         for ev in $evicts; do
             o=$dir/ours-$shape-$ev-$r.txt
             pairs[$ev]+=" $o $n"
