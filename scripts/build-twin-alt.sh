@@ -1,9 +1,11 @@
 #!/bin/bash
-# Builds DIR/nvfp4-bench with the twin compiled with other flags (TWIN_FLAGS, e.g.
-# -DGS_STAMP_ABLATE=1) and, when KERNEL_FLAGS is given, all three builds of the GEMM with
-# those too (an experiment on the kernel itself, e.g. -DNVFP4_ABLATE=1).
+# Builds DIR/nvfp4-bench and DIR/nvfp4-selfcheck with the twin compiled with other flags
+# (TWIN_FLAGS, e.g. -DGS_STAMP_ABLATE=1) and, when KERNEL_FLAGS is given, all three builds
+# of the GEMM with those too (an experiment on the kernel itself, e.g. -DNVFP4_ABLATE=1).
 # DIR starts from a copy of build/'s objects (same objects, same times), so make
-# recompiles only the GEMM objects that change.  Run after 'make all'.
+# recompiles only the GEMM objects that change.  Run after 'make all'; or with
+# GS_ALT_FRESH=1 DIR is built from nothing, so it can run beside 'make all' (gpu-session's
+# exp step starts its builds that way, the GEMM objects of both compiling at once).
 # usage: scripts/build-twin-alt.sh DIR TWIN_FLAGS [KERNEL_FLAGS]
 set -u -o pipefail
 [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: build-twin-alt.sh DIR TWIN_FLAGS [KERNEL_FLAGS]" >&2; exit 2; }
@@ -15,7 +17,10 @@ if [ "$name" = "$dir" ] || ! [[ $name =~ ^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$ ]] |
     echo "build-twin-alt.sh: DIR must be build/<name>[/<name>...] (letters, digits, '-', '_'), not '$dir'" >&2
     exit 2
 fi
-rm -rf "$dir" && mkdir -p "$dir" && cp -a build/cuda build/instrument build/kernels "$dir/" || exit 1
-rm -f "$dir/kernels/nvfp4/gemm_twin.o"
-[ -n "$kflags" ] && rm -f "$dir/kernels/nvfp4/gemm_prod.o" "$dir/kernels/nvfp4/gemm_detail.o"
-make -s -j4 BUILD="$dir" TWIN_FLAGS="$flags" KERNEL_FLAGS="$kflags" "$dir/nvfp4-bench"
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+if [ "${GS_ALT_FRESH:-0}" != 1 ]; then
+    cp -a build/cuda build/instrument build/kernels "$dir/" || exit 1
+    rm -f "$dir/kernels/nvfp4/gemm_twin.o"
+    [ -n "$kflags" ] && rm -f "$dir/kernels/nvfp4/gemm_prod.o" "$dir/kernels/nvfp4/gemm_detail.o"
+fi
+make -s -j${GS_ALT_JOBS:-4} BUILD="$dir" TWIN_FLAGS="$flags" KERNEL_FLAGS="$kflags" "$dir/nvfp4-bench" "$dir/nvfp4-selfcheck"

@@ -4,7 +4,8 @@
 # usage (from the repository root on the GPU machine):
 #   [GS_STEPS="check bench report"] scripts/gpu-session.sh [SHAPES...]
 # steps: quick   selfcheck of the variants in GS_QUICK_VARIANTS (default all) on a few
-#                small shapes (GS_QUICK_SHAPES), for fast feedback
+#                small shapes (GS_QUICK_SHAPES), for fast feedback; with each build of
+#                GS_QUICK_BUILDS (default build; e.g. "build build/NAME" for an experiment)
 #        flush   scripts/flush-study.sh (L2 state before metrics passes: ours vs ncu)
 #        check   make check-gpu (everything, with its final 'N passed, N failed' line)
 #        ncu     only check-gpu's comparison of the CUPTI collectors with Nsight Compute
@@ -27,7 +28,9 @@
 #        exp     kernel experiments, built side by side: GS_EXPERIMENTS holds NAME=FLAG words
 #                (e.g. "abl1=-DNVFP4_ABLATE=1 abl3=-DNVFP4_ABLATE=3"), each built as
 #                build/NAME/nvfp4-bench with every GEMM build compiled with FLAG, for the ab
-#                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong
+#                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong.
+#                Their builds start from nothing beside the main build (the GEMM objects are
+#                the long pole of both); the step waits for them
 #        relink  builds build/base/nvfp4-bench from this build's objects, with every host C file
 #                that .gs-base/ holds compiled in place of its own: .gs-base/ has an earlier
 #                commit's versions of the changed files at their paths (git archive COMMIT FILES),
@@ -59,13 +62,27 @@ mkdir -p "$out" reports
 log="$out/session.log"
 {
     echo "== device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+    # the experiments' builds, from nothing, beside the main one (the exp step waits for them)
+    exp_pids=() exp_names=()
+    if [[ " $steps " == *" exp "* ]]; then
+        for e in ${GS_EXPERIMENTS:-}; do
+            [[ $e =~ ^[A-Za-z0-9_-]+=.+ ]] || { echo "gpu-session: experiment '$e' is not NAME=FLAG"; continue; }
+            # each build's output in its own log: parallel builds would interleave
+            (time GS_ALT_FRESH=1 GS_ALT_JOBS=8 scripts/build-twin-alt.sh "build/${e%%=*}" "" "${e#*=}") \
+                >"$out/exp-${e%%=*}.log" 2>&1 &
+            exp_pids+=($!) exp_names+=("${e%%=*}")
+        done
+    fi
     echo "== build"; time make -j16 all
     for step in $steps; do
         case $step in
         quick) echo "== quick selfcheck"
-            for v in ${GS_QUICK_VARIANTS:-all}; do
-                time timeout ${GS_QUICK_TIMEOUT:-150} build/nvfp4-selfcheck --variant "$v" \
-                    --shapes "${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536,m=200;n=512;k=4096}"
+            for qb in ${GS_QUICK_BUILDS:-build}; do
+                for v in ${GS_QUICK_VARIANTS:-all}; do
+                    echo "-- $qb/nvfp4-selfcheck --variant $v"
+                    time timeout ${GS_QUICK_TIMEOUT:-150} "$qb/nvfp4-selfcheck" --variant "$v" \
+                        --shapes "${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536,m=200;n=512;k=4096}"
+                done
             done ;;
         flush) echo "== flush study"; time scripts/flush-study.sh ;;
         gap) echo "== gap study"; time scripts/gap-study.sh "$@" ;;
@@ -93,15 +110,9 @@ log="$out/session.log"
         alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}, every GEMM build with ${GS_ALT_KERNEL_FLAGS:-}"
             time scripts/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" "${GS_ALT_KERNEL_FLAGS:-}" ;;
         exp) echo "== kernel experiments: ${GS_EXPERIMENTS:-}"
-            pids=() names=()
-            for e in ${GS_EXPERIMENTS:-}; do
-                [[ $e =~ ^[A-Za-z0-9_-]+=.+ ]] || { echo "gpu-session: experiment '$e' is not NAME=FLAG"; continue; }
-                # each build's output in its own log: parallel builds would interleave
-                (time scripts/build-twin-alt.sh "build/${e%%=*}" "" "${e#*=}") >"$out/exp-${e%%=*}.log" 2>&1 &
-                pids+=($!) names+=("${e%%=*}")
-            done
-            for i in "${!pids[@]}"; do
-                wait "${pids[$i]}" || echo "gpu-session: experiment ${names[$i]}'s build failed (exp-${names[$i]}.log)"
+            for i in "${!exp_pids[@]}"; do
+                wait "${exp_pids[$i]}" ||
+                    echo "gpu-session: experiment ${exp_names[$i]}'s build failed (exp-${exp_names[$i]}.log)"
             done ;;
         relink) echo "== build/base/nvfp4-bench: this build with the host C files of .gs-base/"
             mkdir -p build/base/objs
