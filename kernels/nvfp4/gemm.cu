@@ -101,6 +101,11 @@ constexpr int ABLATE = NVFP4_ABLATE;
 #ifndef NVFP4_LOADER_WARP
 #define NVFP4_LOADER_WARP 0
 #endif
+/* 1: the twin's loading warp closes its record (GS_FINISH) before the ring loop, so no twin
+ * state is live across it (an experiment on the same cause). */
+#ifndef NVFP4_LOADER_FINISH_EARLY
+#define NVFP4_LOADER_FINISH_EARLY 0
+#endif
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
  * (samples/narrow-params.tsv).  nvfp4_kparams, whose arrays hold NVFP4_MAX_GROUPS groups, is
@@ -859,6 +864,9 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
             if (WARP || lane == 0)
                 wait_tokens_written<FUSED>(kp);
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: a lane that waited */
+#if NVFP4_LOADER_FINISH_EARLY
+            GS_FINISH(gs); /* the twin's state, dead before the ring loop */
+#endif
             if (WARP || lane == 0) {
                 if constexpr (PROLOGUE || INLINE_TOKENS || NVFP4_WEIGHTS_EARLY) {
                     if constexpr (WARP) /* lane 0 started them alone */
@@ -874,6 +882,9 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                 while (cur.t < last)
                     load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, INLINE_TOKENS, WARP>(kp, cur, sm_base);
             }
+#if NVFP4_LOADER_FINISH_EARLY
+            return;
+#endif
         } else if constexpr (INLINE_TOKENS) { /* the three spare warps, a worker each */
             const int ftw = warp - 4 * CW - 1;
             dequant_tokens(kp, FT_WARPS * (int)blockIdx.x + ftw, FT_WARPS * (int)gridDim.x, 32 * ftw + lane);
