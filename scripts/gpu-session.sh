@@ -40,6 +40,9 @@
 #                the builds named in GS_SASS_BUILDS="NAME=BUILD_DIR ..."); GS_SASS_FILTER (an awk
 #                regex on the mangled names, e.g. ILi3ELi128ELi256ELi1ELi1ELi2ELi1ELi0E) keeps only
 #                the functions it matches (the whole dump is too large to come back)
+#        icache  scripts/icache-study.sh: ncu's instruction-cache misses and instruction stalls of
+#                the production and twin launches, this build's and those of GS_ICACHE_BINS
+#                ("NAME=BINARY ..."), on GS_ICACHE_SHAPES (default g8k7168,g2k1536)
 #        mmarate build/nvfp4-mma-rate: the consumer's per-stage floor per wgmma width (no memory
 #                traffic), into mma-rate.tsv
 #        launch  build/launch-cost: an empty launch's time (the toolkit's timing) against its
@@ -136,6 +139,8 @@ log="$out/session.log"
             [ $ok = 1 ] && $nvcc $arch "${linked[@]}" -L"$cudalib" -lcudart $libs -lm -o build/base/nvfp4-bench \
                 || echo "gpu-session: relink failed" ;;
         launch) echo "== launch cost against parameter size"; build/launch-cost --reps "${GS_LAUNCH_REPS:-200}" ;;
+        icache) echo "== instruction fetch: production and twin"
+            time scripts/icache-study.sh "${GS_ICACHE_SHAPES:-g8k7168,g2k1536}" build=build/nvfp4-bench ${GS_ICACHE_BINS:-} ;;
         mmarate) echo "== wgmma rate per width"; build/nvfp4-mma-rate | tee "$out/mma-rate.tsv" ;;
         sass) echo "== sass"
             # this build into sass/, and each NAME=BUILD_DIR of GS_SASS_BUILDS (e.g. an earlier
