@@ -260,6 +260,79 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
     }
 }
 
+/* The twin's launch against production's, both PC-sampled at the same period: every
+ * extra sample is a warp slot the twin spent longer in, by reason.  Reasons ordered by
+ * the size of their difference; rows beyond `max` are summed into the total only. */
+static int twin_comparable(const gs_rundata *r)
+{
+    const char *pp = gs_rundata_str(r, "stalls.period_log2"), *pt = gs_rundata_str(r, "stalls_twin.period_log2");
+    return r->stalls.present && r->stalls_twin.present && !strcmp(pp, pt);
+}
+
+static double reason_total(const gs_stalls *st, const char *name)
+{
+    int k = gs_stalls_reason_index(st, name);
+    return k < 0 ? 0 : reason_samples(st, -1, k);
+}
+
+/* Reasons of either build by decreasing |twin - production|, at most max. */
+static int extra_order(const gs_rundata *r, const char **names, int max)
+{
+    const gs_stalls *p = &r->stalls, *t = &r->stalls_twin;
+    const char *all[2 * GS_MAX_REASONS];
+    double d[2 * GS_MAX_REASONS];
+    int n = 0;
+    for (int k = 0; k < t->nreasons; k++)
+        all[n++] = t->reason[k];
+    for (int k = 0; k < p->nreasons; k++)
+        if (gs_stalls_reason_index(t, p->reason[k]) < 0)
+            all[n++] = p->reason[k];
+    for (int i = 0; i < n; i++)
+        d[i] = fabs(reason_total(t, all[i]) - reason_total(p, all[i]));
+    for (int i = 1; i < n; i++) /* insertion sort, largest first; ties keep the twin's order */
+        for (int j = i; j > 0 && d[j - 1] < d[j]; j--) {
+            const char *x = all[j];
+            all[j] = all[j - 1];
+            all[j - 1] = x;
+            const double y = d[j];
+            d[j] = d[j - 1];
+            d[j - 1] = y;
+        }
+    for (int i = 0; i < n && i < max; i++)
+        names[i] = all[i];
+    return n < max ? n : max;
+}
+
+void gs_twin_stalls_markdown(const gs_rundata *r, gs_buf *b)
+{
+    if (!r->stalls.present || !r->stalls_twin.present)
+        return;
+    const gs_stalls *p = &r->stalls, *t = &r->stalls_twin;
+    gs_buf_printf(b, "\n### What the twin costs, by stall reason (PC sampling, one launch of each build)\n\n");
+    if (!twin_comparable(r)) {
+        gs_buf_printf(b, "The two builds were sampled at different periods (2^%s and 2^%s cycles): not compared.\n",
+                      gs_rundata_str(r, "stalls.period_log2"), gs_rundata_str(r, "stalls_twin.period_log2"));
+        return;
+    }
+    const double extra = t->total - p->total;
+    gs_buf_printf(b, "The twin's launch drew %.0f samples, production's %.0f: x%.3f (the timings say x%.3f). "
+                     "Samples count warps resident on a scheduler, so the extra samples are where the twin "
+                     "spends its longer time, by reason. %.0f samples (%.1f%% of the twin's) fell on the twin's own "
+                     "code (`gs_stamp.cuh`).\n\n| reason | production | twin | twin - production | on stamp code |\n"
+                     "|---|---:|---:|---:|---:|\n",
+                  t->total, p->total, p->total > 0 ? t->total / p->total : NAN, r->overhead_ratio, t->stamp_code,
+                  t->total > 0 ? 100 * t->stamp_code / t->total : 0.0);
+    const char *names[8];
+    const int n = extra_order(r, names, 8);
+    for (int i = 0; i < n; i++) {
+        const double vp = reason_total(p, names[i]), vt = reason_total(t, names[i]);
+        const int kt = gs_stalls_reason_index(t, names[i]);
+        gs_buf_printf(b, "| %s | %.0f | %.0f | %+.0f | %.0f |\n", names[i], vp, vt, vt - vp,
+                      kt < 0 ? 0.0 : t->stamp_by[kt]);
+    }
+    gs_buf_printf(b, "| all | %.0f | %.0f | %+.0f | %.0f |\n", p->total, t->total, extra, t->stamp_code);
+}
+
 static void launch_sequence_json(const gs_rundata *r, gs_json *j)
 {
     const int shown = sequence_shown(r);
@@ -302,6 +375,20 @@ void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
             gs_json_close(j);
             gs_json_close(j);
         }
+        gs_json_close(j);
+    }
+    if (twin_comparable(r)) {
+        const gs_stalls *p = &r->stalls, *t = &r->stalls_twin;
+        const char *names[8];
+        gs_json_obj(j, "stalls_twin");
+        gs_json_num(j, "samples", t->total);
+        gs_json_num(j, "production_samples", p->total);
+        gs_json_num(j, "stamp_code_samples", t->stamp_code);
+        gs_json_obj(j, "extra_by_reason");
+        const int n = extra_order(r, names, 8);
+        for (int i = 0; i < n; i++)
+            gs_json_num(j, names[i], reason_total(t, names[i]) - reason_total(p, names[i]));
+        gs_json_close(j);
         gs_json_close(j);
     }
     const gs_meta *m = &r->meta;

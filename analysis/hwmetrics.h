@@ -22,6 +22,8 @@ void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b);
  * launch_sequence{} when recorded. */
 /* Markdown: stall reasons overall and per phase (nothing when not sampled). */
 void gs_stalls_markdown(const gs_rundata *r, gs_buf *b);
+/* The twin's PC samples against production's, by reason (pcsamp-twin.tsv; nothing without it). */
+void gs_twin_stalls_markdown(const gs_rundata *r, gs_buf *b);
 
 struct gs_json;
 void gs_hwmetrics_json(const gs_rundata *r, struct gs_json *j);

@@ -505,6 +505,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
 
     gs_hwmetrics_markdown(r, &b);
     gs_stalls_markdown(r, &b);
+    gs_twin_stalls_markdown(r, &b);
 
     gs_checklist cl;
     gs_checks_run(r, &cl);

@@ -51,7 +51,8 @@ int gs_rundata_load(gs_rundata *r, const char *dir, char *err, size_t errlen)
     r->twin_max_ms = gs_timings_max(&r->tim, t);
     r->overhead_ratio = r->time_ms > 0 ? r->twin_ms / r->time_ms : NAN;
     gs_perf_compute(&r->meta, r->time_ms, &r->perf);
-    if (gs_stalls_load(dir, &r->stalls, err, errlen))
+    if (gs_stalls_load(dir, &r->stalls, err, errlen) ||
+        gs_stalls_load_file(dir, "pcsamp-twin.tsv", &r->stalls_twin, err, errlen))
         goto fail;
     return 0;
 fail:

@@ -24,6 +24,7 @@ typedef struct gs_rundata {
     gs_boundaries bnd;
     gs_perf perf;
     gs_stalls stalls;
+    gs_stalls stalls_twin; /* the twin's launch (pcsamp-twin.tsv) */
     gs_widths widths; /* NVFP4: main loop by tile width */
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */

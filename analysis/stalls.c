@@ -241,11 +241,31 @@ static const char *short_reason(const char *r)
     return !strncmp(r, pre, strlen(pre)) ? r + strlen(pre) : r;
 }
 
+int gs_stalls_reason_index(const gs_stalls *st, const char *name)
+{
+    for (int k = 0; k < st->nreasons; k++)
+        if (!strcmp(st->reason[k], name))
+            return k;
+    return -1;
+}
+
+/* The twin's stamp code: lines of instrument/gs_stamp.cuh, wherever the run was recorded. */
+static int is_stamp_code(const char *file)
+{
+    const char *name = "gs_stamp.cuh", *base = strrchr(file, '/');
+    return !strcmp(base ? base + 1 : file, name);
+}
+
 int gs_stalls_load(const char *dir, gs_stalls *out, char *err, size_t errlen)
+{
+    return gs_stalls_load_file(dir, "pcsamp.tsv", out, err, errlen);
+}
+
+int gs_stalls_load_file(const char *dir, const char *file_name, gs_stalls *out, char *err, size_t errlen)
 {
     char path[2200], line[2048];
     memset(out, 0, sizeof *out);
-    snprintf(path, sizeof path, "%s/pcsamp.tsv", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, file_name);
     FILE *f = fopen(path, "r");
     if (!f)
         return errno == ENOENT ? 0 : (snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1);
@@ -299,6 +319,10 @@ int gs_stalls_load(const char *dir, gs_stalls *out, char *err, size_t errlen)
         out->by[p][k] += samples;
         out->phase_total[p] += samples;
         out->total += samples;
+        if (is_stamp_code(file)) {
+            out->stamp_code += samples;
+            out->stamp_by[k] += samples;
+        }
     }
     fclose(f);
     out->present = out->total > 0;

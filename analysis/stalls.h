@@ -19,11 +19,17 @@ typedef struct gs_stalls {
     double total;                          /* samples over every reason */
     double by[GS_NUM_PHASES + 1][GS_MAX_REASONS]; /* [phase or NONE][reason] */
     double phase_total[GS_NUM_PHASES + 1];
+    double stamp_code;                     /* samples at lines of gs_stamp.cuh: the twin's own code */
+    double stamp_by[GS_MAX_REASONS];
 } gs_stalls;
 
 /* Reads dir/pcsamp.tsv (absent: present = 0, return 0); source files are
  * looked up relative to the working folder.  -1 with err on a bad file. */
 int gs_stalls_load(const char *dir, gs_stalls *out, char *err, size_t errlen);
+/* The same from dir/file (pcsamp-twin.tsv: the twin's launch). */
+int gs_stalls_load_file(const char *dir, const char *file, gs_stalls *out, char *err, size_t errlen);
+/* Index of reason `name` in st, or -1. */
+int gs_stalls_reason_index(const gs_stalls *st, const char *name);
 
 /* Phase of (file, line) by the rule above, or GS_STALL_NONE. Exposed for tests. */
 int gs_stalls_phase_of(const char *file, unsigned line);

@@ -106,27 +106,51 @@ static void collector(gs_meta *m, const char *name, int ok, const char *why)
         gs_meta_set(m, key, "skipped: %s", why);
 }
 
-/* Stall reasons of one production launch, before the kernel ever ran (CUPTI
- * gives PC records only for modules loaded while sampling is on). */
-static void collect_stalls(gs_meta *m, twin_arg *prod, cudaStream_t s, const char *out)
+/* Stall reasons of one launch of a build (the kernel named with `suffix`) into
+ * out/file, under meta keys key.*, before the build's kernel ever ran in this process
+ * (CUPTI gives PC records only for modules loaded while sampling is on). */
+static void collect_stalls(gs_meta *m, twin_arg *arg, cudaStream_t s, const char *out, const char *suffix,
+                           const char *file, const char *key)
 {
     gs_pcsamp_result pc;
-    char why[512], path[4096];
+    char why[512], path[4096], k[64];
     memset(&pc, 0, sizeof pc);
-    if (gs_cupti_pcsamp_collect(launch_build, prod, s, "_prod", 0, &pc, why, sizeof why) == 0) {
-        snprintf(path, sizeof path, "%s/pcsamp.tsv", out);
+    if (gs_cupti_pcsamp_collect(launch_build, arg, s, suffix, 0, &pc, why, sizeof why) == 0) {
+        snprintf(path, sizeof path, "%s/%s", out, file);
         if (gs_pcsamp_write_tsv(&pc, path, why, sizeof why) == 0) {
-            gs_meta_set(m, "stalls.samples", "%llu", pc.samples);
-            gs_meta_set(m, "stalls.unmapped_samples", "%llu", pc.unmapped_samples);
-            gs_meta_set(m, "stalls.period_log2", "%d", pc.sampling_period_log2);
-            collector(m, "stalls", 1, NULL);
+            snprintf(k, sizeof k, "%s.samples", key);
+            gs_meta_set(m, k, "%llu", pc.samples);
+            snprintf(k, sizeof k, "%s.unmapped_samples", key);
+            gs_meta_set(m, k, "%llu", pc.unmapped_samples);
+            snprintf(k, sizeof k, "%s.period_log2", key);
+            gs_meta_set(m, k, "%d", pc.sampling_period_log2);
+            collector(m, key, 1, NULL);
         } else {
-            collector(m, "stalls", 0, why);
+            collector(m, key, 0, why);
         }
     } else {
-        collector(m, "stalls", 0, why);
+        collector(m, key, 0, why);
     }
     gs_pcsamp_result_free(&pc);
+}
+
+/* The production launch's stall reasons (pcsamp.tsv), then the twin's (pcsamp-twin.tsv:
+ * where the twin's extra time goes, docs/method.md "What the twin costs"). */
+static void collect_all_stalls(gs_meta *m, const gs_record_args *a, gs_subject_run *run, cudaStream_t s,
+                               const char *out)
+{
+    twin_arg prod = {run, {0}, GS_BUILD_PROD};
+    collect_stalls(m, &prod, s, out, "_prod", "pcsamp.tsv", "stalls");
+    gs_stamps st = {0};
+    unsigned cap = (unsigned)(run->events_per_warp * a->capacity_scale);
+    if (gs_stamps_alloc(&st, run->ctas, run->warps_per_cta, cap < 1 ? 1 : cap) || gs_stamps_reset(&st, s)) {
+        gs_stamps_free(&st);
+        collector(m, "stalls_twin", 0, "no device memory for the twin's stamps");
+    } else {
+        twin_arg twin = {run, st.dev, GS_BUILD_TWIN};
+        collect_stalls(m, &twin, s, out, "_twin", "pcsamp-twin.tsv", "stalls_twin");
+        gs_stamps_free(&st);
+    }
     gs_cupti_pcsamp_release();
 }
 
@@ -288,13 +312,14 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
         char why[512];
         if (gs_cupti_pcsamp_init(why, sizeof why)) {
             collector(&cm, "stalls", 0, why);
+            collector(&cm, "stalls_twin", 0, why);
         } else if (cudaSetDevice(0) != cudaSuccess ||
                    cudaDeviceGetAttribute(&a.sm_count, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
                    subj->open(&a, &scratch, &run) || cudaStreamCreate(&s) != cudaSuccess) {
             collector(&cm, "stalls", 0, "the sampling process could not set up the subject");
+            collector(&cm, "stalls_twin", 0, "the sampling process could not set up the subject");
         } else {
-            twin_arg prod = {&run, {0}, GS_BUILD_PROD};
-            collect_stalls(&cm, &prod, s, out);
+            collect_all_stalls(&cm, &a, &run, s, out);
         }
         if (run.close)
             run.close(run.ctx);
@@ -314,6 +339,7 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
         gs_meta_read(&cm, path, err, sizeof err)) {
         collector(meta, "stalls", 0, "the PC-sampling process failed");
+        collector(meta, "stalls_twin", 0, "the PC-sampling process failed");
     } else {
         for (int i = 0; i < cm.n; i++)
             gs_meta_set(meta, cm.kv[i].key, "%s", cm.kv[i].val);
@@ -406,6 +432,7 @@ int main(int argc, char **argv)
     gs_meta meta = {0};
     if (!cupti) {
         collector(&meta, "stalls", 0, "--no-cupti");
+        collector(&meta, "stalls_twin", 0, "--no-cupti");
     } else {
         mkdir(out, 0755);
         stalls_in_child(subj, a, out, &meta);

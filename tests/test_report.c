@@ -258,6 +258,72 @@ static void overflow_is_loud_in_the_report(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static void write_text(const char *d, const char *name, const char *text)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", d, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The twin's PC samples against production's: extra samples per reason, largest first
+ * (ties in the twin's order), the samples on gs_stamp.cuh apart, sub-counts left out. */
+static void twin_stall_samples_compared(void **state)
+{
+    (void)state;
+    char d2[] = "/tmp/gs-test-report-twst-XXXXXX", err[256], cmd[128];
+    assert_non_null(mkdtemp(d2));
+    assert_int_equal(fixture_write_run(d2, 8), 0);
+    const char *pre = "smsp__pcsamp_warps_issue_stalled_";
+    char prod[1024], twin[1024];
+    snprintf(prod, sizeof prod,
+             "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\n"
+             "kernels/k.cu\t10\t%slong_scoreboard\t100\nkernels/k.cu\t11\t%sno_instructions\t50\n"
+             "kernels/k.cu\t11\t%sno_instructions_not_issued\t7\n",
+             pre, pre, pre);
+    snprintf(twin, sizeof twin,
+             "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\n"
+             "kernels/k.cu\t10\t%slong_scoreboard\t100\nkernels/k.cu\t11\t%sno_instructions\t80\n"
+             "instrument/gs_stamp.cuh\t5\t%sbranch_resolving\t30\nkernels/k.cu\t12\t%sselected\t5\n",
+             pre, pre, pre, pre);
+    write_text(d2, "pcsamp.tsv", prod);
+    write_text(d2, "pcsamp-twin.tsv", twin);
+    gs_rundata r;
+    assert_int_equal(gs_rundata_load(&r, d2, err, sizeof err), 0);
+    gs_meta_set(&r.meta, "stalls.period_log2", "6");
+    gs_meta_set(&r.meta, "stalls_twin.period_log2", "6");
+    gs_buf b = {0};
+    gs_twin_stalls_markdown(&r, &b);
+    assert_false(b.oom);
+    assert_non_null(strstr(b.s, "The twin's launch drew 215 samples, production's 150: x1.433"));
+    assert_non_null(strstr(b.s, "30 samples (14.0% of the twin's) fell on the twin's own code"));
+    const char *rows = "| no_instructions | 50 | 80 | +30 | 0 |\n| branch_resolving | 0 | 30 | +30 | 30 |\n"
+                       "| selected | 0 | 5 | +5 | 0 |\n| long_scoreboard | 100 | 100 | +0 | 0 |\n"
+                       "| all | 150 | 215 | +65 | 30 |\n";
+    assert_non_null(strstr(b.s, rows));
+    gs_buf_free(&b);
+    json_t *root = summary_of(&r, d2);
+    assert_float_equal(num_at(root, "stalls_twin", "stamp_code_samples", NULL), 30, 1e-9);
+    assert_float_equal(num_at(root, "stalls_twin", "extra_by_reason", "no_instructions"), 30, 1e-9);
+    assert_float_equal(num_at(root, "stalls_twin", "extra_by_reason", "long_scoreboard"), 0, 1e-9);
+    json_decref(root);
+    /* sampled at different periods: said, not compared */
+    gs_meta_set(&r.meta, "stalls_twin.period_log2", "7");
+    gs_buf c = {0};
+    gs_twin_stalls_markdown(&r, &c);
+    assert_non_null(strstr(c.s, "sampled at different periods (2^6 and 2^7 cycles): not compared"));
+    assert_null(strstr(c.s, "| all |"));
+    gs_buf_free(&c);
+    root = summary_of(&r, d2);
+    assert_null(json_object_get(root, "stalls_twin"));
+    json_decref(root);
+    gs_rundata_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", d2);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The plot scripts must run under gnuplot and produce non-empty PNG and SVG files. */
 static void plot_scripts_render(void **state)
 {
@@ -290,6 +356,7 @@ int main(void)
         cmocka_unit_test(seed_line_and_hardware_section),
         cmocka_unit_test(launch_sequence_in_report_and_summary),
         cmocka_unit_test(overflow_is_loud_in_the_report),
+        cmocka_unit_test(twin_stall_samples_compared),
         cmocka_unit_test(plot_scripts_render),
     };
     return cmocka_run_group_tests_name("report", tests, setup, tmpdir_teardown);
