@@ -316,10 +316,12 @@ void gs_twin_stalls_markdown(const gs_rundata *r, gs_buf *b)
     }
     const double extra = t->total - p->total;
     gs_buf_printf(b, "The twin's launch drew %.0f samples, production's %.0f: x%.3f (the timings say x%.3f). "
-                     "Samples count warps resident on a scheduler, so the extra samples are where the twin "
-                     "spends its longer time, by reason. %.0f samples (%.1f%% of the twin's) fell on the twin's own "
-                     "code (`gs_stamp.cuh`).\n\n| reason | production | twin | twin - production | on stamp code |\n"
-                     "|---|---:|---:|---:|---:|\n",
+                     "Each warp scheduler samples one of its resident warps per period, so the counts measure "
+                     "scheduler time shared among the warps: the twin's longer run adds samples, and a warp that "
+                     "runs only in the twin (the clock sampler: its samples fall on the twin's own code and in "
+                     "`sleeping`) takes a share of its scheduler's. %.0f samples (%.1f%% of the twin's) fell on "
+                     "the twin's own code (`gs_stamp.cuh`).\n\n| reason | production | twin | "
+                     "twin - production | on stamp code |\n|---|---:|---:|---:|---:|\n",
                   t->total, p->total, p->total > 0 ? t->total / p->total : NAN, r->overhead_ratio, t->stamp_code,
                   t->total > 0 ? 100 * t->stamp_code / t->total : 0.0);
     const char *names[8];
