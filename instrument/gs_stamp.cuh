@@ -97,6 +97,18 @@
 #ifndef GS_BATCH_TILES
 #define GS_BATCH_TILES 0
 #endif
+/* GS_OUT_OF_LINE=1 (a study switch): the twin's per-warp set-up, batch flush, record close
+ * and clock sampler are called instead of inlined, so the kernel's own code holds only the
+ * calls (docs/method.md, "What the profile says").  Off: inlined, as always built. */
+#ifndef GS_OUT_OF_LINE
+#define GS_OUT_OF_LINE 0
+#endif
+#if GS_OUT_OF_LINE
+#define GS_OUT_OF_LINE_FN __device__ __noinline__
+#else
+#define GS_OUT_OF_LINE_FN __device__ __forceinline__
+#endif
+
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -211,7 +223,7 @@ __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
     *gt = g;
 }
 
-__device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
+GS_OUT_OF_LINE_FN void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
 {
     c.b = b;
     c.n = 0;
@@ -269,7 +281,7 @@ __device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_beg
 #if GS_BATCH
 /* Writes the pending batch: lane i stores record n - pending + i (records past the
  * capacity are counted, not stored). */
-__device__ __forceinline__ void gs_flush(gs_ctx &c)
+GS_OUT_OF_LINE_FN void gs_flush(gs_ctx &c)
 {
     if (c.pending == 0)
         return;
@@ -313,7 +325,7 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 }
 #endif
 
-__device__ __forceinline__ void gs_finish(gs_ctx &c)
+GS_OUT_OF_LINE_FN void gs_finish(gs_ctx &c)
 {
 #if GS_BATCH
     gs_flush(c);
@@ -410,7 +422,7 @@ __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *c
     return false;
 }
 
-__device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
+GS_OUT_OF_LINE_FN void gs_clock_sampler(gs_ctx &c)
 {
     if (gs_lane() != 0)
         return;
