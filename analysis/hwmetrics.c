@@ -260,9 +260,8 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
     }
 }
 
-/* The twin's launch against production's, both PC-sampled at the same period: every
- * extra sample is a warp slot the twin spent longer in, by reason.  Reasons ordered by
- * the size of their difference; rows beyond `max` are summed into the total only. */
+/* The twin's launch and production's can be set side by side: both PC-sampled, at the same
+ * period (each scheduler's samples then count the same cycles in both). */
 static int twin_comparable(const gs_rundata *r)
 {
     const char *pp = gs_rundata_str(r, "stalls.period_log2"), *pt = gs_rundata_str(r, "stalls_twin.period_log2");
@@ -303,6 +302,8 @@ static int extra_order(const gs_rundata *r, const char **names, int max)
     return n < max ? n : max;
 }
 
+/* Per reason, the samples of each build and the twin's extra, the 8 largest differences
+ * first; the `all` row sums every reason, shown or not. */
 void gs_twin_stalls_markdown(const gs_rundata *r, gs_buf *b)
 {
     if (!r->stalls.present || !r->stalls_twin.present)

@@ -134,8 +134,15 @@ static void collect_stalls(gs_meta *m, twin_arg *arg, cudaStream_t s, const char
     gs_pcsamp_result_free(&pc);
 }
 
+/* Both stall collectors skipped, for one reason. */
+static void stalls_skipped(gs_meta *m, const char *why)
+{
+    collector(m, "stalls", 0, why);
+    collector(m, "stalls_twin", 0, why);
+}
+
 /* The production launch's stall reasons (pcsamp.tsv), then the twin's (pcsamp-twin.tsv:
- * where the twin's extra time goes, docs/method.md "What the twin costs"). */
+ * where the twin's extra time goes, docs/method.md "What the profile says"). */
 static void collect_all_stalls(gs_meta *m, const gs_record_args *a, gs_subject_run *run, cudaStream_t s,
                                const char *out)
 {
@@ -311,13 +318,11 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
         cudaStream_t s = NULL;
         char why[512];
         if (gs_cupti_pcsamp_init(why, sizeof why)) {
-            collector(&cm, "stalls", 0, why);
-            collector(&cm, "stalls_twin", 0, why);
+            stalls_skipped(&cm, why);
         } else if (cudaSetDevice(0) != cudaSuccess ||
                    cudaDeviceGetAttribute(&a.sm_count, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
                    subj->open(&a, &scratch, &run) || cudaStreamCreate(&s) != cudaSuccess) {
-            collector(&cm, "stalls", 0, "the sampling process could not set up the subject");
-            collector(&cm, "stalls_twin", 0, "the sampling process could not set up the subject");
+            stalls_skipped(&cm, "the sampling process could not set up the subject");
         } else {
             collect_all_stalls(&cm, &a, &run, s, out);
         }
@@ -338,8 +343,7 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
     gs_meta cm = {0};
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
         gs_meta_read(&cm, path, err, sizeof err)) {
-        collector(meta, "stalls", 0, "the PC-sampling process failed");
-        collector(meta, "stalls_twin", 0, "the PC-sampling process failed");
+        stalls_skipped(meta, "the PC-sampling process failed");
     } else {
         for (int i = 0; i < cm.n; i++)
             gs_meta_set(meta, cm.kv[i].key, "%s", cm.kv[i].val);
@@ -431,8 +435,7 @@ int main(int argc, char **argv)
     /* stall reasons first, in a child process, before this one touches CUDA */
     gs_meta meta = {0};
     if (!cupti) {
-        collector(&meta, "stalls", 0, "--no-cupti");
-        collector(&meta, "stalls_twin", 0, "--no-cupti");
+        stalls_skipped(&meta, "--no-cupti");
     } else {
         mkdir(out, 0755);
         stalls_in_child(subj, a, out, &meta);

@@ -94,18 +94,6 @@ constexpr int ABLATE = NVFP4_ABLATE;
 #ifndef NVFP4_WEIGHTS_EARLY
 #define NVFP4_WEIGHTS_EARLY 0
 #endif
-/* 1: the loading warp walks its ring loop with all 32 lanes (waits, cursor, tile reads) and
- * one elected lane issues each stage's copies; 0: lane 0 alone runs the loop.  In the twin,
- * ptxas moved lane 0's loop from uniform to vector registers (docs/method.md, "Any twin
- * code, the loader in vector registers"); a converged loop is the experiment against it. */
-#ifndef NVFP4_LOADER_WARP
-#define NVFP4_LOADER_WARP 0
-#endif
-/* 1: the twin's loading warp closes its record (GS_FINISH) before the ring loop, so no twin
- * state is live across it (an experiment on the same cause). */
-#ifndef NVFP4_LOADER_FINISH_EARLY
-#define NVFP4_LOADER_FINISH_EARLY 0
-#endif
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
  * (samples/narrow-params.tsv).  nvfp4_kparams, whose arrays hold NVFP4_MAX_GROUPS groups, is
@@ -408,14 +396,12 @@ struct load_cursor {
  * (load_stage).  One thread. */
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
 __device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl, const load_cursor &cur,
-                                             uint32_t sm_base, bool leader = true)
+                                             uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const int g = tl.group;
     const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * TILE_W, kb = tl.kb0 + cur.kb;
-    if (!leader)
-        return;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + (ABLATE == 1 ? 0 : 2 * 128 * kp.t_box[g])));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
@@ -425,13 +411,13 @@ __device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl,
 
 template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, class KP>
 __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, const load_cursor &cur,
-                                            uint32_t sm_base, bool leader = true)
+                                            uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const int g = tl.group;
     const uint32_t slot = cur.j % STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int t0 = tl.ttile * TILE_T, kb = tl.kb0 + cur.kb;
-    if (ABLATE != 1 && leader) {
+    if (ABLATE != 1) {
         tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
         tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
     }
@@ -448,11 +434,9 @@ __device__ __forceinline__ void advance(const nvfp4_tile &tl, load_cursor &cur)
 }
 
 /* Issues the loads of the cursor's stage into its ring slot (after the slot's previous use
- * was released) and advances the cursor.  One thread, or with WARP a whole converged warp
- * of which one elected lane issues.  INLINE_TOKENS: the _ft points (only with a producer
- * warpgroup, whose loading warp passes it). */
-template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, bool INLINE_TOKENS = false, bool WARP = false,
-          class KP>
+ * was released) and advances the cursor.  One thread.  INLINE_TOKENS: the _ft points (only
+ * with a producer warpgroup, whose loading warp passes it). */
+template <int STAGES, int TILE_W, int TILE_T, int TMA_STORE, bool INLINE_TOKENS = false, class KP>
 __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base)
 {
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
@@ -462,9 +446,8 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
         wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
     if (use > 0)
         mbar_wait(L::empty_bar(sm_base, cur.j % STAGES), (use - 1) & 1);
-    const bool leader = !WARP || elect_one();
-    load_weights<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base, leader);
-    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base, leader);
+    load_weights<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
+    load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
     advance(tl, cur);
 }
 
@@ -860,31 +843,21 @@ __global__ void __launch_bounds__(threads_of<TILE_W, WARP_SPEC>(), 1)
                 if ((NVFP4_WEIGHTS_EARLY || INLINE_TOKENS) && lane == 0)
                     started = weights_first<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, last, sm_base);
             }
-            constexpr bool WARP = NVFP4_LOADER_WARP;
-            if (WARP || lane == 0)
+            if (lane == 0)
                 wait_tokens_written<FUSED>(kp);
-            GS_END(gs, GS_PROLOGUE); /* lane 0's record: a lane that waited */
-#if NVFP4_LOADER_FINISH_EARLY
-            GS_FINISH(gs); /* the twin's state, dead before the ring loop */
-#endif
-            if (WARP || lane == 0) {
-                if constexpr (PROLOGUE || INLINE_TOKENS || NVFP4_WEIGHTS_EARLY) {
-                    if constexpr (WARP) /* lane 0 started them alone */
-                        started = __shfl_sync(0xFFFFFFFFu, started, 0);
+            GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
+            if (lane == 0) {
+                if constexpr (PROLOGUE || INLINE_TOKENS || NVFP4_WEIGHTS_EARLY)
                     for (; started > 0; started--) { /* their token slabs */
                         const nvfp4_tile tl = kp.tiles[cur.t];
                         if constexpr (INLINE_TOKENS)
                             wait_tokens(kp, tl.group, tl.kb0 + cur.kb, cur.all_ready);
-                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base, !WARP || elect_one());
+                        load_tokens<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, tl, cur, sm_base);
                         advance(tl, cur);
                     }
-                }
                 while (cur.t < last)
-                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, INLINE_TOKENS, WARP>(kp, cur, sm_base);
+                    load_stage<STAGES, TILE_W, TILE_T, TMA_STORE, INLINE_TOKENS>(kp, cur, sm_base);
             }
-#if NVFP4_LOADER_FINISH_EARLY
-            return;
-#endif
         } else if constexpr (INLINE_TOKENS) { /* the three spare warps, a worker each */
             const int ftw = warp - 4 * CW - 1;
             dequant_tokens(kp, FT_WARPS * (int)blockIdx.x + ftw, FT_WARPS * (int)gridDim.x, 32 * ftw + lane);

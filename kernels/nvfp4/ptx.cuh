@@ -36,20 +36,6 @@ static __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint3
                  : "memory");
 }
 
-/* True in exactly one lane of a converged warp (elect.sync over all 32): the lane that
- * issues the warp's copies while the others walk the same loop beside it. */
-static __device__ __forceinline__ bool elect_one(void)
-{
-    uint32_t one;
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "elect.sync _|p, 0xffffffff;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(one));
-    return one != 0;
-}
-
 /* Spins until the phase with this parity has completed. */
 static __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
 {
