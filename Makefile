@@ -38,37 +38,55 @@ RUN ?=
 include kernels/nvfp4/nvfp4.mk
 include instrument/cupti.mk
 
-# host-only analyzer (no CUDA needed); it knows the NVFP4 shape registry
-
-GS_HOST_SRCS := analysis/edges.c analysis/json.c analysis/names.c analysis/timeline.c analysis/phases.c analysis/run.c \
-                analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c analysis/plots.c analysis/widths.c analysis/report.c instrument/gs_file.c instrument/gs_run.c instrument/gs_sequence.c \
-                $(NVFP4_HOST_C)
+# The run-directory files, host only (no CUDA): written by the recorder and by users' own
+# programs (libgemmscope.a), read by the analyzers.
+GS_RUNDIR_SRCS := instrument/gs_file.c instrument/gs_run.c instrument/gs_phase_table.c instrument/gs_units.c \
+                  instrument/gs_rundir.c
+# The analyzers: they know no kernel (tests/test_layout.c checks that nothing here comes from kernels/).
+GS_ANALYSIS_SRCS := analysis/edges.c analysis/json.c analysis/timeline.c analysis/phases.c analysis/run.c \
+                analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c \
+                analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c \
+                analysis/plots.c analysis/widths.c analysis/report.c instrument/gs_sequence.c
+GS_HOST_SRCS := $(GS_ANALYSIS_SRCS) $(GS_RUNDIR_SRCS)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
+# the gemmscope program: its command table and one file per command
+GS_CLI_SRCS := analysis/gemmscope.c analysis/cli.c $(wildcard analysis/builtin-*.c)
+GS_CLI_OBJS := $(GS_CLI_SRCS:%.c=$(BUILD)/%.o)
+NVFP4_HOST_OBJS := $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+
+# libgemmscope.a: what a program of your own links to time its kernel, take its twin's stamps
+# and write a run directory (docs/library.md); the headers are GS_LIB_HEADERS
+GS_LIB_CUDA_C := instrument/gs_timing.c instrument/gs_device.c
+GS_LIB_CU := instrument/gs_stamps.cu instrument/gs_ceilings.cu
+GS_LIB_OBJS := $(GS_RUNDIR_SRCS:%.c=$(BUILD)/%.o) $(GS_LIB_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(GS_LIB_CU:%.cu=$(BUILD)/%.o)
+GS_LIB_HEADERS := instrument/gemmscope.h instrument/gs_format.h instrument/gs_stamp.cuh instrument/gs_stamps.h \
+                  instrument/gs_timing.h instrument/gs_run.h instrument/gs_rundir.h instrument/gs_phase_table.h \
+                  instrument/gs_units.h instrument/gs_device.h instrument/gs_ceilings.h
+GS_LIB_LIBS := -lcublas -lcudart
 
 # recorder: C host code with the CUDA runtime, kernels built as production + twin (+ detail twin for NVFP4)
-REC_C_SRCS := instrument/record_main.c instrument/gs_timing.c kernels/subjects.c kernels/subject_calib.c \
+REC_C_SRCS := instrument/record_main.c kernels/subjects.c kernels/subject_calib.c \
               kernels/subject_nvfp4.c $(NVFP4_CUDA_C)
-REC_CU_SRCS := instrument/gs_stamps.cu instrument/gs_flush.cu $(NVFP4_CU)
+REC_CU_SRCS := instrument/gs_flush.cu $(NVFP4_CU)
 KERNEL_SRCS := kernels/calib.cu $(NVFP4_KERNEL_CU)
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
-            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
-            $(BUILD)/instrument/gs_file.o $(BUILD)/instrument/gs_run.o $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) $(NVFP4_HOST_OBJS) $(GS_LIB_OBJS)
 # the activity collector splits its records into launches with gs_sequence (plain C, also a host object)
 CUPTI_OBJS := $(CUPTI_C:%.c=$(BUILD)/cupti/%.o) $(CUPTI_CPP:%.cpp=$(BUILD)/cupti/%.o) $(BUILD)/instrument/gs_sequence.o
 REC_OBJS += $(CUPTI_OBJS)
 NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) \
-            $(BUILD)/instrument/gs_stamps.o \
             $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
             $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
-            $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+            $(NVFP4_HOST_OBJS) $(BUILD)/libgemmscope.a
 
-TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli test_ptx test_ncu_compare test_widths
+TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
+              test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
 
-.PHONY: all host test report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
-all: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
+.PHONY: all host install print-gemmscope-objects test example report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
 
@@ -99,8 +117,12 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
-$(BUILD)/gemmscope: $(BUILD)/analysis/gemmscope.o $(GS_HOST_OBJS)
+$(BUILD)/gemmscope: $(GS_CLI_OBJS) $(GS_HOST_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@
+
+$(BUILD)/libgemmscope.a: $(GS_LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $(filter %.o,$^)
 
 $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
@@ -121,14 +143,14 @@ CUPTI_CHECK_OBJS := $(BUILD)/cupti/instrument/cupti_check.o $(CUPTI_OBJS) $(BUIL
     $(BUILD)/instrument/gs_flush.o $(BUILD)/instrument/gs_probe.o \
     $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
     $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
-    $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
+    $(NVFP4_HOST_OBJS)
 $(BUILD)/cupti-check: $(CUPTI_CHECK_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
 
 $(BUILD)/nvfp4-selfcheck: $(NVFP4_CHECK_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
 
-NVFP4_BENCH_OBJS := $(BUILD)/cuda/kernels/nvfp4/bench.o $(BUILD)/cuda/instrument/gs_timing.o \
+NVFP4_BENCH_OBJS := $(BUILD)/cuda/kernels/nvfp4/bench.o \
             $(filter-out $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o),$(NVFP4_CHECK_OBJS))
 $(BUILD)/nvfp4-bench: $(NVFP4_BENCH_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
@@ -143,16 +165,30 @@ $(BUILD)/nvfp4-mma-rate: $(BUILD)/kernels/nvfp4/mma_rate.o | cuda-check
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)
 $(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(CUPTI_CHECK_OBJS) $(BUILD)/instrument/ncu_compare.o \
-    $(BUILD)/analysis/gemmscope.o: $(HEADERS)
+    $(GS_CLI_OBJS) $(NVFP4_HOST_OBJS): $(HEADERS)
+
+# the objects build/gemmscope links (tests/test_layout.c checks that none comes from kernels/)
+print-gemmscope-objects:
+	@echo $(GS_CLI_OBJS) $(GS_HOST_OBJS)
+
+# ---- install: the gemmscope program, its recorder, libgemmscope.a and its headers ----
+PREFIX ?= /usr/local
+install: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a
+	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/include/gemmscope $(PREFIX)/share/gemmscope
+	install -m 755 $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(PREFIX)/bin/
+	install -m 644 $(BUILD)/libgemmscope.a $(PREFIX)/lib/
+	install -m 644 $(GS_LIB_HEADERS) $(PREFIX)/include/gemmscope/
+	install -m 644 analysis/proposals.txt $(PREFIX)/share/gemmscope/
 
 # ---- tests (host only; test_ptx compiles kernels to PTX) ----
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PKGS)
 
-$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/tmpdir.h | deps-test
+$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/tmpdir.h \
+    | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='"$(NVFP4_KERNEL_CU)",' $< $(GS_HOST_OBJS) \
-	    -lcmocka -ljansson -lm -o $@
+	    $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lm -o $@
 
 # the CUPTI host test links the collectors and CUPTI's host libraries
 $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
@@ -161,6 +197,21 @@ $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
 
 test: deps-test all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
+	@$(MAKE) --no-print-directory example
+
+# Your own kernel, out of tree: examples/own-kernel built against a fresh `make install` into
+# build/install, its host self-check (the kernel's index math, a synthetic run reported and
+# checked), and its committed GPU recording reported and checked with the installed gemmscope.
+EXAMPLE_PREFIX := $(abspath $(BUILD)/install)
+EXAMPLE_BUILD := $(abspath $(BUILD)/own-kernel)
+example: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a
+	@echo "== examples/own-kernel against $(EXAMPLE_PREFIX)"
+	@$(MAKE) --no-print-directory install PREFIX=$(EXAMPLE_PREFIX) >/dev/null
+	@$(MAKE) --no-print-directory -C examples/own-kernel GEMMSCOPE=$(EXAMPLE_PREFIX) BUILD=$(EXAMPLE_BUILD) all selfcheck
+	@rm -rf $(EXAMPLE_BUILD)/sample && mkdir -p $(EXAMPLE_BUILD)/sample
+	@cp samples/own-kernel/meta.txt samples/own-kernel/timings.tsv samples/own-kernel/units.tsv $(EXAMPLE_BUILD)/sample/
+	@gzip -dc samples/own-kernel/stamps.gss.gz >$(EXAMPLE_BUILD)/sample/stamps.gss
+	BUILD=$(EXAMPLE_BUILD) examples/own-kernel/check.sh $(EXAMPLE_PREFIX) --run $(EXAMPLE_BUILD)/sample
 
 # every NVFP4 knob point on the benchmark shapes (GPU): time, TFLOP/s, ceiling, cuBLAS, twin
 SHAPES ?= g8k7168,g8k2048,g2k4096,g2k1536

@@ -1,5 +1,4 @@
 #include "checks.h"
-#include "names.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -24,21 +23,35 @@ static void add(gs_checklist *l, int pass, const char *name, const char *exp, co
     r->pass = pass;
 }
 
-int gs_release_compute(const gs_timeline *tl, gs_release_stats *out)
+int gs_release_compute(const gs_rundata *r, gs_release_stats *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    const char *seen_name = gs_meta_get(&r->meta, "expect.release.seen");
+    const char *poll_name = gs_meta_get(&r->meta, "expect.release.polling");
+    if (!seen_name && !poll_name)
+        return 0;
+    const int seen = seen_name ? gs_phase_find(&r->names, seen_name) : -1;
+    const int polling = poll_name ? gs_phase_find(&r->names, poll_name) : -1;
+    if (seen < 0 || polling < 0) {
+        snprintf(err, errlen, "the run names no phase %s", seen < 0 ? (seen_name ? seen_name : "(seen: missing)")
+                                                                    : (poll_name ? poll_name : "(polling: missing)"));
+        return -1;
+    }
+    const gs_timeline *tl = &r->tl;
     double lo = INFINITY, hi = -INFINITY;
     double *poll = malloc((tl->n_events ? tl->n_events : 1) * sizeof(double));
-    if (!poll)
+    if (!poll) {
+        snprintf(err, errlen, "out of memory");
         return -1;
+    }
     for (size_t i = 0; i < tl->n_events; i++) {
         const gs_event *e = &tl->ev[i];
-        if (e->phase == GS_USER1 && e->group > 0) {
+        if (e->phase == polling && e->group > 0) { /* the group tag carries the poll count */
             double period = (e->t1 - e->t0) / e->group;
             out->period_max_ns = period > out->period_max_ns ? period : out->period_max_ns;
             continue;
         }
-        if (e->phase != GS_USER0)
+        if (e->phase != seen)
             continue;
         lo = e->t1 < lo ? e->t1 : lo;
         hi = e->t1 > hi ? e->t1 : hi;
@@ -46,13 +59,14 @@ int gs_release_compute(const gs_timeline *tl, gs_release_stats *out)
     }
     if (out->ctas == 0) {
         free(poll);
+        snprintf(err, errlen, "no %s records", seen_name);
         return -1;
     }
     out->spread_ns = hi - lo;
     out->poll_max_ns = gs_quantile(poll, out->ctas, 1.0);
     out->poll_median_ns = gs_quantile(poll, out->ctas, 0.5);
     free(poll);
-    return 0;
+    return 1;
 }
 
 void gs_checks_run(const gs_rundata *r, gs_checklist *out)
@@ -63,12 +77,12 @@ void gs_checks_run(const gs_rundata *r, gs_checklist *out)
 
     for (int p = 0; p < GS_NUM_PHASES; p++) {
         char key[64];
-        snprintf(key, sizeof key, "expect.%s", gs_phase_name(p));
+        snprintf(key, sizeof key, "expect.%s", gs_rundata_phase(r, p));
         double e = gs_meta_num(&r->meta, key, NAN);
         if (isnan(e))
             continue;
         double m = r->phases.ph[p].busy_share;
-        snprintf(name, sizeof name, "%s: %s share", subject, gs_phase_name(p));
+        snprintf(name, sizeof name, "%s: %s share", subject, gs_rundata_phase(r, p));
         snprintf(exp, sizeof exp, "%.2f%% +- %.0f", 100 * e, 100 * GS_SHARE_TOLERANCE);
         add(out, fabs(m - e) <= GS_SHARE_TOLERANCE, name, exp, "%.2f%%", 100 * m);
     }
@@ -92,12 +106,16 @@ void gs_checks_run(const gs_rundata *r, gs_checklist *out)
         "%llu dropped, %zu unfinished", (unsigned long long)r->tl.dropped, r->tl.warps_unfinished);
 
     gs_release_stats rs;
-    if (gs_release_compute(&r->tl, &rs) == 0) {
-        /* a CTA sees the flag within one poll period of its release: the longest
-         * measured period bounds the spread (the last poll's latency when the
-         * run has no USER1 record, as runs of format 1 before this check) */
-        double bound = rs.period_max_ns > 0 ? rs.period_max_ns : rs.poll_max_ns;
-        snprintf(name, sizeof name, "%s: release spread", subject);
+    char why[128];
+    const int rel = gs_release_compute(r, &rs, why, sizeof why);
+    snprintf(name, sizeof name, "%s: release spread", subject);
+    if (rel < 0) {
+        add(out, 0, name, "the run's release records", "%s", why);
+    } else if (rel > 0) {
+        /* a CTA sees the flag within one poll period of its release: the longest measured
+         * period bounds the spread (the last poll's latency where the run has no records of
+         * all the polls, as the release sample recorded before they were stamped) */
+        const double bound = rs.period_max_ns > 0 ? rs.period_max_ns : rs.poll_max_ns;
         snprintf(exp, sizeof exp, "<= %.0f ns (1 poll%s)", bound, rs.period_max_ns > 0 ? " period" : "");
         add(out, rs.spread_ns <= bound && rs.ctas == r->tl.ctas, name, exp, "%.1f ns over %zu CTAs", rs.spread_ns,
             rs.ctas);

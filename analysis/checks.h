@@ -1,7 +1,8 @@
-/* Known-answer checks of a run (docs/method.md, "Calibration"): recovered
- * phase shares against the expect.<PHASE> keys of meta.txt, the clock fit's
- * residual against the timer tick, the flag-release spread against one poll's
- * latency, and complete stamps. */
+/* Known-answer checks of a run (docs/method.md, "Calibration"): recovered phase shares
+ * against the expect.<PHASE> keys of meta.txt, the clock fit's residual against the timer
+ * tick, complete stamps, and where the run declares one (expect.release.seen and
+ * expect.release.polling: the phases of the poll that saw a flag, and of all the polls), the
+ * spread of the instants the CTAs saw one released flag against one poll period. */
 #ifndef GS_CHECKS_H
 #define GS_CHECKS_H
 
@@ -21,14 +22,15 @@ typedef struct gs_checklist {
 } gs_checklist;
 
 typedef struct gs_release_stats {
-    size_t ctas;            /* CTAs that stamped the releasing poll (USER0) */
+    size_t ctas;            /* CTAs that stamped the poll that saw the flag */
     double spread_ns;       /* latest - earliest release instant */
     double poll_max_ns, poll_median_ns; /* latency of the poll that saw the flag */
-    double period_max_ns;               /* longest per-CTA mean poll period (USER1 / its poll count) */
+    double period_max_ns;               /* longest per-CTA mean poll period (all polls / their count) */
 } gs_release_stats;
 
-/* 0 and stats when the run has USER0 (release) records, else -1. */
-int gs_release_compute(const gs_timeline *tl, gs_release_stats *out);
+/* 1 and stats when the run declares a release check and has its records; 0 when it declares
+ * none; -1 when it declares one its phases cannot give (why in err), or out of memory. */
+int gs_release_compute(const gs_rundata *r, gs_release_stats *out, char *err, size_t errlen);
 
 void gs_checks_run(const gs_rundata *r, gs_checklist *out);
 

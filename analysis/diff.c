@@ -1,5 +1,4 @@
 #include "diff.h"
-#include "names.h"
 #include "instrument/gs_stats.h"
 
 #include <math.h>
@@ -90,7 +89,7 @@ int gs_diff_write(const gs_rundata *a, const gs_rundata *b, gs_buf *o)
         if (!x->ctas && !y->ctas)
             continue;
         char name[64];
-        snprintf(name, sizeof name, "%s per CTA (us)", gs_phase_name(p));
+        snprintf(name, sizeof name, "%s per CTA (us)", gs_rundata_phase(a, p));
         if (!x->ctas || !y->ctas) {
             gs_buf_printf(o, "| %s | %s | %s | - | - | only in %s |\n", name, x->ctas ? "yes" : "-",
                           y->ctas ? "yes" : "-", x->ctas ? "A" : "B");
@@ -102,7 +101,7 @@ int gs_diff_write(const gs_rundata *a, const gs_rundata *b, gs_buf *o)
     gs_buf_printf(o, "\n| phase | busy share A | B | exposed share A | B |\n|---|---:|---:|---:|---:|\n");
     for (int p = 0; p < GS_NUM_PHASES; p++)
         if (a->phases.ph[p].ctas || b->phases.ph[p].ctas)
-            gs_buf_printf(o, "| %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% |\n", gs_phase_name(p),
+            gs_buf_printf(o, "| %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% |\n", gs_rundata_phase(a, p),
                           100 * a->phases.ph[p].busy_share, 100 * b->phases.ph[p].busy_share,
                           100 * a->smt.exposed_share[p], 100 * b->smt.exposed_share[p]);
     return o->oom ? -1 : 0;

@@ -1,6 +1,5 @@
 #include "hwmetrics.h"
 #include "json.h"
-#include "names.h"
 #include "../instrument/gs_sequence.h"
 
 #include <math.h>
@@ -232,7 +231,10 @@ static int top_reasons(const gs_stalls *st, int phase, int *idx, int max)
     return n;
 }
 
-static const char *phase_label(int p) { return p == GS_STALL_NONE ? "(unattributed)" : gs_phase_name(p); }
+static const char *phase_label(const gs_rundata *r, int p)
+{
+    return p == GS_STALL_NONE ? "(unattributed)" : gs_rundata_phase(r, p);
+}
 
 void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
 {
@@ -252,7 +254,7 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
         if (tot <= 0)
             continue;
         int n = top_reasons(st, p, idx, 5);
-        gs_buf_printf(b, "| %s | %.1f%% |", p < 0 ? "all" : phase_label(p), 100 * tot / st->total);
+        gs_buf_printf(b, "| %s | %.1f%% |", p < 0 ? "all" : phase_label(r, p), 100 * tot / st->total);
         for (int i = 0; i < n; i++)
             gs_buf_printf(b, "%s %s %.1f%%", i ? "," : "", st->reason[idx[i]],
                           100 * reason_samples(st, p, idx[i]) / tot);
@@ -369,7 +371,7 @@ void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
             double tot = p < 0 ? st->total : st->phase_total[p];
             if (tot <= 0)
                 continue;
-            gs_json_obj(j, p < 0 ? "ALL" : p == GS_STALL_NONE ? "UNATTRIBUTED" : gs_phase_name(p));
+            gs_json_obj(j, p < 0 ? "ALL" : p == GS_STALL_NONE ? "UNATTRIBUTED" : gs_rundata_phase(r, p));
             gs_json_num(j, "share_of_samples", tot / st->total);
             gs_json_obj(j, "reasons");
             int n = top_reasons(st, p, idx, 8);

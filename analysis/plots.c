@@ -1,6 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plots.h"
-#include "names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,8 +18,8 @@ static const char *const phase_color[GS_NUM_PHASES] = {
     "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD", "#2F4F4F", "#B8860B",
 };
 
-/* Sub-phases nest inside MAINLOOP: drawing them on the timeline would hide it. */
-static int is_subphase(int p) { return p == GS_LOAD_WAIT || p == GS_DEQUANT || p == GS_MMA; }
+/* Sub-phases nest inside another phase: drawing them on the timeline would hide it. */
+static int is_subphase(const gs_rundata *r, int p) { return gs_phase_is_sub(&r->names, p); }
 
 static int write_pair(const char *outdir, const char *name, const gs_buf *dat, const gs_buf *gp, char *err,
                       size_t errlen)
@@ -58,7 +57,7 @@ static int plot_shares(const gs_rundata *r, const char *outdir, char *err, size_
     double other = 1.0;
     gs_buf_printf(&dat, "# gemmscope phase_shares 1: percent of CTA time per top-level phase\nrun");
     for (int p = GS_MAINLOOP; p <= GS_STORE; p++)
-        gs_buf_printf(&dat, "\t%s", gs_phase_name(p));
+        gs_buf_printf(&dat, "\t%s", gs_rundata_phase(r, p));
     gs_buf_printf(&dat, "\toutside\n\"%s/%s\"", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
     for (int p = GS_MAINLOOP; p <= GS_STORE; p++) {
         gs_buf_printf(&dat, "\t%.4f", 100 * ph->ph[p].busy_share);
@@ -87,11 +86,11 @@ static int plot_timeline(const gs_rundata *r, const char *outdir, char *err, siz
     int blocks[GS_NUM_PHASES], nb = 0;
     gs_buf_printf(&dat, "# gemmscope sm_timeline 1: one block per phase; t0_us t1_us sm cta warp tile\n");
     for (int p = 0; p < GS_NUM_PHASES; p++) {
-        if (is_subphase(p) || r->phases.ph[p].instances == 0)
+        if (is_subphase(r, p) || r->phases.ph[p].instances == 0)
             continue;
         if (nb)
             gs_buf_printf(&dat, "\n\n");
-        gs_buf_printf(&dat, "# phase %s\n", gs_phase_name(p));
+        gs_buf_printf(&dat, "# phase %s\n", gs_rundata_phase(r, p));
         for (size_t i = 0; i < tl->n_events; i++) {
             const gs_event *e = &tl->ev[i];
             if (e->phase == p)
@@ -110,7 +109,7 @@ static int plot_timeline(const gs_rundata *r, const char *outdir, char *err, siz
         gs_buf_printf(&gp,
                       "%s'sm_timeline.dat' index %d using (($1+$2)/2):3:1:2:($3-0.4):($3+0.4) with boxxyerror "
                       "lt %d title '%s'",
-                      b ? ", \\\n     " : "", b, blocks[b] + 1, gs_phase_name(blocks[b]));
+                      b ? ", \\\n     " : "", b, blocks[b] + 1, gs_rundata_phase(r, blocks[b]));
     if (!nb)
         gs_buf_printf(&gp, "NaN title 'no records'");
     gs_buf_printf(&gp, "\n");
@@ -148,7 +147,7 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
             }
         if (nb)
             gs_buf_printf(&dat, "\n\n");
-        gs_buf_printf(&dat, "# phase %s bin_width_us %.6f\n", gs_phase_name(p), w);
+        gs_buf_printf(&dat, "# phase %s bin_width_us %.6f\n", gs_rundata_phase(r, p), w);
         for (int b = 0; b < HIST_BINS; b++)
             gs_buf_printf(&dat, "%.6f %ld\n", lo + (b + 0.5) * w, counts[b]);
         blocks[nb++] = p;
@@ -160,7 +159,7 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
                   rows, cols);
     for (int b = 0; b < nb; b++)
         gs_buf_printf(&gp, "set title '%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
-                      gs_phase_name(blocks[b]), b, blocks[b] + 1);
+                      gs_rundata_phase(r, blocks[b]), b, blocks[b] + 1);
     if (!nb)
         gs_buf_printf(&gp, "plot NaN\n");
     gs_buf_printf(&gp, "unset multiplot\n");
@@ -170,7 +169,7 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
     gs_buf_printf(&gp, "set multiplot layout %d,%d title 'Duration of each phase instance'\n", rows, cols);
     for (int b = 0; b < nb; b++)
         gs_buf_printf(&gp, "set title '%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
-                      gs_phase_name(blocks[b]), b, blocks[b] + 1);
+                      gs_rundata_phase(r, blocks[b]), b, blocks[b] + 1);
     if (!nb)
         gs_buf_printf(&gp, "plot NaN\n");
     gs_buf_printf(&gp, "unset multiplot\nunset output\n");
@@ -186,7 +185,7 @@ static int plot_sm_time(const gs_rundata *r, const char *outdir, char *err, size
     gs_buf dat = {0}, gp = {0};
     gs_buf_printf(&dat, "# gemmscope sm_time 1: percent of SM-time per category\nrun");
     for (int c = 0; c < GS_SMT_CATEGORIES; c++)
-        gs_buf_printf(&dat, "\t%s", gs_smt_category_name(c));
+        gs_buf_printf(&dat, "\t%s", gs_smt_category(&r->names, c));
     gs_buf_printf(&dat, "\n\"%s/%s\"", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
     for (int c = 0; c < GS_SMT_CATEGORIES; c++)
         gs_buf_printf(&dat, "\t%.4f", 100 * r->smt.share[c]);

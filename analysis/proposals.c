@@ -1,6 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
 #include "proposals.h"
-#include "names.h"
 
 #include <errno.h>
 #include <math.h>
@@ -52,28 +51,53 @@ double gs_metric(const gs_rundata *r, const char *term, char *err, size_t errlen
     if (dot) {
         char kind[32];
         snprintf(kind, sizeof kind, "%.*s", (int)(dot - term), term);
-        int p = gs_phase_from_name(dot + 1);
-        if (p < 0) {
-            snprintf(err, errlen, "unknown phase '%s' in '%s'", dot + 1, term);
+        if (strcmp(kind, "busy") && strcmp(kind, "exposed") && strcmp(kind, "amdahl")) {
+            snprintf(err, errlen, "unknown metric kind '%s' in '%s' (busy, exposed, amdahl)", kind, term);
             return NAN;
         }
-        /* the per-stage sub-phases exist only in a detail-twin recording: in a run whose stamps
-         * came from the plain twin (meta stamps.build, written by the NVFP4 subject) they are
-         * unknown, not 0; a run that never has them (another subject) reads 0 as before */
-        if ((p == GS_LOAD_WAIT || p == GS_DEQUANT || p == GS_MMA) &&
-            !strcmp(gs_rundata_str(r, "stamps.build"), "twin")) {
-            snprintf(err, errlen, "'%s': this run's stamps come from the twin, which does not record %s (record with "
-                                  "DETAIL=1)", term, dot + 1);
+        /* a role (wait, prep, mma): the main loop's sub-phases with that role, whatever the
+         * kernel calls them; their busy shares summed */
+        const int role = gs_prole_from_name(dot + 1);
+        if (role > 0) {
+            if (strcmp(kind, "busy")) {
+                snprintf(err, errlen, "'%s': roles are sub-phases of the main loop, never exposed: use busy.%s", term,
+                         dot + 1);
+                return NAN;
+            }
+            int subs[GS_NUM_PHASES], recorded = 0;
+            double sum = 0;
+            const int ns = gs_phase_main_subs(&r->names, subs);
+            for (int i = 0; i < ns; i++) {
+                recorded += r->phases.ph[subs[i]].instances > 0;
+                if ((int)r->names.p[subs[i]].role == role)
+                    sum += r->phases.ph[subs[i]].busy_share;
+            }
+            /* the kernel names no sub-phase of its main loop, or names some and the stamps hold
+             * none (a twin without the detail stamps): the run cannot say; some recorded, none of
+             * this role: the kernel has no such work */
+            if (!ns) {
+                snprintf(err, errlen, "'%s': the kernel stamps no sub-phase of its main loop, so its share of %s "
+                                      "cannot be known", term, dot + 1);
+                return NAN;
+            }
+            if (!recorded) {
+                snprintf(err, errlen, "'%s': this run's stamps record no sub-phase of the main loop (record the "
+                                      "kernel's detail twin: DETAIL=1)", term);
+                return NAN;
+            }
+            return sum;
+        }
+        int p = gs_phase_find(&r->names, dot + 1);
+        if (p < 0) {
+            snprintf(err, errlen, "unknown phase or role '%s' in '%s' (this run's phases, or wait, prep, mma)",
+                     dot + 1, term);
             return NAN;
         }
         if (!strcmp(kind, "busy"))
             return r->phases.ph[p].busy_share;
         if (!strcmp(kind, "exposed"))
             return p == GS_MAINLOOP ? r->smt.share[GS_MAINLOOP] : r->smt.exposed_share[p];
-        if (!strcmp(kind, "amdahl"))
-            return r->smt.amdahl_bound[p];
-        snprintf(err, errlen, "unknown metric kind '%s' in '%s' (busy, exposed, amdahl)", kind, term);
-        return NAN;
+        return r->smt.amdahl_bound[p];
     }
     if (!strcmp(term, "idle"))
         return r->smt.share[GS_SMT_IDLE];
@@ -88,8 +112,8 @@ double gs_metric(const gs_rundata *r, const char *term, char *err, size_t errlen
     if (!strcmp(term, "bandwidth_fraction"))
         return r->perf.bandwidth_fraction;
     snprintf(err, errlen,
-             "unknown metric '%s' (busy.P, exposed.P, amdahl.P, idle, resident, tail, padding, ceiling_fraction, "
-             "bandwidth_fraction)",
+             "unknown metric '%s' (busy.P, exposed.P, amdahl.P for a phase P, busy.wait, busy.prep, busy.mma, idle, "
+             "resident, tail, padding, ceiling_fraction, bandwidth_fraction)",
              term);
     return NAN;
 }

@@ -2,7 +2,6 @@
 #include "checks.h"
 #include "hwmetrics.h"
 #include "json.h"
-#include "names.h"
 #include "plots.h"
 #include "verdicts.h"
 
@@ -11,42 +10,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const units_from_name[] = {"none", "schedule", "groups"};
-
-/* Main loop by tile width (analysis/widths.h); absent outside NVFP4 runs. */
-static void widths_json(gs_json *j, const gs_widths *w)
+/* Main loop by unit width (analysis/widths.h); absent for runs without units. */
+static void widths_json(gs_json *j, const gs_rundata *r)
 {
+    const gs_widths *w = &r->widths;
     if (!w->applies)
         return;
     gs_json_obj(j, "mainloop_by_width");
-    gs_json_str(j, "units_from", units_from_name[w->from]);
+    gs_json_bool(j, "ok", w->ok);
     gs_json_str(j, "note", w->note);
     gs_json_int(j, "stamped_units", w->stamped_units);
-    gs_json_num(j, "schedule_units", w->schedule_units < 0 ? NAN : w->schedule_units);
-    gs_json_int(j, "tile_w", w->tile_w);
-    gs_json_int(j, "n_step", w->n_step);
+    gs_json_int(j, "listed_units", w->listed_units);
+    gs_json_num(j, "k_block", w->k_block > 0 ? w->k_block : NAN);
     gs_json_int(j, "sms", w->sms);
     gs_json_num(j, "ceiling_tflops", w->ceiling_tflops);
-    gs_json_bool(j, "detail", w->detail);
+    gs_json_arr(j, "sub_phases");
+    for (int s = 0; s < w->n_sub; s++)
+        gs_json_str(j, NULL, gs_rundata_phase(r, w->sub[s]));
+    gs_json_close(j);
     gs_json_arr(j, "widths");
     for (int i = 0; i < w->n; i++) {
         const gs_width_row *x = &w->row[i];
         gs_json_obj(j, NULL);
-        gs_json_int(j, "n_eff", x->n_eff);
+        gs_json_int(j, "width", x->width);
         gs_json_int(j, "units", x->units);
-        gs_json_num(j, "whole_tiles", x->whole < 0 ? NAN : x->whole);
-        gs_json_num(j, "parts", x->parts < 0 ? NAN : x->parts);
+        gs_json_int(j, "whole_tiles", x->whole);
+        gs_json_int(j, "parts", x->parts);
         gs_json_int(j, "k_blocks", x->kblocks);
         gs_json_num(j, "kb_p50_us", x->kb_p50_ns / 1e3);
         gs_json_num(j, "kb_p10_us", x->kb_p10_ns / 1e3);
         gs_json_num(j, "kb_p90_us", x->kb_p90_ns / 1e3);
-        gs_json_num(j, "ns_per_kb_per_token", x->ns_per_token);
+        gs_json_num(j, "ns_per_kb_per_column", x->ns_per_column);
         gs_json_num(j, "floor_kb_us", x->floor_ns / 1e3);
         gs_json_num(j, "ceiling_share", x->ceiling_share);
         gs_json_num(j, "mainloop_share", x->main_share);
-        gs_json_num(j, "load_wait_us", x->stage_ns[0] / 1e3);
-        gs_json_num(j, "dequant_us", x->stage_ns[1] / 1e3);
-        gs_json_num(j, "mma_us", x->stage_ns[2] / 1e3);
+        if (w->n_sub) {
+            gs_json_obj(j, "sub_phase_us");
+            for (int s = 0; s < w->n_sub; s++)
+                gs_json_num(j, gs_rundata_phase(r, w->sub[s]), x->sub_ns[w->sub[s]] / 1e3);
+            gs_json_close(j);
+        }
         gs_json_close(j);
     }
     gs_json_close(j);
@@ -126,7 +129,7 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         const gs_phase_stats *s = &r->phases.ph[p];
         if (!s->instances)
             continue;
-        gs_json_obj(&j, gs_phase_name(p));
+        gs_json_obj(&j, gs_rundata_phase(r, p));
         gs_json_num(&j, "busy_share", s->busy_share);
         gs_json_int(&j, "instances", (long long)s->instances);
         gs_json_int(&j, "ctas", (long long)s->ctas);
@@ -143,11 +146,11 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         gs_json_close(&j);
     }
     gs_json_close(&j);
-    widths_json(&j, &r->widths);
+    widths_json(&j, r);
     gs_json_obj(&j, "sm_time");
     for (int c = 0; c < GS_SMT_CATEGORIES; c++)
         if (r->smt.share[c] > 0 || c >= GS_SMT_RESIDENT)
-            gs_json_num(&j, gs_smt_category_name(c), r->smt.share[c]);
+            gs_json_num(&j, gs_smt_category(&r->names, c), r->smt.share[c]);
     gs_json_close(&j);
     gs_json_obj(&j, "waves");
     gs_json_num(&j, "waves", r->smt.waves);
@@ -171,7 +174,8 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         gs_json_str(&j, NULL, vd.text[i]);
     gs_json_close(&j);
     gs_release_stats rs;
-    if (gs_release_compute(&r->tl, &rs) == 0) {
+    char why[128];
+    if (gs_release_compute(r, &rs, why, sizeof why) > 0) {
         gs_json_obj(&j, "release");
         gs_json_int(&j, "ctas", (long long)rs.ctas);
         gs_json_num(&j, "spread_ns", rs.spread_ns);
@@ -264,53 +268,51 @@ static void cell(gs_buf *b, const char *fmt, double v)
         gs_buf_printf(b, fmt, v);
 }
 
-/* Main loop by tile width (NVFP4 runs; analysis/widths.h): the table, or the note why not. */
+/* Main loop by unit width (analysis/widths.h): the table, or the note why not. */
 static void widths_table(gs_buf *b, const gs_rundata *r)
 {
     const gs_widths *w = &r->widths;
     if (!w->applies)
         return;
-    gs_buf_printf(b, "\n### Main loop by tile width\n\n");
-    if (w->from == GS_UNITS_NONE) {
+    gs_buf_printf(b, "\n### Main loop by unit width\n\n");
+    if (!w->ok) {
         gs_buf_printf(b, "%s\n", w->note);
         return;
     }
-    gs_buf_printf(b, "A unit (a whole tile, or a split-K part of one) runs its main loop with one wgmma N width, "
-                     "n_eff: its valid token rows rounded up to %d. Per K block of 128: the MAINLOOP of the unit's "
-                     "first consumer warp (warp 0) over its K blocks, quantiles over whole tiles only (a part also "
-                     "pays a main loop's start); per token: p50 / n_eff.",
-                  w->n_step);
+    char kb[64] = "";
+    if (w->k_block > 0)
+        snprintf(kb, sizeof kb, " of %d", w->k_block);
+    gs_buf_printf(b, "A unit is %s; its width is the %s. Per K block%s: the MAINLOOP of the unit's first warp "
+                     "over its K blocks, quantiles over whole tiles only (a part also pays a main loop's start); per "
+                     "column: p50 / width.",
+                  gs_rundata_str(r, "units.what"), gs_rundata_str(r, "units.width"), kb);
     if (isfinite(w->ceiling_tflops) && w->sms > 0)
-        gs_buf_printf(b, " Floor: 2 x %d x n_eff x 128 flop at one SM's share of the tensor ceiling (%.1f TFLOP/s / "
-                         "%d SMs); of ceiling: floor / p50.",
-                      w->tile_w, w->ceiling_tflops, w->sms);
-    if (w->detail)
-        gs_buf_printf(b, " Stages: median per stage over warp 0's stages of the whole tiles.");
-    if (w->from == GS_UNITS_SCHEDULE)
-        gs_buf_printf(b, " Units: the schedule rebuilt from meta.txt, as stamped (%d units).\n\n", w->stamped_units);
-    else
-        gs_buf_printf(b, " %s\n\n", w->note);
-    gs_buf_printf(b, "| n_eff | whole tiles | parts | K blocks | us per K block p50 | p10 | p90 | ns per K block per "
-                     "token | floor us | of ceiling | share of MAINLOOP time |%s\n|---:|---:|---:|---:|---:|---:|---:|"
-                     "---:|---:|---:|---:|%s\n",
-                  w->detail ? " LOAD_WAIT us | DEQUANT us | MMA us |" : "", w->detail ? "---:|---:|---:|" : "");
+        gs_buf_printf(b, " Floor: a K block's flops at one SM's share of the tensor ceiling (%.1f TFLOP/s / %d SMs); "
+                         "of ceiling: floor / p50.",
+                      w->ceiling_tflops, w->sms);
+    if (w->n_sub)
+        gs_buf_printf(b, " Sub-phases: median per record over the first warp's records of the whole tiles.");
+    gs_buf_printf(b, " Units: as the run lists them (units.tsv), as stamped (%d units).\n\n", w->stamped_units);
+    gs_buf_printf(b, "| width | whole tiles | parts | K blocks | us per K block p50 | p10 | p90 | ns per K block per "
+                     "column | floor us | of ceiling | share of MAINLOOP time |");
+    for (int s = 0; s < w->n_sub; s++)
+        gs_buf_printf(b, " %s us |", gs_rundata_phase(r, w->sub[s]));
+    gs_buf_printf(b, "\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (int s = 0; s < w->n_sub; s++)
+        gs_buf_printf(b, "---:|");
+    gs_buf_printf(b, "\n");
     for (int i = 0; i < w->n; i++) {
         const gs_width_row *x = &w->row[i];
-        gs_buf_printf(b, "| %d |", x->n_eff);
-        if (x->resolved)
-            gs_buf_printf(b, " %d | %d |", x->whole, x->parts);
-        else
-            gs_buf_printf(b, " - | - |");
-        gs_buf_printf(b, " %lld |", x->kblocks);
+        gs_buf_printf(b, "| %d | %d | %d | %lld |", x->width, x->whole, x->parts, x->kblocks);
         cell(b, " %.3f |", x->kb_p50_ns / 1e3);
         cell(b, " %.3f |", x->kb_p10_ns / 1e3);
         cell(b, " %.3f |", x->kb_p90_ns / 1e3);
-        cell(b, " %.2f |", x->ns_per_token);
+        cell(b, " %.2f |", x->ns_per_column);
         cell(b, " %.3f |", x->floor_ns / 1e3);
         cell(b, " %.1f%% |", 100 * x->ceiling_share);
         cell(b, " %.1f%% |", 100 * x->main_share);
-        for (int p = 0; w->detail && p < GS_WIDTH_STAGES; p++)
-            cell(b, " %.3f |", x->stage_ns[p] / 1e3);
+        for (int s = 0; s < w->n_sub; s++)
+            cell(b, " %.3f |", x->sub_ns[w->sub[s]] / 1e3);
         gs_buf_printf(b, "\n");
     }
 }
@@ -356,8 +358,8 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                   gs_rundata_str(r, "gpu"), r->time_ms, r->twin_ms, r->overhead_ratio);
     int first = 1;
     for (int p = 0; p < GS_NUM_PHASES; p++)
-        if (gs_phase_is_top(p) && ph->ph[p].instances) {
-            gs_buf_printf(&b, "%s %s %.1f%%", first ? "" : ",", gs_phase_name(p), 100 * ph->ph[p].busy_share);
+        if (gs_phase_is_pipeline(p) && ph->ph[p].instances) {
+            gs_buf_printf(&b, "%s %s %.1f%%", first ? "" : ",", gs_rundata_phase(r, p), 100 * ph->ph[p].busy_share);
             first = 0;
         }
     gs_buf_printf(&b, "%s; %llu records dropped.**\n\n", first ? " no pipeline phases recorded" : " of CTA time",
@@ -436,10 +438,10 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         gs_buf_printf(&b, "| floor (max of flops / tensor ceiling, bytes / copy ceiling) | %.4f ms: this run takes "
                           "x%.2f of it |\n",
                       pf->floor_ms, r->time_ms / pf->floor_ms);
-        gs_buf_printf(&b, "| cuBLAS (bf16 on dequantised inputs, %s) | %.4f ms: cuBLAS time / ours = %.2f |\n",
+        gs_buf_printf(&b, "| cuBLAS (%s, %s) | %.4f ms: cuBLAS time / ours = %.2f |\n", gs_rundata_str(r, "cublas.what"),
                       gs_rundata_str(r, "cublas.method"), pf->cublas_ms, pf->cublas_ratio);
-        gs_buf_printf(&b, "| padding waste | %.1f%% of computed flops are padding (tile %s) |\n", 100 * pf->padding,
-                      gs_rundata_str(r, "knobs"));
+        gs_buf_printf(&b, "| padding waste | %.1f%% of computed flops are padding (%s) |\n", 100 * pf->padding,
+                      gs_rundata_str(r, "padding.what"));
         gs_buf_printf(&b, "| roofline | intensity %.0f flop/B, ridge %.0f flop/B: **%s** (%.0f%% of the tensor roof, "
                           "%.0f%% of the memory roof) |\n\n",
                       pf->intensity, pf->ridge, gs_bound_name(pf->bound), 100 * pf->ceiling_fraction,
@@ -456,7 +458,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         const gs_phase_stats *s = &ph->ph[p];
         if (!s->instances)
             continue;
-        gs_buf_printf(&b, "| %s%s | %.2f%% |", gs_phase_is_top(p) ? "" : "  ", gs_phase_name(p), 100 * s->busy_share);
+        gs_buf_printf(&b, "| %s%s | %.2f%% |", gs_phase_is_pipeline(p) ? "" : "  ", gs_rundata_phase(r, p), 100 * s->busy_share);
         us(&b, s->cta_p50);
         us(&b, s->cta_p90);
         us(&b, s->cta_max);
@@ -479,12 +481,12 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     gs_buf_printf(&b, "| category | share of SM-time |\n|---|---:|\n");
     for (int c = 0; c < GS_SMT_CATEGORIES; c++)
         if (t->share[c] > 0 || c >= GS_SMT_RESIDENT)
-            gs_buf_printf(&b, "| %s | %.2f%% |\n", gs_smt_category_name(c), 100 * t->share[c]);
+            gs_buf_printf(&b, "| %s | %.2f%% |\n", gs_smt_category(&r->names, c), 100 * t->share[c]);
     gs_buf_printf(&b, "\n| phase | busy (CTA time) | exposed (SM-time) | Amdahl bound: making it free saves at most |\n"
                       "|---|---:|---:|---:|\n");
     for (int p = 0; p < GS_NUM_PHASES; p++)
         if (p != GS_MAINLOOP && ph->ph[p].instances)
-            gs_buf_printf(&b, "| %s | %.2f%% | %.2f%% | %.2f%% of kernel time |\n", gs_phase_name(p),
+            gs_buf_printf(&b, "| %s | %.2f%% | %.2f%% | %.2f%% of kernel time |\n", gs_rundata_phase(r, p),
                           100 * ph->ph[p].busy_share, 100 * t->exposed_share[p], 100 * t->amdahl_bound[p]);
     gs_buf_printf(&b, "\nWaves: %.2f (%u CTAs, %d SMs, up to %d resident per SM); CTAs per SM %d..%d; tail %.1f us "
                       "(%.1f%% of the span); CTA duration spread per SM (max/median) %.3f worst, %.3f median.\n\n",

@@ -10,13 +10,22 @@ const char *gs_rundata_str(const gs_rundata *r, const char *key)
     return v && *v ? v : "unknown";
 }
 
-int gs_rundata_load(gs_rundata *r, const char *dir, char *err, size_t errlen)
+const char *gs_rundata_phase(const gs_rundata *r, int p) { return gs_phase_name(&r->names, p); }
+
+int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, size_t errlen)
 {
     char path[2200], sub[512];
     memset(r, 0, sizeof *r);
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     snprintf(path, sizeof path, "%s/meta.txt", dir);
     if (gs_meta_read(&r->meta, path, err, errlen))
+        goto fail;
+    if (gs_phase_table_from_meta(&r->names, &r->meta, sub, sizeof sub)) {
+        snprintf(err, errlen, "%s/%s", dir, sub);
+        goto fail;
+    }
+    snprintf(path, sizeof path, "%s/units.tsv", dir);
+    if (gs_units_read(&r->units, path, err, errlen))
         goto fail;
     snprintf(path, sizeof path, "%s/timings.tsv", dir);
     if (gs_timings_read(&r->tim, path, err, errlen))
@@ -26,15 +35,6 @@ int gs_rundata_load(gs_rundata *r, const char *dir, char *err, size_t errlen)
         goto fail;
     if (gs_timeline_build(&r->trace, &r->tl, sub, sizeof sub)) {
         snprintf(err, errlen, "%s: %s", path, sub);
-        goto fail;
-    }
-    if (gs_phases_compute(&r->tl, &r->phases)) {
-        snprintf(err, errlen, "out of memory analysing %s", path);
-        goto fail;
-    }
-    if (gs_smtime_compute(&r->tl, (int)gs_meta_num(&r->meta, "sm_count", 0), &r->smt) ||
-        gs_boundaries_compute(&r->tl, &r->bnd) || gs_widths_compute(&r->tl, &r->meta, &r->widths)) {
-        snprintf(err, errlen, "out of memory analysing %s", path);
         goto fail;
     }
     int p = gs_timings_find(&r->tim, "production"), t = gs_timings_find(&r->tim, "twin");
@@ -51,8 +51,7 @@ int gs_rundata_load(gs_rundata *r, const char *dir, char *err, size_t errlen)
     r->twin_max_ms = gs_timings_max(&r->tim, t);
     r->overhead_ratio = r->time_ms > 0 ? r->twin_ms / r->time_ms : NAN;
     gs_perf_compute(&r->meta, r->time_ms, &r->perf);
-    if (gs_stalls_load(dir, &r->stalls, err, errlen) ||
-        gs_stalls_load_file(dir, "pcsamp-twin.tsv", &r->stalls_twin, err, errlen))
+    if (gs_rundata_need(r, need, err, errlen))
         goto fail;
     return 0;
 fail:
@@ -60,9 +59,34 @@ fail:
     return -1;
 }
 
+int gs_rundata_need(gs_rundata *r, unsigned need, char *err, size_t errlen)
+{
+    const unsigned todo = need & ~r->have;
+    int oom = 0;
+    if (todo & GS_NEED_PHASES)
+        oom = oom || gs_phases_compute(&r->tl, &r->phases);
+    if (todo & GS_NEED_SMTIME)
+        oom = oom || gs_smtime_compute(&r->tl, (int)gs_meta_num(&r->meta, "sm_count", 0), &r->smt);
+    if (todo & GS_NEED_BOUNDARIES)
+        oom = oom || gs_boundaries_compute(&r->tl, &r->bnd);
+    if (todo & GS_NEED_WIDTHS)
+        oom = oom || gs_widths_compute(&r->tl, &r->meta, &r->names, &r->units, &r->widths);
+    if (oom) {
+        snprintf(err, errlen, "out of memory analysing %s", r->dir);
+        return -1;
+    }
+    if ((todo & GS_NEED_STALLS) &&
+        (gs_stalls_load(r->dir, "pcsamp.tsv", &r->names, &r->stalls, err, errlen) ||
+         gs_stalls_load(r->dir, "pcsamp-twin.tsv", &r->names, &r->stalls_twin, err, errlen)))
+        return -1;
+    r->have |= need;
+    return 0;
+}
+
 void gs_rundata_free(gs_rundata *r)
 {
     gs_meta_free(&r->meta);
+    gs_units_free(&r->units);
     gs_timings_free(&r->tim);
     gs_trace_free(&r->trace);
     gs_timeline_free(&r->tl);

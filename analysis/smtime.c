@@ -6,10 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the fixed phases from the pipeline's end, then the kernel's own in id order */
 const int GS_EXPOSE_ORDER[GS_NUM_PHASES - 1] = {
-    GS_STORE, GS_EPILOGUE, GS_ACC_TO_REG, GS_LOAD_WAIT, GS_DEQUANT, GS_MMA,
-    GS_PROLOGUE, GS_USER0, GS_USER1, GS_USER2, GS_USER3,
+    GS_STORE, GS_EPILOGUE, GS_ACC_TO_REG, GS_PROLOGUE, 5, 6, 7, 8, 9, 10, 11,
 };
+_Static_assert(GS_NUM_PHASES == 12 && GS_NUM_FIXED_PHASES == 5, "GS_EXPOSE_ORDER lists every phase but MAINLOOP");
+
+const char *gs_smt_category(const gs_phase_table *names, int c)
+{
+    if (c < GS_NUM_PHASES)
+        return gs_phase_name(names, c);
+    return c == GS_SMT_RESIDENT ? "resident" : "idle";
+}
 
 #define RES_KIND GS_NUM_PHASES
 

@@ -9,6 +9,7 @@
 #define GS_SMTIME_H
 
 #include "timeline.h"
+#include "../instrument/gs_phase_table.h"
 
 /* decomposition categories after the phases */
 #define GS_SMT_RESIDENT GS_NUM_PHASES       /* a CTA resident, no phase active */
@@ -46,5 +47,7 @@ void gs_smtime_free(gs_smtime *s);
 
 /* Order in which overlapping non-main-loop phases claim exposed time. */
 extern const int GS_EXPOSE_ORDER[GS_NUM_PHASES - 1];
+/* A category's name: the phase's, "resident" or "idle". */
+const char *gs_smt_category(const gs_phase_table *names, int c);
 
 #endif

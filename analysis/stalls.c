@@ -1,6 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
 #include "stalls.h"
-#include "names.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -59,7 +58,26 @@ static FILE *open_source(const char *file, char *used, size_t n)
     return NULL;
 }
 
-static int load_file(const char *file)
+/* The phase a marker's argument names: the run's phase of that name, or of the longest
+ * name the identifier ends with after a '_' (GS_MAINLOOP, NVFP4_LOAD_WAIT); -1 none. */
+static int marker_phase(const gs_phase_table *names, const char *ident)
+{
+    int best = -1;
+    size_t best_len = 0, n = strlen(ident);
+    for (int p = 0; p < GS_NUM_PHASES; p++) {
+        const char *name = gs_phase_name(names, p);
+        size_t k = strlen(name);
+        if (!names->p[p].named || k > n || strcmp(ident + n - k, name) != 0)
+            continue;
+        if (k == n)
+            return p;
+        if (ident[n - k - 1] == '_' && k > best_len)
+            best = p, best_len = k;
+    }
+    return best;
+}
+
+static int load_file(const char *file, const gs_phase_table *names)
 {
     char used[512];
     for (int i = 0; i < nfiles; i++)
@@ -91,9 +109,9 @@ static int load_file(const char *file)
         const char *m = b ? b : e;
         if (m) {
             const char *comma = strchr(m, ',');
-            char name[32] = "";
-            if (comma && sscanf(comma + 1, " GS_%31[A-Z0-9_]", name) == 1) {
-                int p = gs_phase_from_name(name);
+            char name[64] = "";
+            if (comma && sscanf(comma + 1, " %63[A-Za-z0-9_]", name) == 1) {
+                int p = marker_phase(names, name);
                 if (p >= 0 && b && depth < 32)
                     stack[depth++] = p;
                 else if (p >= 0 && e && depth && stack[depth - 1] == p)
@@ -213,10 +231,10 @@ static void resolve_functions(void)
     }
 }
 
-static void build_model(char (*paths)[512], int n)
+static void build_model(char (*paths)[512], int n, const gs_phase_table *names)
 {
     for (int i = 0; i < n; i++)
-        load_file(paths[i]);
+        load_file(paths[i], names);
     /* headers the sampled files include from the same folders are scanned too */
     for (int i = 0; i < nfiles; i++)
         find_functions(i);
@@ -256,12 +274,8 @@ static int is_stamp_code(const char *file)
     return !strcmp(base ? base + 1 : file, name);
 }
 
-int gs_stalls_load(const char *dir, gs_stalls *out, char *err, size_t errlen)
-{
-    return gs_stalls_load_file(dir, "pcsamp.tsv", out, err, errlen);
-}
-
-int gs_stalls_load_file(const char *dir, const char *file_name, gs_stalls *out, char *err, size_t errlen)
+int gs_stalls_load(const char *dir, const char *file_name, const gs_phase_table *names, gs_stalls *out, char *err,
+                   size_t errlen)
 {
     char path[2200], line[2048];
     memset(out, 0, sizeof *out);
@@ -289,7 +303,7 @@ int gs_stalls_load_file(const char *dir, const char *file_name, gs_stalls *out, 
             snprintf(paths[np++], sizeof paths[0], "%s", file);
     }
     gs_stalls_reset_sources();
-    build_model(paths, np);
+    build_model(paths, np, names);
     fseek(f, start, SEEK_SET);
     int lineno = 1;
     while (fgets(line, sizeof line, f)) {

@@ -1,12 +1,14 @@
 /* Stall reasons per phase (docs/method.md, "Stall reasons"): the sampled PCs
  * of pcsamp.tsv (source file, line, reason, samples) attributed to phases
  * through the kernel source: a line between GS_BEGIN(.., P) and GS_END(.., P)
- * belongs to the innermost such P; a line inside a device function whose every
+ * belongs to the innermost such P (P the run's phase name, or an identifier ending in
+ * _<name>: GS_EPILOGUE, NVFP4_LOAD_WAIT); a line inside a device function whose every
  * call site belongs to P belongs to P too (inlined helpers). */
 #ifndef GS_STALLS_H
 #define GS_STALLS_H
 
 #include "../instrument/gs_format.h"
+#include "../instrument/gs_phase_table.h"
 #include <stddef.h>
 
 #define GS_MAX_REASONS 64
@@ -23,11 +25,11 @@ typedef struct gs_stalls {
     double stamp_by[GS_MAX_REASONS];
 } gs_stalls;
 
-/* Reads dir/pcsamp.tsv (absent: present = 0, return 0); source files are
- * looked up relative to the working folder.  -1 with err on a bad file. */
-int gs_stalls_load(const char *dir, gs_stalls *out, char *err, size_t errlen);
-/* The same from dir/file (pcsamp-twin.tsv: the twin's launch). */
-int gs_stalls_load_file(const char *dir, const char *file, gs_stalls *out, char *err, size_t errlen);
+/* Reads dir/file (pcsamp.tsv: the production launch; pcsamp-twin.tsv: the twin's), absent:
+ * present = 0, return 0.  Source files are looked up relative to the working folder, and
+ * their markers' phase arguments read by the run's phase names.  -1 with err on a bad file. */
+int gs_stalls_load(const char *dir, const char *file, const gs_phase_table *names, gs_stalls *out, char *err,
+                   size_t errlen);
 /* Index of reason `name` in st, or -1. */
 int gs_stalls_reason_index(const gs_stalls *st, const char *name);
 

@@ -1,5 +1,4 @@
 #include "trace.h"
-#include "names.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,7 +90,7 @@ int gs_trace_write(const gs_rundata *r, const char *path, char *err, size_t errl
         gs_buf_printf(&b,
                       "%s{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,"
                       "\"args\":{\"cta\":%u,\"warp\":%u,\"tile\":%u,\"group\":%u}}",
-                      SEP, gs_phase_name(e->phase), gs_role_name(e->role), e->sm, slot[e->cta] * 64 + e->warp,
+                      SEP, gs_rundata_phase(r, e->phase), gs_role_name(e->role), e->sm, slot[e->cta] * 64 + e->warp,
                       e->t0 / 1e3, (e->t1 - e->t0) / 1e3, e->cta, e->warp, e->tile, e->group);
     }
     /* dropped records: an instant at the warp's end (or its last record) */

@@ -1,5 +1,4 @@
 #include "verdicts.h"
-#include "names.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -27,28 +26,36 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
         return;
     int has_main = ph->ph[GS_MAINLOOP].instances > 0;
     for (int p = 0; p < GS_NUM_PHASES && has_main; p++) {
-        if (p == GS_MAINLOOP || !ph->ph[p].instances || p == GS_LOAD_WAIT || p == GS_DEQUANT || p == GS_MMA)
+        if (p == GS_MAINLOOP || !ph->ph[p].instances || r->names.p[p].within == GS_MAINLOOP)
             continue;
         double busy = ph->ph[p].busy_share, exp = t->exposed_share[p];
         if (exp < GS_SHADOW_EXPOSED && busy > GS_SHADOW_BUSY)
             say(out, "K-loop bound for %s: it completes in the main loop's shadow (busy %.1f%% of CTA time, exposed "
                      "%.2f%% of SM-time); speeding it up cannot gain more than %.2f%%.",
-                gs_phase_name(p), 100 * busy, 100 * exp, 100 * t->amdahl_bound[p]);
+                gs_rundata_phase(r, p), 100 * busy, 100 * exp, 100 * t->amdahl_bound[p]);
         else if (exp >= GS_EXPOSED_LARGE)
             say(out, "%s is exposed: %.1f%% of SM-time runs it with no main loop on the SM; making it free saves at "
                      "most %.1f%% of kernel time.",
-                gs_phase_name(p), 100 * exp, 100 * t->amdahl_bound[p]);
+                gs_rundata_phase(r, p), 100 * exp, 100 * t->amdahl_bound[p]);
     }
-    /* what the main loop spends its time on, when it says */
-    int subs[] = {GS_LOAD_WAIT, GS_DEQUANT, GS_MMA}, top = -1;
-    for (int i = 0; i < 3; i++) {
+    /* what the main loop spends its time on, when its sub-phases say */
+    int subs[GS_NUM_PHASES], top = -1;
+    const int ns = gs_phase_main_subs(&r->names, subs);
+    for (int i = 0; i < ns; i++)
         if (ph->ph[subs[i]].instances && (top < 0 || ph->ph[subs[i]].busy_share > ph->ph[top].busy_share))
             top = subs[i];
+    if (top >= 0 && has_main && ph->ph[top].busy_share > 0.5 * ph->ph[GS_MAINLOOP].busy_share) {
+        char list[256] = "";
+        size_t used = 0;
+        for (int i = 0; i < ns; i++)
+            if (ph->ph[subs[i]].instances && used < sizeof list) {
+                int k = snprintf(list + used, sizeof list - used, "%s%s %.0f%%", used ? ", " : "",
+                                 gs_rundata_phase(r, subs[i]), 100 * ph->ph[subs[i]].busy_share);
+                used += k > 0 ? (size_t)k : 0;
+            }
+        say(out, "The main loop is dominated by %s: %.0f%% of CTA time (%s).", gs_rundata_phase(r, top),
+            100 * ph->ph[top].busy_share, list);
     }
-    if (top >= 0 && has_main && ph->ph[top].busy_share > 0.5 * ph->ph[GS_MAINLOOP].busy_share)
-        say(out, "The main loop is dominated by %s: %.0f%% of CTA time (LOAD_WAIT %.0f%%, DEQUANT %.0f%%, MMA %.0f%%).",
-            gs_phase_name(top), 100 * ph->ph[top].busy_share, 100 * ph->ph[GS_LOAD_WAIT].busy_share,
-            100 * ph->ph[GS_DEQUANT].busy_share, 100 * ph->ph[GS_MMA].busy_share);
     if (t->waves > 0 && t->waves < 1.0)
         say(out, "Under one wave: %u CTAs fill %.0f%% of the %d SMs x %d resident slots; %.1f%% of SM-time is idle.",
             r->tl.ctas, 100 * t->waves, t->sms, t->resident_per_sm, 100 * t->share[GS_SMT_IDLE]);
@@ -73,8 +80,8 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
             say(out, "%s: %.0f%% of the measured tensor ceiling, %.0f%% of the copy ceiling.", gs_bound_name(pf->bound),
                 100 * pf->ceiling_fraction, 100 * pf->bandwidth_fraction);
         if (pf->padding > 0.10)
-            say(out, "Padding: %.0f%% of the computed flops are tile padding (rows past each group's M).",
-                100 * pf->padding);
+            say(out, "Padding: %.0f%% of the computed flops are tile padding (%s).", 100 * pf->padding,
+                gs_rundata_str(r, "padding.what"));
     }
     if (t->tail_share >= GS_TAIL_BOUND)
         say(out, "Tail-bound: the first SM runs out of work %.1f us before the end (%.0f%% of the span).",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* On-disk header, little-endian, 64 bytes. */
@@ -31,6 +32,24 @@ static int is_little_endian(void)
 {
     const uint16_t one = 1;
     return *(const uint8_t *)&one == 1;
+}
+
+int gs_make_dirs(const char *path)
+{
+    char p[4096];
+    if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 int gs_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)

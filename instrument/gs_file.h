@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include "gs_format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GS_FILE_MAGIC "GSSTAMP"
 #define GS_FILE_VERSION 2u     /* written; 2 added GS_CLOCK_PAIR records */
 #define GS_FILE_VERSION_MIN 1u /* oldest read: version 1 is version 2 without clock pairs */
@@ -44,7 +48,14 @@ int gs_trace_from_arrays(gs_trace *t, uint32_t ctas, uint32_t warps_per_cta, uin
 
 void gs_trace_free(gs_trace *t);
 
+/* mkdir -p: the folder and those above it; 0, or -1 with errno set. */
+int gs_make_dirs(const char *path);
+
 /* Writes via path.tmp.<pid> then renames; helper for every output file. */
 int gs_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

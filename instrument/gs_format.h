@@ -6,23 +6,22 @@
 
 #include <stdint.h>
 
-/* Phase ids.  The first four are the phases every report shows; the optional
- * sub-phases nest inside them; USER0..3 are free for kernels of your own. */
+/* Phase ids.  The five fixed phases are the mission's: every report knows them by id.
+ * Ids GS_NUM_FIXED_PHASES .. GS_NUM_PHASES - 1 belong to the kernel: a sub-phase of a fixed
+ * phase (the main loop's load wait, dequantisation, MMA) or a phase of its own.  The run
+ * that records them names them (meta.txt `phase.<id>.name`, `.within`, `.role`:
+ * docs/run-directory.md); GS_PHASE_OWN(i) is the kernel's i-th own id. */
 enum gs_phase {
     GS_MAINLOOP = 0,
     GS_ACC_TO_REG = 1,
     GS_EPILOGUE = 2,
     GS_STORE = 3,
     GS_PROLOGUE = 4,
-    GS_LOAD_WAIT = 5,
-    GS_DEQUANT = 6,
-    GS_MMA = 7,
-    GS_USER0 = 8,
-    GS_USER1 = 9,
-    GS_USER2 = 10,
-    GS_USER3 = 11,
+    GS_NUM_FIXED_PHASES = 5,
     GS_NUM_PHASES = 12
 };
+#define GS_PHASE_OWN(i) (GS_NUM_FIXED_PHASES + (i))
+#define GS_NUM_OWN_PHASES (GS_NUM_PHASES - GS_NUM_FIXED_PHASES)
 
 /* Not a phase: a record whose phase is GS_CLOCK_PAIR is a (%globaltimer, clock64) pair
  * taken right after a timer tick edge (gt_begin, clk_begin; clk_dur the bracket width

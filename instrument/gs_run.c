@@ -158,8 +158,9 @@ int gs_meta_read(gs_meta *m, const char *path, char *err, size_t errlen)
         goto out;
     }
     if (version != GS_META_VERSION) {
-        snprintf(err, errlen, "%s: meta version %d, this gemmscope reads version %d", path, version,
-                 GS_META_VERSION);
+        snprintf(err, errlen, "%s: meta version %d, this gemmscope reads version %d%s", path, version,
+                 GS_META_VERSION,
+                 version == 1 ? " (a run of format 1 names no phases and lists no units: record it again)" : "");
         goto out;
     }
     lineno = 1;

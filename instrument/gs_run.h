@@ -5,7 +5,11 @@
 
 #include <stddef.h>
 
-#define GS_META_VERSION 1
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GS_META_VERSION 2
 #define GS_TIMINGS_VERSION 1
 
 typedef struct gs_kv {
@@ -53,5 +57,9 @@ typedef struct gs_buf {
 void gs_buf_printf(gs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void gs_buf_free(gs_buf *b);
 int gs_buf_write(const gs_buf *b, const char *path, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

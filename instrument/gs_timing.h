@@ -6,6 +6,10 @@
 
 #include <cuda_runtime_api.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Enqueue one launch of the subject on stream s; return 0 or a CUDA error code. */
 typedef int (*gs_launch_fn)(void *arg, cudaStream_t s);
 
@@ -23,6 +27,9 @@ typedef struct gs_l2_flusher {
 /* Sizes the flush buffer from the device's L2 (2x); returns 0 or -1 with a message on stderr. */
 int gs_l2_flusher_init(gs_l2_flusher *f, int device);
 void gs_l2_flusher_free(gs_l2_flusher *f);
+/* Enqueues one flush on s (what the timing loops do before each repetition: the stamp
+ * capture's launch starts from the same state).  0, or -1 with a message on stderr. */
+int gs_l2_flush(const gs_l2_flusher *f, cudaStream_t s);
 
 /* Several launch functions timed in one loop: repetition i runs fns[0], fns[1], ... in
  * turn, each after its own flush and between its own events, so slow drift (clocks,
@@ -38,5 +45,9 @@ int gs_time_launches(gs_launch_fn fn, void *arg, cudaStream_t s, const gs_l2_flu
  * caller: a timing loop of its own).  0, or -1 out of memory. */
 int gs_timing_summarise(gs_timing *t, int reps);
 void gs_timing_free(gs_timing *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

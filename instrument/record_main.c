@@ -16,20 +16,21 @@
 #include "gs_args.h"
 #include "gs_check.h"
 #include "gs_cupti.h"
+#include "gs_device.h"
 #include "gs_file.h"
 #include "gs_flush.h"
 #include "gs_run.h"
+#include "gs_rundir.h"
 #include "gs_stamps.h"
 #include "gs_timing.h"
 #include "../kernels/subject.h"
 
-extern const gs_subject *const gs_subjects[];
-
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gemmscope-record --subject NAME --out DIR [--shape S] [--variant V] [--dist D]\n"
-               "                        [--seed N] [--reps N] [--warmup N] [--capacity-scale F] [--command TEXT]\n"
+    fprintf(f, "usage: gemmscope-record --shape NAME --out DIR [--variant V] [--dist D] [--seed N] [--reps N]\n"
+               "                        [--warmup N] [--capacity-scale F] [--command TEXT]\n"
                "                        [--metrics default|sol|none] [--detail 0|1] [--no-cupti]\n"
+               "       gemmscope-record --subjects | --shapes SUBJECT | --variants SUBJECT [--shape NAME]\n"
                "subjects:");
     for (int i = 0; gs_subjects[i]; i++)
         fprintf(f, " %s", gs_subjects[i]->name);
@@ -44,42 +45,55 @@ static const gs_subject *find_subject(const char *name)
     return NULL;
 }
 
-/* Device attributes written to meta.txt under these keys. */
-static const struct {
-    const char *key;
-    enum cudaDeviceAttr attr;
-} device_attrs[] = {
-    {"sm_count", cudaDevAttrMultiProcessorCount},
-    {"sm_clock_max_khz", cudaDevAttrClockRate},
-    {"mem_clock_max_khz", cudaDevAttrMemoryClockRate},
-    {"l2_bytes", cudaDevAttrL2CacheSize},
-    {"smem_per_block_optin", cudaDevAttrMaxSharedMemoryPerBlockOptin},
-    {"smem_per_sm", cudaDevAttrMaxSharedMemoryPerMultiprocessor},
-    {"regs_per_sm", cudaDevAttrMaxRegistersPerMultiprocessor},
-    {"threads_per_sm", cudaDevAttrMaxThreadsPerMultiProcessor},
-    {"blocks_per_sm", cudaDevAttrMaxBlocksPerMultiprocessor},
-    {"smem_reserved_per_block", cudaDevAttrReservedSharedMemoryPerBlock},
-};
-
-static int device_meta(gs_meta *m, int dev, int *sm_count)
+/* The subject that runs `shape`: the first that claims it; else NULL and one line in err
+ * (the reasons of the subjects the name looked meant for). */
+static const gs_subject *resolve(const char *shape, char *err, size_t n)
 {
-    struct cudaDeviceProp p;
-    int drv = 0, rt = 0;
-    GS_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
-    gs_meta_set(m, "gpu", "%s", p.name);
-    gs_meta_set(m, "compute_capability", "%d.%d", p.major, p.minor);
-    gs_meta_set(m, "global_mem_bytes", "%zu", p.totalGlobalMem);
-    for (size_t i = 0; i < sizeof device_attrs / sizeof device_attrs[0]; i++) {
-        int v = 0;
-        GS_CUDA_TRY(cudaDeviceGetAttribute(&v, device_attrs[i].attr, dev));
-        gs_meta_set(m, device_attrs[i].key, "%d", v);
-        if (device_attrs[i].attr == cudaDevAttrMultiProcessorCount)
-            *sm_count = v;
+    char why[512];
+    int used = snprintf(err, n, "no subject runs '%.100s'", shape);
+    for (int i = 0; gs_subjects[i]; i++) {
+        if (gs_subjects[i]->claims(shape, why, sizeof why))
+            return gs_subjects[i];
+        if (why[0] && used >= 0 && (size_t)used < n)
+            used += snprintf(err + used, n - (size_t)used, "; %s: %s", gs_subjects[i]->name, why);
     }
-    GS_CUDA_TRY(cudaDriverGetVersion(&drv));
-    GS_CUDA_TRY(cudaRuntimeGetVersion(&rt));
-    gs_meta_set(m, "driver_cuda_version", "%d.%d", drv / 1000, (drv % 1000) / 10);
-    gs_meta_set(m, "runtime_cuda_version", "%d.%d", rt / 1000, (rt % 1000) / 10);
+    if (used >= 0 && (size_t)used < n)
+        snprintf(err + used, n - (size_t)used,
+                 " (`gemmscope subjects` lists the subjects, `gemmscope shapes SUBJECT` their shapes)");
+    return NULL;
+}
+
+/* The listings the CLI forwards: 0, or 2 with one line on stderr. */
+static int list(const char *what, const char *subject, const char *shape)
+{
+    if (!strcmp(what, "--subjects")) {
+        for (int i = 0; gs_subjects[i]; i++)
+            printf("%-10s %s\n", gs_subjects[i]->name, gs_subjects[i]->help);
+        return 0;
+    }
+    const gs_subject *s = subject ? find_subject(subject) : NULL;
+    if (!s) {
+        fprintf(stderr, "gemmscope: unknown subject '%s' (`gemmscope subjects` lists them)\n",
+                subject ? subject : "");
+        return 2;
+    }
+    if (!strcmp(what, "--shapes")) {
+        s->list_shapes(stdout);
+        return 0;
+    }
+    char err[512];
+    if (!s->list_variants) {
+        if (shape && !s->claims(shape, err, sizeof err)) {
+            fprintf(stderr, "gemmscope: %s has no shape '%s'\n", s->name, shape);
+            return 2;
+        }
+        printf("default  the subject's one point%s\n", shape ? "  [default]" : "");
+        return 0;
+    }
+    if (s->list_variants(stdout, shape, err, sizeof err)) {
+        fprintf(stderr, "gemmscope: %s\n", err);
+        return 2;
+    }
     return 0;
 }
 
@@ -313,8 +327,11 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
         return;
     }
     if (pid == 0) {
-        gs_meta cm = {0}, scratch = {0};
+        gs_meta cm = {0};
+        gs_rundir scratch; /* what open() writes of the run is the parent's to keep */
         gs_subject_run run = {0};
+        memset(&scratch, 0, sizeof scratch);
+        gs_phase_table_init(&scratch.phases);
         cudaStream_t s = NULL;
         char why[512];
         if (gs_cupti_pcsamp_init(why, sizeof why)) {
@@ -334,7 +351,7 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
         if (rc)
             fprintf(stderr, "gemmscope-record: %s\n", err);
         gs_meta_free(&cm);
-        gs_meta_free(&scratch);
+        gs_rundir_abort(&scratch);
         fflush(stdout);
         fflush(stderr);
         _exit(rc);
@@ -355,7 +372,7 @@ static void stalls_in_child(const gs_subject *subj, gs_record_args a, const char
 int main(int argc, char **argv)
 {
     gs_record_args a = {0};
-    const char *out = NULL, *command = "", *metrics = "default";
+    const char *out = NULL, *command = "", *metrics = "default", *listing = NULL, *list_subject = NULL;
     int cupti = 1;
     a.reps = 50;
     a.warmup = 5;
@@ -374,13 +391,17 @@ int main(int argc, char **argv)
             cupti = 0;
             continue;
         }
+        if (!strcmp(o, "--subjects")) {
+            listing = o;
+            continue;
+        }
         if (!v) {
             fprintf(stderr, "gemmscope-record: %s needs a value\n", o);
             return 2;
         }
         i++;
-        if (!strcmp(o, "--subject"))
-            a.subject = v;
+        if (!strcmp(o, "--shapes") || !strcmp(o, "--variants"))
+            listing = o, list_subject = v;
         else if (!strcmp(o, "--out"))
             out = v;
         else if (!strcmp(o, "--shape"))
@@ -421,26 +442,22 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    const gs_subject *subj = a.subject ? find_subject(a.subject) : NULL;
-    if (!subj || !out) {
-        fprintf(stderr, "gemmscope-record: %s\n", !out ? "--out DIR is required" : "unknown or missing --subject");
-        usage(stderr);
+    if (listing)
+        return list(listing, list_subject, a.shape);
+    if (!a.shape || !out) {
+        fprintf(stderr, "gemmscope-record: %s\n", !out ? "--out DIR is required" : "--shape NAME is required");
         return 2;
     }
-
+    char err[1024];
+    const gs_subject *subj = resolve(a.shape, err, sizeof err);
+    if (!subj) {
+        fprintf(stderr, "gemmscope: %s\n", err);
+        return 2;
+    }
     if (strcmp(metrics, "default") && strcmp(metrics, "sol") && strcmp(metrics, "none")) {
         fprintf(stderr, "gemmscope-record: --metrics takes default, sol or none\n");
         return 2;
     }
-    /* stall reasons first, in a child process, before this one touches CUDA */
-    gs_meta meta = {0};
-    if (!cupti) {
-        stalls_skipped(&meta, "--no-cupti");
-    } else {
-        mkdir(out, 0755);
-        stalls_in_child(subj, a, out, &meta);
-    }
-
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev == 0) {
@@ -448,10 +465,19 @@ int main(int argc, char **argv)
                 e != cudaSuccess ? cudaGetErrorString(e) : "none found");
         return 3;
     }
+    gs_rundir rd;
+    if (gs_rundir_begin(&rd, out, err, sizeof err)) {
+        fprintf(stderr, "gemmscope-record: %s\n", err);
+        return 1;
+    }
+    gs_meta *meta = &rd.meta;
+    /* stall reasons first, in a child process, before this one loads CUPTI */
+    if (!cupti)
+        stalls_skipped(meta, "--no-cupti");
+    else
+        stalls_in_child(subj, a, rd.tmp, meta);
 
     int rc = 1;
-    char err[512], path[4096];
-    gs_timings tim = {0};
     gs_stamps st = {0};
     gs_subject_run run = {0};
     gs_l2_flusher fl = {0};
@@ -459,24 +485,17 @@ int main(int argc, char **argv)
     cudaStream_t s = NULL;
     double tick = 0;
 
-    if (cudaSetDevice(0) != cudaSuccess || device_meta(&meta, 0, &a.sm_count))
+    if (cudaSetDevice(0) != cudaSuccess || gs_device_meta(meta, 0, &a.sm_count))
         goto done;
     if (gs_measure_timer_tick(&tick))
         goto done;
-    {
-        time_t now = time(NULL);
-        char date[64];
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-        gs_meta_set(&meta, "date", "%s", date);
-    }
-    gs_meta_set(&meta, "subject", "%s", subj->name);
-    gs_meta_set(&meta, "variant", "%s", a.variant);
-    gs_meta_set(&meta, "command", "%s", command);
-    gs_meta_set(&meta, "git_commit", "%s", getenv("GS_GIT_COMMIT") ? getenv("GS_GIT_COMMIT") : "unknown");
-    gs_meta_set(&meta, "timer_tick_ns", "%.1f", tick);
-    gs_meta_set(&meta, "timing.reps", "%d", a.reps);
-    gs_meta_set(&meta, "timing.warmup", "%d", a.warmup);
-    if (subj->open(&a, &meta, &run)) {
+    gs_meta_set(meta, "subject", "%s", subj->name);
+    gs_meta_set(meta, "variant", "%s", a.variant);
+    gs_meta_set(meta, "command", "%s", command);
+    gs_meta_set(meta, "git_commit", "%s", getenv("GS_GIT_COMMIT") ? getenv("GS_GIT_COMMIT") : "unknown");
+    gs_meta_set(meta, "timing.reps", "%d", a.reps);
+    gs_meta_set(meta, "timing.warmup", "%d", a.warmup);
+    if (subj->open(&a, &rd, &run)) {
         fprintf(stderr, "gemmscope-record: cannot set up subject %s\n", subj->name);
         goto done;
     }
@@ -484,20 +503,18 @@ int main(int argc, char **argv)
         unsigned cap = (unsigned)(run.events_per_warp * a.capacity_scale);
         if (cap < 1)
             cap = 1;
-        gs_meta_set(&meta, "stamps.events_per_warp_declared", "%u", run.events_per_warp);
-        gs_meta_set(&meta, "stamps.capacity", "%u", cap);
+        gs_meta_set(meta, "stamps.events_per_warp_declared", "%u", run.events_per_warp);
         if (gs_stamps_alloc(&st, run.ctas, run.warps_per_cta, cap))
             goto done;
     }
     if (cudaStreamCreate(&s) != cudaSuccess || gs_l2_flusher_init(&fl, 0))
         goto done;
-    gs_meta_set(&meta, "timing.l2_flush_bytes", "%zu", fl.bytes);
+    gs_meta_set(meta, "timing.l2_flush_bytes", "%zu", fl.bytes);
 
     /* Production build, then twin, each with the same method. */
     twin_arg prod = {&run, {0}, GS_BUILD_PROD}, twin = {&run, st.dev, GS_BUILD_TWIN},
              detail = {&run, st.dev, GS_BUILD_DETAIL};
     twin_arg *stamped = run.stamp_build == GS_BUILD_DETAIL ? &detail : &twin;
-    mkdir(out, 0755);
     /* every timing before CUPTI is loaded into this process */
     {
         /* the builds interleaved repetition by repetition (drift falls on all alike) */
@@ -509,47 +526,45 @@ int main(int argc, char **argv)
             goto done;
         tp = t[0];
         tt = t[1];
-        gs_timings_add(&tim, "production", tp.samples_ms, tp.reps);
-        gs_timings_add(&tim, "twin", tt.samples_ms, tt.reps);
+        int bad = gs_rundir_timing(&rd, "production", tp.samples_ms, tp.reps, err, sizeof err) ||
+                  gs_rundir_timing(&rd, "twin", tt.samples_ms, tt.reps, err, sizeof err);
         if (n == 3) { /* the detail twin's own cost, same loop */
-            gs_timings_add(&tim, "detail", t[2].samples_ms, t[2].reps);
+            bad = bad || gs_rundir_timing(&rd, "detail", t[2].samples_ms, t[2].reps, err, sizeof err);
             gs_timing_free(&t[2]);
         }
+        if (bad)
+            goto fail_msg;
     }
 
-    if (run.anchors && run.anchors(run.ctx, &meta, &tim, &fl, s, a.warmup, a.reps)) {
+    if (run.anchors && run.anchors(run.ctx, meta, &rd.tim, &fl, s, a.warmup, a.reps)) {
         fprintf(stderr, "gemmscope-record: reference timings failed\n");
         goto done;
     }
     if (cupti)
-        collect_durations(&meta, &prod, s, &fl, a.warmup, a.reps);
+        collect_durations(meta, &prod, s, &fl, a.warmup, a.reps);
     else
-        collector(&meta, "durations", 0, "--no-cupti");
-    if (run.verify && run.verify(run.ctx, &meta, stamped->buf, s)) {
+        collector(meta, "durations", 0, "--no-cupti");
+    if (run.verify && run.verify(run.ctx, meta, stamped->buf, s)) {
         fprintf(stderr, "gemmscope-record: verification could not run\n");
         goto done;
     }
     if (cupti && strcmp(metrics, "none") != 0) {
-        collect_metrics(&meta, &prod, s, &fl, "default");
+        collect_metrics(meta, &prod, s, &fl, "default");
         if (!strcmp(metrics, "sol"))
-            collect_metrics(&meta, &prod, s, &fl, "sol");
+            collect_metrics(meta, &prod, s, &fl, "sol");
         gs_cupti_metrics_shutdown();
     }
-    gs_meta_set(&meta, "metrics.requested", "%s", cupti ? metrics : "none");
+    gs_meta_set(meta, "metrics.requested", "%s", cupti ? metrics : "none");
     /* The stamps analysed come from one more twin launch after a fresh reset and flush. */
     if (gs_stamps_reset(&st, s) ||
-        cudaMemsetAsync(fl.buf, 0x5a, fl.bytes, s) != cudaSuccess || launch_build(stamped, s) ||
+        gs_l2_flush(&fl, s) || launch_build(stamped, s) ||
         cudaStreamSynchronize(s) != cudaSuccess || gs_stamps_download(&st)) {
         fprintf(stderr, "gemmscope-record: stamp capture failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         goto done;
     }
-    if (join(path, sizeof path, out, "stamps.gss") ||
-        gs_file_write(path, tick, st.ctas, st.dev.warps_per_cta, st.dev.capacity, st.warps, st.records, err,
-                      sizeof err))
-        goto fail_msg;
-    if (join(path, sizeof path, out, "timings.tsv") || gs_timings_write(&tim, path, err, sizeof err))
-        goto fail_msg;
-    if (join(path, sizeof path, out, "meta.txt") || gs_meta_write(&meta, path, err, sizeof err))
+    if (gs_rundir_stamps(&rd, tick, st.ctas, st.dev.warps_per_cta, st.dev.capacity, st.warps, st.records, err,
+                         sizeof err) ||
+        gs_rundir_commit(&rd, err, sizeof err))
         goto fail_msg;
     printf("gemmscope-record: %s: production %.4f ms, twin %.4f ms (median of %d)\n", subj->name, tp.median_ms,
            tt.median_ms, a.reps);
@@ -558,6 +573,8 @@ int main(int argc, char **argv)
 fail_msg:
     fprintf(stderr, "gemmscope-record: %s\n", err);
 done:
+    if (rc)
+        gs_rundir_abort(&rd);
     if (run.close)
         run.close(run.ctx);
     gs_timing_free(&tp);
@@ -566,7 +583,5 @@ done:
     gs_l2_flusher_free(&fl);
     if (s)
         cudaStreamDestroy(s);
-    gs_meta_free(&meta);
-    gs_timings_free(&tim);
     return rc;
 }

@@ -29,15 +29,15 @@ __global__ void __launch_bounds__(1024) GS_SYM(calib_kernel)(calib_config c, gs_
         GS_TILE(gs, blockIdx.x * c.tiles + t, t);
         GS_BEGIN(gs, GS_MAINLOOP);
         for (unsigned k = 0; k < c.kiters; k++) {
-            GS_BEGIN(gs, GS_LOAD_WAIT);
+            GS_BEGIN(gs, CALIB_LOAD_WAIT);
             spin(c.load_wait);
-            GS_END(gs, GS_LOAD_WAIT);
-            GS_BEGIN(gs, GS_DEQUANT);
+            GS_END(gs, CALIB_LOAD_WAIT);
+            GS_BEGIN(gs, CALIB_DEQUANT);
             spin(c.dequant);
-            GS_END(gs, GS_DEQUANT);
-            GS_BEGIN(gs, GS_MMA);
+            GS_END(gs, CALIB_DEQUANT);
+            GS_BEGIN(gs, CALIB_MMA);
             spin(c.mma);
-            GS_END(gs, GS_MMA);
+            GS_END(gs, CALIB_MMA);
         }
         GS_END(gs, GS_MAINLOOP);
         GS_BEGIN(gs, GS_ACC_TO_REG);
@@ -61,7 +61,7 @@ __device__ __forceinline__ unsigned poll_flag(const unsigned *flag)
 }
 
 /* Every CTA arrives, thread 0 of CTA 0 releases the flag once all have
- * arrived, and thread 0 of each CTA stamps the poll that saw it (USER0): its
+ * arrived, and thread 0 of each CTA stamps the poll that saw it (RELEASE_SEEN): its
  * end is the release instant on that SM, its length the latency of one poll. */
 __global__ void __launch_bounds__(1024) GS_SYM(release_kernel)(release_config c, gs_buffer b)
 {
@@ -86,21 +86,21 @@ __global__ void __launch_bounds__(1024) GS_SYM(release_kernel)(release_config c,
         }
     }
     if (threadIdx.x < 32) {
-        /* warp 0 polls; lane 0's load decides, the warp stays converged.  USER1
-         * spans all the polls and carries their count in its group tag: the
-         * poll period; USER0 is the poll that saw the flag. */
+        /* warp 0 polls; lane 0's load decides, the warp stays converged.  RELEASE_POLLING
+         * spans all the polls and carries their count in its group tag: the poll period;
+         * RELEASE_SEEN is the poll that saw the flag. */
         unsigned long long t0 = calib_clock();
         unsigned seen = 0, polls = 0;
-        GS_BEGIN(gs, GS_USER1);
+        GS_BEGIN(gs, RELEASE_POLLING);
         while (!seen && calib_clock() - t0 < (1ull << 32)) {
-            GS_BEGIN(gs, GS_USER0);
+            GS_BEGIN(gs, RELEASE_SEEN);
             seen = __shfl_sync(0xffffffffu, threadIdx.x == 0 ? poll_flag(c.flag) : 0u, 0);
             polls++;
             if (seen)
-                GS_END(gs, GS_USER0);
+                GS_END(gs, RELEASE_SEEN);
         }
         GS_TILE(gs, blockIdx.x, polls < 65535u ? polls : 65535u);
-        GS_END(gs, GS_USER1);
+        GS_END(gs, RELEASE_POLLING);
         GS_TILE(gs, blockIdx.x, 0);
     }
     __syncthreads();
@@ -146,6 +146,6 @@ extern "C" unsigned calib_events_per_warp(const calib_config *c)
 extern "C" unsigned release_events_per_warp(const release_config *c)
 {
     (void)c;
-    return 4; /* PROLOGUE, USER0 and USER1 (warp 0 only), EPILOGUE */
+    return 4; /* PROLOGUE, RELEASE_SEEN and RELEASE_POLLING (warp 0 only), EPILOGUE */
 }
 #endif

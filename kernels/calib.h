@@ -10,6 +10,17 @@
 extern "C" {
 #endif
 
+/* The calibration kernel's main-loop sub-phases, and the release kernel's two phases: the
+ * poll that saw the flag (its end is the release instant on that SM) and all the polls (the
+ * group tag carries their count). Their subjects name them in the run. */
+enum calib_phase {
+    CALIB_LOAD_WAIT = GS_PHASE_OWN(0),
+    CALIB_DEQUANT = GS_PHASE_OWN(1),
+    CALIB_MMA = GS_PHASE_OWN(2),
+    RELEASE_SEEN = GS_PHASE_OWN(0),
+    RELEASE_POLLING = GS_PHASE_OWN(1)
+};
+
 /* Cycles each phase spins per tile.  MAINLOOP is kiters x (LOAD_WAIT + DEQUANT + MMA). */
 typedef struct calib_config {
     unsigned ctas, threads, smem_bytes; /* smem forces one CTA per SM so waves are clean */

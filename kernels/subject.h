@@ -1,11 +1,15 @@
-/* A subject is something `gemmscope record` can profile: a kernel (production
- * build and instrumented twin from one source) plus its inputs and checks. */
+/* A subject is something `gemmscope record` can profile: a kernel (production build and
+ * instrumented twins from one source) plus its inputs, checks and anchors.  Subjects are
+ * plug-ins: kernels/subjects.c lists them, each resolves and lists its own names, and the
+ * recorder (instrument/record_main.c) and the CLI know none by name. */
 #ifndef GS_SUBJECT_H
 #define GS_SUBJECT_H
 
+#include <stdio.h>
 #include <cuda_runtime_api.h>
 #include "../instrument/gs_format.h"
 #include "../instrument/gs_run.h"
+#include "../instrument/gs_rundir.h"
 #include "../instrument/gs_timing.h"
 
 #define GS_BUILD_PROD 0
@@ -13,7 +17,7 @@
 #define GS_BUILD_DETAIL 2
 
 typedef struct gs_record_args {
-    const char *subject, *shape, *variant, *dist;
+    const char *shape, *variant, *dist;
     unsigned long long seed;
     int reps, warmup;
     double capacity_scale; /* < 1 shrinks stamp buffers: exercises overflow reporting */
@@ -30,8 +34,8 @@ typedef struct gs_subject_run {
     /* optional: runs each build once on poisoned outputs and checks them (the twin into
      * `stamps`); adds keys to meta; 0 = the check ran (its verdict is in meta) */
     int (*verify)(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s);
-    /* optional: times reference points with the same method (cuBLAS, ceilings) into tim
-     * and meta; 0 = ran */
+    /* optional: times reference points with the same method (a library's GEMM) into tim and
+     * meta; 0 = ran.  The ceilings are the recorder's (instrument/gs_ceilings.h). */
     int (*anchors)(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
                    int warmup, int reps);
     /* optional, both or neither: `prepare` enqueues the helper kernels whose output the
@@ -48,12 +52,20 @@ typedef struct gs_subject_run {
 typedef struct gs_subject {
     const char *name;
     const char *help;
-    /* Builds inputs and configuration; writes the subject's keys (shape, expectations) into meta. */
-    int (*open)(const gs_record_args *a, gs_meta *meta, gs_subject_run *run);
+    /* 1 when `name` is one of this subject's shapes (a registered name or a custom spec);
+     * else 0 and, where the name looks meant for it, why not in `why` (else why[0] = 0). */
+    int (*claims)(const char *name, char *why, size_t n);
+    /* Its shapes, one line each: name, then a description; custom syntax last. */
+    void (*list_shapes)(FILE *out);
+    /* Its knob points, one line each, `shape`'s default marked (shape may be NULL); 0, or -1
+     * with the reason in err.  NULL: the subject has one point, "default". */
+    int (*list_variants)(FILE *out, const char *shape, char *err, size_t n);
+    /* Builds inputs and configuration for a->shape; writes what ran into the run: meta keys
+     * (shape, variant, flops, expectations), the names of its own phases, its work units. */
+    int (*open)(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run);
 } gs_subject;
 
-extern const gs_subject gs_subject_calib;
-extern const gs_subject gs_subject_release;
-extern const gs_subject gs_subject_nvfp4;
+/* Every subject, NULL-terminated (kernels/subjects.c). */
+extern const gs_subject *const gs_subjects[];
 
 #endif

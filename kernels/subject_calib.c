@@ -21,8 +21,41 @@ static int calib_launch(void *ctx, int twin, gs_buffer b, cudaStream_t s)
 
 static void free_ctx(void *ctx) { free(ctx); }
 
-static int calib_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
+/* One name each: the subjects' own shape. */
+static int claims_calib(const char *name, char *why, size_t n)
 {
+    (void)n;
+    why[0] = 0;
+    return strcmp(name, "calib") == 0;
+}
+
+static int claims_release(const char *name, char *why, size_t n)
+{
+    (void)n;
+    why[0] = 0;
+    return strcmp(name, "release") == 0;
+}
+
+static void shapes_calib(FILE *out)
+{
+    fprintf(out, "%-10s phases spinning for known cycle counts, 2.5 waves of one CTA per SM\n", "calib");
+}
+
+static void shapes_release(FILE *out)
+{
+    fprintf(out, "%-10s one wave of CTAs released by one flag\n", "release");
+}
+
+static int calib_open(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
+{
+    gs_meta *meta = &rd->meta;
+    char err[256];
+    if (gs_rundir_phase(rd, CALIB_LOAD_WAIT, "LOAD_WAIT", GS_MAINLOOP, "wait", err, sizeof err) ||
+        gs_rundir_phase(rd, CALIB_DEQUANT, "DEQUANT", GS_MAINLOOP, "prep", err, sizeof err) ||
+        gs_rundir_phase(rd, CALIB_MMA, "MMA", GS_MAINLOOP, "mma", err, sizeof err)) {
+        fprintf(stderr, "gemmscope-record: %s\n", err);
+        return -1;
+    }
     calib_config *c = calloc(1, sizeof *c);
     if (!c)
         return -1;
@@ -41,6 +74,7 @@ static int calib_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *ru
 
     double total = (double)c->kiters * (c->load_wait + c->dequant + c->mma) + c->acc_to_reg + c->epilogue + c->store;
     gs_meta_set(meta, "shape", "calib");
+    gs_meta_set(meta, "variant", "default");
     gs_meta_set(meta, "ctas", "%u", c->ctas);
     gs_meta_set(meta, "threads_per_cta", "%u", c->threads);
     gs_meta_set(meta, "smem_bytes", "%u", c->smem_bytes);
@@ -85,8 +119,15 @@ static void release_close(void *ctx)
     free(r);
 }
 
-static int release_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
+static int release_open(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
 {
+    gs_meta *meta = &rd->meta;
+    char err[256];
+    if (gs_rundir_phase(rd, RELEASE_SEEN, "SEEN", -1, NULL, err, sizeof err) ||
+        gs_rundir_phase(rd, RELEASE_POLLING, "POLLING", -1, NULL, err, sizeof err)) {
+        fprintf(stderr, "gemmscope-record: %s\n", err);
+        return -1;
+    }
     release_ctx *r = calloc(1, sizeof *r);
     if (!r)
         return -1;
@@ -105,6 +146,10 @@ static int release_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *
     r->c.arrived = r->words;
     r->c.flag = r->words + 1;
     gs_meta_set(meta, "shape", "release");
+    gs_meta_set(meta, "variant", "default");
+    /* the known answer: every CTA's SEEN poll ends within one POLLING period of the others */
+    gs_meta_set(meta, "expect.release.seen", "SEEN");
+    gs_meta_set(meta, "expect.release.polling", "POLLING");
     gs_meta_set(meta, "ctas", "%u", r->c.ctas);
     gs_meta_set(meta, "threads_per_cta", "%u", r->c.threads);
     gs_meta_set(meta, "smem_bytes", "%u", r->c.smem_bytes);
@@ -120,5 +165,7 @@ static int release_open(const gs_record_args *a, gs_meta *meta, gs_subject_run *
     return 0;
 }
 
-const gs_subject gs_subject_calib = {"calib", "phases spinning for known cycle counts, 2.5 waves", calib_open};
-const gs_subject gs_subject_release = {"release", "one wave of CTAs released by one flag", release_open};
+const gs_subject gs_subject_calib = {"calib", "known-answer calibration: phases of known length", claims_calib,
+                                     shapes_calib, NULL, calib_open};
+const gs_subject gs_subject_release = {"release", "known-answer calibration: one flag released to every CTA",
+                                       claims_release, shapes_release, NULL, release_open};

@@ -1,18 +1,15 @@
 /* The NVFP4 grouped GEMM subject: a shape (registry name or custom spec), a
  * distribution, a variant of the kernel's knob space; verified on poisoned
  * outputs in both builds, and timed next to cuBLAS and the two ceilings. */
+#define _POSIX_C_SOURCE 200809L
 #include "subject.h"
 #include "nvfp4/nvfp4.h"
 #include "nvfp4/schedule.h"
+#include "../instrument/gs_ceilings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Ceilings measured in the same process: a large device-to-device copy
- * (bytes read + written) and a large bf16 cuBLAS GEMM. */
-#define COPY_BYTES (1ull << 30)
-#define CEILING_GEMM_N 8192
 
 typedef struct nvfp4_ctx {
     nvfp4_problem *p;
@@ -88,90 +85,84 @@ static int verify(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s)
     return 0;
 }
 
-typedef struct copy_arg {
-    void *src, *dst;
-    size_t bytes;
-} copy_arg;
-
-static int copy_launch(void *arg, cudaStream_t s)
-{
-    copy_arg *c = arg;
-    return (int)cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, s);
-}
-
-/* Times fn into tim's rows named build; *median and *fastest (ms) for the caller. */
-static int time_into(gs_timings *tim, const char *build, gs_launch_fn fn, void *arg, const gs_l2_flusher *f,
-                     cudaStream_t s, int warmup, int reps, double *median, double *fastest)
-{
-    gs_timing t;
-    if (gs_time_launches(fn, arg, s, f, warmup, reps, &t))
-        return -1;
-    gs_timings_add(tim, build, t.samples_ms, t.reps);
-    *median = t.median_ms;
-    *fastest = t.min_ms;
-    gs_timing_free(&t);
-    return 0;
-}
-
+/* The cuBLAS anchor (dequantise once, bf16 grouped GEMM) and the ceilings. */
 static int anchors(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s, int warmup,
                    int reps)
 {
     nvfp4_ctx *c = ctx;
     nvfp4_cublas *cb = NULL;
-    nvfp4_ceiling_gemm *g = NULL;
-    copy_arg cp = {NULL, NULL, COPY_BYTES};
-    double ms, fastest;
+    gs_timing t = {0};
     int rc = -1;
-
-    if (nvfp4_cublas_create(c->p, &cb))
-        goto out;
     long long bad = 0, elems = 0;
-    if (nvfp4_cublas_verify(cb, &bad, &elems))
+    if (nvfp4_cublas_create(c->p, &cb) || nvfp4_cublas_verify(cb, &bad, &elems))
         goto out;
     gs_meta_set(meta, "cublas.method", "%s", nvfp4_cublas_method(cb));
+    gs_meta_set(meta, "cublas.what", "bf16 on the dequantised inputs");
     gs_meta_set(meta, "cublas.correct", "%d", bad == 0 && elems > 0);
-    if (time_into(tim, "cublas", nvfp4_cublas_launch, cb, f, s, warmup, reps, &ms, &fastest))
+    if (gs_time_launches(nvfp4_cublas_launch, cb, s, f, warmup, reps, &t) ||
+        gs_timings_add(tim, "cublas", t.samples_ms, t.reps))
         goto out;
-    gs_meta_set(meta, "cublas.time_ms", "%.6f", ms);
-
-    if (nvfp4_ceiling_gemm_create(CEILING_GEMM_N, &g) ||
-        time_into(tim, "ceiling_gemm", nvfp4_ceiling_gemm_launch, g, f, s, warmup, reps, &ms, &fastest))
-        goto out;
-    /* A ceiling is the best rate the GPU sustains: the fastest repetition.  The median is
-     * not: under this GEMM the H100 lowers its clock after some tens of repetitions (805 ->
-     * 700 TFLOP/s within one run), so a median depends on when that happened. */
-    gs_meta_set(meta, "ceiling.gemm", "cuBLAS bf16 %dx%dx%d, fp32 compute", CEILING_GEMM_N, CEILING_GEMM_N,
-                CEILING_GEMM_N);
-    gs_meta_set(meta, "ceiling.rule", "fastest of %d repetitions", reps);
-    gs_meta_set(meta, "ceiling_tflops", "%.2f", nvfp4_ceiling_gemm_flops(g) / (fastest * 1e-3) / 1e12);
-    gs_meta_set(meta, "ceiling_tflops_median", "%.2f", nvfp4_ceiling_gemm_flops(g) / (ms * 1e-3) / 1e12);
-
-    if (cudaMalloc(&cp.src, COPY_BYTES) != cudaSuccess || cudaMalloc(&cp.dst, COPY_BYTES) != cudaSuccess ||
-        cudaMemsetAsync(cp.src, 1, COPY_BYTES, s) != cudaSuccess) {
-        fprintf(stderr, "gemmscope-record: cannot allocate the copy ceiling's 2 GiB\n");
-        goto out;
-    }
-    if (time_into(tim, "ceiling_copy", copy_launch, &cp, f, s, warmup, reps, &ms, &fastest))
-        goto out;
-    gs_meta_set(meta, "ceiling.copy", "cudaMemcpyAsync device to device, %llu MiB, bytes read + written",
-                (unsigned long long)(COPY_BYTES >> 20));
-    gs_meta_set(meta, "ceiling_gbps", "%.1f", 2.0 * COPY_BYTES / (fastest * 1e-3) / 1e9);
-    gs_meta_set(meta, "ceiling_gbps_median", "%.1f", 2.0 * COPY_BYTES / (ms * 1e-3) / 1e9);
-    rc = 0;
+    gs_meta_set(meta, "cublas.time_ms", "%.6f", t.median_ms);
+    rc = gs_ceilings_measure(meta, tim, f, s, warmup, reps);
 out:
-    if (cp.src)
-        cudaFree(cp.src);
-    if (cp.dst)
-        cudaFree(cp.dst);
-    nvfp4_ceiling_gemm_destroy(g);
+    gs_timing_free(&t);
     nvfp4_cublas_destroy(cb);
     return rc;
 }
 
-static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
+/* The kernel's sub-phases, as the run names them: each stamped once per K block by the
+ * detail twin's first consumer warp of each warpgroup. */
+static int name_phases(gs_rundir *rd)
+{
+    char err[256];
+    if (gs_rundir_phase(rd, NVFP4_LOAD_WAIT, "LOAD_WAIT", GS_MAINLOOP, "wait", err, sizeof err) ||
+        gs_rundir_phase(rd, NVFP4_DEQUANT, "DEQUANT", GS_MAINLOOP, "prep", err, sizeof err) ||
+        gs_rundir_phase(rd, NVFP4_MMA, "MMA", GS_MAINLOOP, "mma", err, sizeof err)) {
+        fprintf(stderr, "gemmscope-record: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* The point's schedule as the run's units (the kernel's GS_TILE tag is the unit's index),
+ * and what a unit is; *computed gets the flops the tiles compute, padding included. */
+static int write_units(const nvfp4_variant *v, const nvfp4_shape *sh, int sms, gs_rundir *rd, double *computed)
+{
+    nvfp4_schedule sc;
+    char why[256];
+    if (nvfp4_variant_schedule(v, sh, sms, &sc, why, sizeof why)) {
+        fprintf(stderr, "gemmscope-record: %s\n", why);
+        return -1;
+    }
+    int rc = 0;
+    *computed = 0;
+    for (int b = 0; b < sc.grid && !rc; b++)
+        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1] && !rc; t++) {
+            const nvfp4_tile *x = &sc.tiles[t];
+            gs_unit u = {(uint32_t)t, (uint32_t)b, x->group, x->n_eff, x->kb0, x->kb1, x->parts,
+                         2.0 * v->tile_w * x->n_eff * NVFP4_BK * (x->kb1 - x->kb0)};
+            *computed += u.flops;
+            if (gs_rundir_unit(rd, &u, why, sizeof why)) {
+                fprintf(stderr, "gemmscope-record: %s\n", why);
+                rc = -1;
+            }
+        }
+    nvfp4_schedule_free(&sc);
+    gs_meta *m = &rd->meta;
+    gs_meta_set(m, "units.what", "an output tile of %d weight rows by up to %d tokens, or a split-K part of one",
+                v->tile_w, v->tile_t);
+    gs_meta_set(m, "units.width", "token columns the wgmmas compute (n_eff): the tile's valid tokens rounded up to %d",
+                nvfp4_variant_n_step(v));
+    gs_meta_set(m, "units.k_block", "%d", NVFP4_BK);
+    gs_meta_set(m, "units.kblock_phase", "LOAD_WAIT");
+    return rc;
+}
+
+static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
 {
     char err[512];
     nvfp4_dist dist;
+    gs_meta *meta = &rd->meta;
     nvfp4_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return -1;
@@ -189,10 +180,7 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     const char *vname = strcmp(a->variant, "default") == 0 ? (dv ? dv->name : "?") : a->variant;
     c->v = nvfp4_variant_find(vname);
     if (!c->v) {
-        fprintf(stderr, "gemmscope-record: unknown variant '%s'; variants:", vname);
-        for (int i = 0; i < nvfp4_variant_count(); i++)
-            fprintf(stderr, " %s", nvfp4_variant_at(i)->name);
-        fprintf(stderr, "\n");
+        fprintf(stderr, "gemmscope-record: unknown variant '%s'; `gemmscope variants nvfp4` lists them\n", vname);
         free(c);
         return -1;
     }
@@ -201,25 +189,19 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
         return -1;
     }
     unsigned ctas, wpc, epw;
+    const int sms = nvfp4_problem_sms(c->p);
     c->stamp_build = a->detail ? NVFP4_DETAIL : NVFP4_TWIN;
-    if (nvfp4_stamp_geometry(c->v, &c->shape, nvfp4_problem_sms(c->p), a->detail, &ctas, &wpc, &epw)) {
+    if (nvfp4_stamp_geometry(c->v, &c->shape, sms, a->detail, &ctas, &wpc, &epw)) {
         fprintf(stderr, "gemmscope-record: variant %s cannot run shape %s\n", c->v->name, a->shape);
         close_ctx(c);
         return -1;
     }
     const nvfp4_shape *sh = &c->shape;
-    double flops = nvfp4_shape_flops(sh), computed = 0;
-    nvfp4_schedule sc; /* the tiles the kernel runs, each n_eff token columns wide */
-    char why[200];
-    if (nvfp4_schedule_build(sh, c->v->tile_w, c->v->tile_t, nvfp4_variant_n_step(c->v), 0, 0, 1, &sc, why,
-                             sizeof why)) {
-        fprintf(stderr, "gemmscope-record: %s\n", why);
+    double computed = 0;
+    if (name_phases(rd) || write_units(c->v, sh, sms, rd, &computed)) {
         close_ctx(c);
         return -1;
     }
-    for (int t = 0; t < sc.ntiles; t++)
-        computed += 2.0 * sc.tiles[t].n_eff * c->v->tile_w * sh->k[sc.tiles[t].group];
-    nvfp4_schedule_free(&sc);
     gs_meta_set(meta, "shape", "%s", a->shape);
     gs_meta_set(meta, "variant", "%s", c->v->name);
     gs_meta_set(meta, "variant_requested", "%s", a->variant);
@@ -232,12 +214,12 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     gs_meta_set(meta, "dist", "%s", nvfp4_dist_name(dist));
     gs_meta_set(meta, "seed", "%llu", a->seed);
     gs_meta_set(meta, "groups", "%d", sh->groups);
-    gs_meta_set(meta, "flops", "%.0f", flops);
+    gs_meta_set(meta, "flops", "%.0f", nvfp4_shape_flops(sh));
     gs_meta_set(meta, "min_bytes", "%.0f", nvfp4_shape_min_bytes(sh));
     gs_meta_set(meta, "flops_computed", "%.0f", computed);
+    gs_meta_set(meta, "padding.what", "token rows past each group's M");
     gs_meta_set(meta, "ctas", "%u", ctas);
     gs_meta_set(meta, "threads_per_cta", "%u", wpc * 32);
-    c->shape = *sh;
     run->ctas = ctas;
     run->warps_per_cta = wpc;
     run->events_per_warp = epw;
@@ -253,4 +235,54 @@ static int open_(const gs_record_args *a, gs_meta *meta, gs_subject_run *run)
     return 0;
 }
 
-const gs_subject gs_subject_nvfp4 = {"nvfp4", "NVFP4 grouped GEMM (--shape, --variant, --dist)", open_};
+static int claims(const char *name, char *why, size_t n)
+{
+    nvfp4_shape s;
+    why[0] = 0;
+    if (nvfp4_shape_parse(name, &s, why, n) == 0)
+        return 1;
+    /* a registry-like name or a spec: the parser's reason is the useful one */
+    if (!(strchr(name, '=') || ((name[0] == 'g' || name[0] == 't') && name[1] >= '0' && name[1] <= '9')))
+        why[0] = 0;
+    return 0;
+}
+
+static void list_shapes(FILE *out)
+{
+    char names[512];
+    nvfp4_shape_names(names, sizeof names);
+    for (char *save = NULL, *t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        nvfp4_shape s;
+        char err[256];
+        if (nvfp4_shape_parse(t, &s, err, sizeof err))
+            continue;
+        fprintf(out, "%-10s %d group%s, %.1f GFLOP", t, s.groups, s.groups > 1 ? "s" : "", nvfp4_shape_flops(&s) / 1e9);
+        for (int g = 0; g < s.groups && g < 3; g++)
+            fprintf(out, "%s m=%d n=%d k=%d", g ? ";" : ":", s.m[g], s.n[g], s.k[g]);
+        fprintf(out, "%s\n", s.groups > 3 ? " ..." : "");
+    }
+    fprintf(out, "%-10s a custom shape: m=96,128;n=128,256;k=256,512 (one value broadcasts)\n", "m=..;n=..;k=..");
+}
+
+static int list_variants(FILE *out, const char *shape, char *err, size_t n)
+{
+    const nvfp4_variant *dflt = NULL;
+    if (shape) {
+        nvfp4_shape s;
+        if (nvfp4_shape_parse(shape, &s, err, n))
+            return -1;
+        dflt = nvfp4_variant_default(&s);
+    }
+    fprintf(out, "%-31s %6s %6s %6s %4s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws",
+            "pers", "tma", "sk", "ft", "mma", "description");
+    for (int i = 0; i < nvfp4_variant_count(); i++) {
+        const nvfp4_variant *v = nvfp4_variant_at(i);
+        fprintf(out, "%-31s %6d %6d %6d %4d %4d %4d %4d %4d %4d  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
+                v->warp_spec, v->persistent, v->tma_store, v->split_k, v->fused_tokens, v->mma_depth, v->description,
+                v == dflt ? "  [default]" : "");
+    }
+    return 0;
+}
+
+const gs_subject gs_subject_nvfp4 = {"nvfp4", "NVFP4 grouped GEMM (shapes g8k7168 ... t9 or m=..;n=..;k=..)", claims,
+                                     list_shapes, list_variants, open_};

@@ -7,6 +7,8 @@
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
 #   4. the hardware-metric collector against the truth: probe kernels whose DRAM bytes
 #      (and the idle one's duration) are known before they run (instrument/gs_probe.h)
+#   6. your own kernel: examples/own-kernel built against `make install`, recorded, reported,
+#      and its report's known answers (examples/own-kernel/check.sh)
 #   5. CUPTI collectors against ncu --clock-control none, its other settings the defaults
 #      (when ncu is on PATH): 2 rounds of 9 launches on each side, alternately, pooled
 #      (durations against ncu's run of the default set alone); ncu's figures for the probes
@@ -14,7 +16,7 @@
 #      and the recorder under ncu: every CUPTI collector "skipped: <reason>", the report
 #      still written
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
-# only the named parts (calib nvfp4 sanitizer truth ncu), for a quick re-check of one of them;
+# only the named parts (calib nvfp4 sanitizer truth ncu example), for a quick re-check of one of them;
 # GS_SANITIZER_POINTS ("VARIANT|SHAPES" words) replaces the sanitizer's list of points.
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
@@ -193,6 +195,18 @@ elif command -v ncu >/dev/null 2>&1; then
     tally "$root/under-ncu.out" "recorder under ncu"
 else
     echo "== ncu not on PATH: the comparison with Nsight Compute was not run"
+fi
+
+# 6. a kernel of the user's own, profiled through the installed library alone
+if want example; then
+    echo "== your own kernel: examples/own-kernel against the installed library"
+    case $root in /*) prefix=$root/install ;; *) prefix=$(pwd)/$root/install ;; esac
+    if make --no-print-directory install PREFIX="$prefix" >"$root/example-install.log" 2>&1; then
+        examples/own-kernel/check.sh "$prefix" 2>&1 | tee "$root/example.out"
+    else
+        echo "gemmscope: make install failed (see $root/example-install.log)" | tee "$root/example.out"
+    fi
+    tally "$root/example.out" "own-kernel example"
 fi
 
 echo "== total"

@@ -12,6 +12,8 @@
 #        sanitizer only check-gpu's compute-sanitizer part
 #        bench   make bench-variants (every knob point on the benchmark shapes)
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
+#        example examples/own-kernel against `make install`: its known-answer check (check.sh), then
+#                one recording of its default shape, packed as samples/own-kernel
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
 #        twin    scripts/twin-overhead.sh (what each piece of the twin's stamping costs; GS_TWIN_LEVELS,
 #                GS_TWIN_EXTRA="NAME=FLAG,FLAG ...", GS_TWIN_ROUNDS, GS_TWIN_SHAPES: see that script)
@@ -99,6 +101,14 @@ log="$out/session.log"
                 echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
             done ;;
         evidence) echo "== evidence"; time scripts/evidence.sh ;;
+        example) echo "== examples/own-kernel"
+            prefix=$(pwd)/build/install
+            make --no-print-directory install PREFIX="$prefix" >/dev/null &&
+                time examples/own-kernel/check.sh "$prefix"
+            run=reports/own-kernel/default/$(date -u +%Y%m%d-%H%M%S)
+            make --no-print-directory -C examples/own-kernel GEMMSCOPE="$prefix" RUN="$(pwd)/$run" run &&
+                ln -sfn "$(basename "$run")" reports/own-kernel/default/latest
+            ;;
         twin) echo "== twin overhead study"; time scripts/twin-overhead.sh ;;
         setup) echo "== set-up before or after the range profiler's start"
             m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
@@ -171,12 +181,14 @@ log="$out/session.log"
 } 2>&1 | tee "$log"
 tar czf "$out/results.tar.gz" --exclude='*.gss' --exclude='*.gss.gz' reports 2>/dev/null
 pack=$(mktemp -d)
-for s in "$@"; do
+for s in "$@" own-kernel; do # own-kernel: the example step's recording
     run=reports/$s/default/latest
     [ -f "$run/stamps.gss" ] || continue
     mkdir -p "$pack/$s"
     cp "$run/meta.txt" "$run/timings.tsv" "$pack/$s/"
-    [ -f "$run/pcsamp.tsv" ] && cp "$run/pcsamp.tsv" "$pack/$s/"
+    for f in units.tsv pcsamp.tsv pcsamp-twin.tsv; do
+        if [ -f "$run/$f" ]; then cp "$run/$f" "$pack/$s/"; fi
+    done
     gzip -9 -c "$run/stamps.gss" >"$pack/$s/stamps.gss.gz"
 done
 tar cf "$out/samples.tar" -C "$pack" . && rm -rf "$pack"

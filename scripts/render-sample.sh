@@ -4,10 +4,12 @@
 # usage: scripts/render-sample.sh SHAPE
 set -e
 shape=$1
+case $shape in */* | .* | '') shape=.invalid ;; esac # a sample's own folder, nothing above it
 src=samples/$shape
 dst=reports/samples/$shape
-if [ ! -f "$src/meta.txt" ]; then
-    echo "gemmscope: no GPU here and no recorded sample for SHAPE=$shape; samples: $(ls -d samples/*/ | xargs -n1 basename | tr '\n' ' ')" >&2
+if [ ! -f "$src/meta.txt" ] || [ ! -f "$src/stamps.gss.gz" ]; then
+    names=$(for d in samples/*/; do [ -f "$d/stamps.gss.gz" ] && basename "$d"; done | tr '\n' ' ')
+    echo "gemmscope: no GPU here and no recorded sample for SHAPE=$1; samples: $names" >&2
     exit 1
 fi
 echo "gemmscope: no GPU here; rendering the recorded H100 sample $src"
@@ -16,7 +18,9 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 cp "$src/meta.txt" "$src/timings.tsv" "$tmp/"
-[ -f "$src/pcsamp.tsv" ] && cp "$src/pcsamp.tsv" "$tmp/"
+for f in units.tsv pcsamp.tsv pcsamp-twin.tsv; do
+    if [ -f "$src/$f" ]; then cp "$src/$f" "$tmp/"; fi
+done
 gzip -dc "$src/stamps.gss.gz" > "$tmp/stamps.gss"
 build/gemmscope report "$tmp" >/dev/null
 rm -rf "$dst"

@@ -64,11 +64,11 @@ int main(int argc, char **argv)
             double main0 = x;
             REC(GS_MAINLOOP, kblocks * 3000.0);
             for (int b = 0; b < kblocks; b++) {
-                REC(GS_LOAD_WAIT, 300.0);
+                REC(SYN_WAIT, 300.0);
                 x += 300;
-                REC(GS_DEQUANT, 1800.0);
+                REC(SYN_PREP, 1800.0);
                 x += 1800;
-                REC(GS_MMA, 900.0);
+                REC(SYN_MMA, 900.0);
                 x += 900;
             }
             x = main0 + kblocks * 3000.0;

@@ -10,8 +10,8 @@ __global__ void GS_SYM(probe_kernel)(float *out, gs_buffer b)
     GS_TILE(gs, blockIdx.x, 0);
     for (int p = 0; p < 1; p++) {
         GS_BEGIN(gs, GS_MAINLOOP);
-        GS_BEGIN(gs, GS_MMA);
-        GS_END(gs, GS_MMA);
+        GS_BEGIN(gs, GS_PHASE_OWN(0));
+        GS_END(gs, GS_PHASE_OWN(0));
         GS_END(gs, GS_MAINLOOP);
         GS_BEGIN(gs, GS_STORE);
         out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;

@@ -10,6 +10,11 @@
 #include "instrument/gs_file.h"
 
 #define SYNTH_MAX_SM 256
+
+/* The synthetic kernels' own phases; runs that need them named declare them in meta.txt
+ * (phase.<id>.* keys, synth_name_phases). */
+enum { SYN_WAIT = GS_PHASE_OWN(0), SYN_PREP = GS_PHASE_OWN(1), SYN_MMA = GS_PHASE_OWN(2), SYN_SEEN = GS_PHASE_OWN(3),
+       SYN_POLL = GS_PHASE_OWN(4) };
 #define SYNTH_GT_BASE 1700000000000000000ull /* a realistic %globaltimer origin */
 
 typedef struct synth_ev {

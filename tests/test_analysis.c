@@ -97,8 +97,8 @@ static void overflow_is_counted(void **state)
     synth_warp(&s, 0, 0, 0, 0, 1000);
     synth_warp(&s, 0, 1, 0, 0, 1000);
     for (int i = 0; i < 5; i++)
-        synth_event(&s, 0, 0, GS_MMA, i * 100, i * 100 + 50, 0);
-    synth_event(&s, 0, 1, GS_MMA, 0, 10, 0);
+        synth_event(&s, 0, 0, SYN_MMA, i * 100, i * 100 + 50, 0);
+    synth_event(&s, 0, 1, SYN_MMA, 0, 10, 0);
     build(&s, &b);
     assert_int_equal(b.tl.dropped, 3);
     assert_int_equal(b.tl.warps_overflowed, 1);
@@ -123,9 +123,9 @@ static void skewed_sm_clocks_are_aligned(void **state)
     synth_warp(&s, 0, 0, 5, 100, 50100);
     synth_warp(&s, 1, 0, 9, 0, 60000);
     synth_warp(&s, 2, 0, 77, 3000, 40000);
-    synth_event(&s, 0, 0, GS_USER0, 20000, 20500, 0);
-    synth_event(&s, 1, 0, GS_USER0, 20000, 20300, 0);
-    synth_event(&s, 2, 0, GS_USER0, 20000, 20400, 0);
+    synth_event(&s, 0, 0, SYN_SEEN, 20000, 20500, 0);
+    synth_event(&s, 1, 0, SYN_SEEN, 20000, 20300, 0);
+    synth_event(&s, 2, 0, SYN_SEEN, 20000, 20400, 0);
     build(&s, &b);
     assert_int_equal(b.tl.sms_used, 3);
     assert_true(b.tl.resid_max_ns < 1.0);
@@ -133,11 +133,27 @@ static void skewed_sm_clocks_are_aligned(void **state)
     assert_float_equal(b.tl.fit[77].b_ns_per_cycle, 1 / 1.41, 1e-6);
     for (size_t i = 0; i < b.tl.n_events; i++)
         assert_float_equal(b.tl.ev[i].t0, 20000, 1.0);
+    /* the release check reads the phases the run declares for it */
+    gs_rundata r;
     gs_release_stats rs;
-    assert_int_equal(gs_release_compute(&b.tl, &rs), 0);
+    char err[128];
+    memset(&r, 0, sizeof r);
+    r.tl = b.tl;
+    gs_phase_table_init(&r.names);
+    assert_int_equal(gs_release_compute(&r, &rs, err, sizeof err), 0); /* declares none */
+    assert_int_equal(gs_phase_table_name(&r.names, SYN_SEEN, "SEEN", -1, NULL, err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&r.names, SYN_POLL, "POLLING", -1, NULL, err, sizeof err), 0);
+    gs_meta_set(&r.meta, "expect.release.seen", "SEEN");
+    gs_meta_set(&r.meta, "expect.release.polling", "POLLING");
+    assert_int_equal(gs_release_compute(&r, &rs, err, sizeof err), 1);
     assert_int_equal(rs.ctas, 3);
     assert_float_equal(rs.spread_ns, 200, 1.5);
     assert_float_equal(rs.poll_max_ns, 500, 1.5);
+    /* a declared phase the run does not name is an error, not a silent pass */
+    gs_meta_set(&r.meta, "expect.release.seen", "FLAG");
+    assert_int_equal(gs_release_compute(&r, &rs, err, sizeof err), -1);
+    assert_non_null(strstr(err, "FLAG"));
+    gs_meta_free(&r.meta);
     drop(&b);
 }
 
@@ -232,11 +248,11 @@ static void instance_quantiles_match(int distinct)
     synth_warp(&s, 0, 1, 0, 0, 1e9);
     for (uint32_t i = 0; i < n; i++) {
         double t = 10000.0 * i, len = distinct ? 100 + 0.37 * i : 100 + 50 * (i % 7);
-        synth_event(&s, 0, (uint16_t)(i % 2), i % 3 ? GS_MMA : GS_LOAD_WAIT, t, t + len, 0);
+        synth_event(&s, 0, (uint16_t)(i % 2), i % 3 ? SYN_MMA : SYN_WAIT, t, t + len, 0);
     }
     build(&s, &b);
     double *v = malloc(n * sizeof *v);
-    for (int p = GS_LOAD_WAIT; p <= GS_MMA; p += GS_MMA - GS_LOAD_WAIT) {
+    for (int p = SYN_WAIT; p <= SYN_MMA; p += SYN_MMA - SYN_WAIT) {
         size_t m = 0;
         for (size_t i = 0; i < b.tl.n_events; i++)
             if (b.tl.ev[i].phase == p)

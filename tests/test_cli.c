@@ -45,6 +45,19 @@ static int run(const char *args)
     return run_program("gemmscope", args);
 }
 
+/* Runs `build/gemmscope ARGS`; its stdout in out_text; the exit status. */
+static char out_text[16384];
+static int run_capture(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "build/gemmscope %s 2>/dev/null", args);
+    FILE *p = popen(cmd, "r");
+    size_t n = p ? fread(out_text, 1, sizeof out_text - 1, p) : 0;
+    out_text[n] = 0;
+    int st = p ? pclose(p) : -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 static int lines(const char *s)
 {
     int n = 0;
@@ -130,8 +143,10 @@ static void bad_stamp_files_fail_cleanly(void **state)
 static void bad_commands_fail_cleanly(void **state)
 {
     (void)state;
-    expect_failure("record SHAPE=no-such-shape --root /nonexistent", "bad shape 'no-such-shape'");
-    expect_failure("record SHAPE=no-such-shape --root /nonexistent", "valid names: g8k7168");
+    /* names are the subjects' to claim: one that none claims, and one a subject's parser refuses */
+    expect_failure("record SHAPE=no-such-shape --root /nonexistent", "no subject runs 'no-such-shape'");
+    expect_failure("record g9k1 --root /nonexistent", "nvfp4: bad shape 'g9k1'");
+    expect_failure("record g9k1 --root /nonexistent", "valid names: g8k7168");
     expect_failure("check", "usage");
     assert_int_not_equal(run("frobnicate"), 0);
     assert_int_not_equal(run(""), 0);
@@ -158,7 +173,7 @@ static void record_options_fail_cleanly(void **state)
     char never[600];
     snprintf(never, sizeof never, "%s/never", dir);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        snprintf(args, sizeof args, "--subject calib --out %s %s", never, bad[i][0]);
+        snprintf(args, sizeof args, "--shape calib --out %s %s", never, bad[i][0]);
         expect_program_failure("gemmscope-record", args, bad[i][1]);
         assert_int_not_equal(access(never, F_OK), 0); /* nothing written */
     }
@@ -184,6 +199,48 @@ static void record_options_fail_cleanly(void **state)
     assert_int_equal(v, 16);
 }
 
+/* The subjects live in the recorder and list themselves; the CLI forwards. */
+static void subjects_list_themselves(void **state)
+{
+    (void)state;
+    assert_int_equal(run_capture("subjects"), 0);
+    assert_non_null(strstr(out_text, "calib "));
+    assert_non_null(strstr(out_text, "release "));
+    assert_non_null(strstr(out_text, "nvfp4 "));
+    assert_int_equal(run_capture("shapes nvfp4"), 0);
+    assert_non_null(strstr(out_text, "g8k7168"));
+    assert_non_null(strstr(out_text, "m=..;n=..;k=.."));
+    assert_int_equal(run_capture("shapes release"), 0);
+    assert_non_null(strstr(out_text, "release"));
+    assert_int_equal(run_capture("variants nvfp4 g8k7168"), 0);
+    assert_non_null(strstr(out_text, "s3_w128_t256_ws_p_tmr_skr"));
+    assert_non_null(strstr(out_text, "[default]"));
+    assert_int_equal(run_capture("variants nvfp4"), 0);
+    assert_null(strstr(out_text, "[default]"));
+    assert_int_equal(run_capture("variants calib calib"), 0);
+    assert_non_null(strstr(out_text, "default"));
+    expect_failure("shapes nope", "unknown subject 'nope'");
+    expect_failure("variants nvfp4 g9k1", "bad shape 'g9k1'");
+    expect_failure("variants calib release", "calib has no shape 'release'");
+    expect_failure("variants", "usage");
+}
+
+/* trace reads the timeline only: it needs no analysis of the run. */
+static void trace_of_a_good_run(void **state)
+{
+    (void)state;
+    char d[512], args[1100], p[1200];
+    struct stat st;
+    snprintf(d, sizeof d, "%s/traced", dir);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(fixture_write_run(d, 8), 0);
+    snprintf(args, sizeof args, "trace %s", d);
+    assert_int_equal(run(args), 0);
+    snprintf(p, sizeof p, "%s/trace.json", d);
+    assert_int_equal(stat(p, &st), 0);
+    assert_true(st.st_size > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +248,8 @@ int main(void)
         cmocka_unit_test(bad_stamp_files_fail_cleanly),
         cmocka_unit_test(bad_commands_fail_cleanly),
         cmocka_unit_test(record_options_fail_cleanly),
+        cmocka_unit_test(subjects_list_themselves),
+        cmocka_unit_test(trace_of_a_good_run),
     };
     return cmocka_run_group_tests_name("cli", tests, setup, tmpdir_teardown);
 }

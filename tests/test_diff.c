@@ -71,8 +71,8 @@ static void diff_of_two_runs(void **state)
     assert_int_equal(fixture_write_run(da, 8), 0);
     assert_int_equal(fixture_write_run(db, 8), 0);
     gs_rundata a, b;
-    assert_int_equal(gs_rundata_load(&a, da, err, sizeof err), 0);
-    assert_int_equal(gs_rundata_load(&b, db, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&a, da, GS_NEED_ALL, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&b, db, GS_NEED_ALL, err, sizeof err), 0);
     for (size_t i = 0; i < b.phases.ph[GS_MAINLOOP].ctas; i++)
         b.phases.ph[GS_MAINLOOP].cta_busy[i] *= 0.75;
     gs_buf o = {0};

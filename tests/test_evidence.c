@@ -12,6 +12,7 @@
 #include <string.h>
 #include "analysis/evidence.h"
 #include "analysis/proposals.h"
+#include "synth.h"
 
 static gs_proposals shipped;
 
@@ -26,14 +27,22 @@ static int setup(void **state)
     return 0;
 }
 
-/* A run whose metrics are set directly: what the rules read. */
+/* A run whose metrics are set directly: what the rules read.  Its kernel names three
+ * sub-phases of the main loop, one per role, and recorded them (a detail twin's run). */
 static void set_run(gs_rundata *r, double load_wait, double dequant, double mma, double exp_epi, double exp_store,
                     double idle, double padding)
 {
+    char err[128];
     memset(r, 0, sizeof *r);
-    r->phases.ph[GS_LOAD_WAIT].busy_share = load_wait;
-    r->phases.ph[GS_DEQUANT].busy_share = dequant;
-    r->phases.ph[GS_MMA].busy_share = mma;
+    gs_phase_table_init(&r->names);
+    assert_int_equal(gs_phase_table_name(&r->names, SYN_WAIT, "LOAD_WAIT", GS_MAINLOOP, "wait", err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&r->names, SYN_PREP, "DEQUANT", GS_MAINLOOP, "prep", err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&r->names, SYN_MMA, "MMA", GS_MAINLOOP, "mma", err, sizeof err), 0);
+    for (int p = SYN_WAIT; p <= SYN_MMA; p++)
+        r->phases.ph[p].instances = 1;
+    r->phases.ph[SYN_WAIT].busy_share = load_wait;
+    r->phases.ph[SYN_PREP].busy_share = dequant;
+    r->phases.ph[SYN_MMA].busy_share = mma;
     r->smt.exposed_share[GS_EPILOGUE] = exp_epi;
     r->smt.exposed_share[GS_STORE] = exp_store;
     r->smt.amdahl_bound[GS_EPILOGUE] = exp_epi;
@@ -163,7 +172,7 @@ static void bad_files_are_rejected_with_the_line(void **state)
     gs_rundata r;
     set_run(&r, 0, 0, 0, 0, 0, 0, 0);
     assert_true(isnan(gs_expr_eval(&r, &ps.p[0].bound, err, sizeof err)));
-    assert_non_null(strstr(err, "unknown phase 'NOPE'"));
+    assert_non_null(strstr(err, "unknown phase or role 'NOPE'"));
 }
 
 static void evidence_page_compares_claim_and_bound(void **state)
@@ -241,9 +250,10 @@ static void evidence_flags_a_speedup_beyond_the_bound(void **state)
     assert_non_null(strstr(b.s, "**Beyond the off point's bound**"));
     gs_buf_free(&b);
 
-    /* an off run recorded by the plain twin (meta stamps.build = twin) has no per-stage
-     * sub-phases: LOAD_WAIT there is unknown, not 0, and the page keeps the profile's bound */
-    assert_int_equal(gs_meta_set(&off.meta, "stamps.build", "%s", "twin"), 0);
+    /* an off run recorded by the plain twin, whose kernel names the sub-phases but did not
+     * record them: the wait role there is unknown, not 0, and the page keeps the profile's bound */
+    for (int p = SYN_WAIT; p <= SYN_MMA; p++)
+        off.phases.ph[p].instances = 0;
     assert_true(isnan(gs_expr_eval(&off, &gs_proposal_find(&shipped, "pipeline-stages")->bound, err, sizeof err)));
     assert_non_null(strstr(err, "DETAIL=1"));
     assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "pipeline-stages"), &r, &own, 1, &b, err, sizeof err),
@@ -251,25 +261,39 @@ static void evidence_flags_a_speedup_beyond_the_bound(void **state)
     assert_null(strstr(b.s, "off point's own stamps"));
     assert_null(strstr(b.s, "**Beyond"));
     gs_buf_free(&b);
-    gs_meta_free(&off.meta);
 }
 
-/* A stamped run of a subject that never records the per-stage sub-phases (no stamps.build:
- * the calibration kernels) reads them as 0, as before: its evidence page still decides. */
-static void runs_without_sub_phases_still_decide(void **state)
+/* Rules name roles, not a kernel's phases: a kernel that calls its sub-phases otherwise
+ * (and has no CUDA-core operand work) decides the same way; one that names no sub-phase of
+ * its main loop cannot be decided on them. */
+static void roles_not_names_decide(void **state)
 {
     (void)state;
     gs_rundata r;
     char err[256];
-    set_run(&r, 0, 0, 0, 0.001, 0.006, 0.02, 0.0);
-    r.tl.n_events = 1;
     int rule;
-    assert_int_equal(decide("pipeline-stages", &r, &rule), GS_NO_GO);
-    assert_false(isnan(gs_expr_eval(&r, &gs_proposal_find(&shipped, "warp-specialisation")->bound, err, sizeof err)));
-    /* the same run marked as the detail twin's reads 0 as well: only the plain twin lacks them */
-    assert_int_equal(gs_meta_set(&r.meta, "stamps.build", "%s", "detail"), 0);
-    assert_int_equal(decide("pipeline-stages", &r, &rule), GS_NO_GO);
-    gs_meta_free(&r.meta);
+    memset(&r, 0, sizeof r);
+    gs_phase_table_init(&r.names);
+    assert_int_equal(gs_phase_table_name(&r.names, SYN_WAIT, "TMA_WAIT", GS_MAINLOOP, "wait", err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&r.names, SYN_MMA, "WGMMA", GS_MAINLOOP, "mma", err, sizeof err), 0);
+    r.phases.ph[SYN_WAIT].instances = r.phases.ph[SYN_MMA].instances = 1;
+    r.phases.ph[SYN_WAIT].busy_share = 0.16;
+    r.phases.ph[SYN_MMA].busy_share = 0.7;
+    assert_int_equal(decide("pipeline-stages", &r, &rule), GS_GO);
+    /* no prep work: min(prep, mma) = 0, so 0.16 + exposed 0.03 = 0.19 is under 0.20 */
+    r.smt.exposed_share[GS_EPILOGUE] = 0.03;
+    assert_int_equal(decide("warp-specialisation", &r, &rule), GS_CAUTION);
+    assert_float_equal(gs_expr_eval(&r, &gs_proposal_find(&shipped, "warp-specialisation")->bound, err, sizeof err),
+                       0.19, 1e-12);
+    /* exposed or amdahl of a role is refused: roles live inside the main loop */
+    gs_expr e = {1, {"exposed.wait"}};
+    assert_true(isnan(gs_expr_eval(&r, &e, err, sizeof err)));
+    assert_non_null(strstr(err, "busy.wait"));
+    /* a kernel that names no sub-phase of its main loop */
+    gs_phase_table_init(&r.names);
+    assert_true(isnan(gs_expr_eval(&r, &gs_proposal_find(&shipped, "pipeline-stages")->bound, err, sizeof err)));
+    assert_non_null(strstr(err, "no sub-phase"));
+    assert_int_equal(gs_proposal_decide(&r, gs_proposal_find(&shipped, "pipeline-stages"), err, sizeof err), -1);
 }
 
 int main(void)
@@ -283,7 +307,7 @@ int main(void)
         cmocka_unit_test(bad_files_are_rejected_with_the_line),
         cmocka_unit_test(evidence_page_compares_claim_and_bound),
         cmocka_unit_test(evidence_flags_a_speedup_beyond_the_bound),
-        cmocka_unit_test(runs_without_sub_phases_still_decide),
+        cmocka_unit_test(roles_not_names_decide),
     };
     return cmocka_run_group_tests_name("evidence", tests, setup, NULL);
 }

@@ -28,7 +28,7 @@ static void write_sample(const char *path)
     synth_warp(&s, 1, 0, 7, 10, 400);
     synth_warp(&s, 1, 1, 7, 10, 400);
     for (int i = 0; i < 5; i++)
-        synth_event(&s, 0, 0, GS_MMA, 10 * i, 10 * i + 5, (uint16_t)i);
+        synth_event(&s, 0, 0, SYN_MMA, 10 * i, 10 * i + 5, (uint16_t)i);
     synth_event(&s, 1, 1, GS_STORE, 100, 200, 9);
     gs_record *seg = synth_segments(&s);
     assert_int_equal(gs_file_write(path, 32, 2, 2, 3, s.w, seg, err, sizeof err), 0);
@@ -132,7 +132,7 @@ static void stamp_file_bad_inputs(void **state)
     v = 1;
     corrupt(pair, ok, 8, &v, 4, -1);
     expect_error(ok, "out of range");
-    corrupt(ok, bad, 64 + 4 * 64 + 28, &(uint8_t){GS_MMA}, 1, -1); /* version 1 without clock pairs */
+    corrupt(ok, bad, 64 + 4 * 64 + 28, &(uint8_t){SYN_MMA}, 1, -1); /* version 1 without clock pairs */
     assert_int_equal(gs_file_read(bad, &t, err, sizeof err), 0);
     gs_trace_free(&t);
     path_of(bad, sizeof bad, "missing.gss");
@@ -160,12 +160,18 @@ static void meta_round_trip_and_errors(void **state)
     gs_meta_free(&m);
 
     FILE *f = fopen(p, "w");
-    fputs("gemmscope-meta 2\na = b\n", f);
+    fputs("gemmscope-meta 3\na = b\n", f);
     fclose(f);
     assert_int_equal(gs_meta_read(&r, p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "version 2"));
+    assert_non_null(strstr(err, "version 3"));
+    /* format 1 runs named no phases and listed no units: refused, with what to do */
     f = fopen(p, "w");
-    fputs("gemmscope-meta 1\nno equals sign\n", f);
+    fputs("gemmscope-meta 1\na = b\n", f);
+    fclose(f);
+    assert_int_equal(gs_meta_read(&r, p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "record it again"));
+    f = fopen(p, "w");
+    fputs("gemmscope-meta 2\nno equals sign\n", f);
     fclose(f);
     assert_int_equal(gs_meta_read(&r, p, err, sizeof err), -1);
     assert_non_null(strstr(err, ":2:"));

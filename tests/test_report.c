@@ -54,7 +54,7 @@ static void summary_json_has_the_figures(void **state)
     (void)state;
     gs_rundata r;
     char err[256];
-    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, dir, GS_NEED_ALL, err, sizeof err), 0);
     json_t *root = summary_of(&r, dir);
     gs_rundata_free(&r);
 
@@ -95,7 +95,7 @@ static void report_leads_with_the_summary_line(void **state)
     (void)state;
     gs_rundata r;
     char err[256], p[512];
-    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, dir, GS_NEED_ALL, err, sizeof err), 0);
     snprintf(p, sizeof p, "%s/report.md", dir);
     assert_int_equal(gs_report_write(&r, p, "Plots not rendered: test.", err, sizeof err), 0);
     gs_rundata_free(&r);
@@ -115,7 +115,7 @@ static void seed_line_and_hardware_section(void **state)
     (void)state;
     gs_rundata r;
     char err[256], line[256];
-    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, dir, GS_NEED_ALL, err, sizeof err), 0);
     gs_meta_set(&r.meta, "kernel.registers", "168");
     gs_meta_set(&r.meta, "kernel.local_bytes_per_thread", "0");
     assert_int_equal(gs_seed_line(&r, line, sizeof line), 0);
@@ -187,7 +187,7 @@ static void launch_sequence_in_report_and_summary(void **state)
     (void)state;
     char d2[] = "/tmp/gs-test-report-seq-XXXXXX", err[256], p[512], cmd[128];
     gs_rundata r;
-    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, dir, GS_NEED_ALL, err, sizeof err), 0);
     gs_buf b = {0};
     gs_hwmetrics_markdown(&r, &b);
     assert_null(strstr(b.s, "Launch sequence"));
@@ -200,7 +200,7 @@ static void launch_sequence_in_report_and_summary(void **state)
     assert_non_null(mkdtemp(d2));
     assert_int_equal(fixture_write_run(d2, 8), 0);
     add_sequence_keys(d2);
-    assert_int_equal(gs_rundata_load(&r, d2, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
     snprintf(p, sizeof p, "%s/report.md", d2);
     assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
     const char *md = slurp(p);
@@ -246,7 +246,7 @@ static void overflow_is_loud_in_the_report(void **state)
     assert_non_null(mkdtemp(d2));
     assert_int_equal(fixture_write_run(d2, 3), 0);
     gs_rundata r;
-    assert_int_equal(gs_rundata_load(&r, d2, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
     assert_int_equal(r.tl.dropped, 8);
     snprintf(p, sizeof p, "%s/report.md", d2);
     assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
@@ -291,7 +291,7 @@ static void twin_stall_samples_compared(void **state)
     write_text(d2, "pcsamp.tsv", prod);
     write_text(d2, "pcsamp-twin.tsv", twin);
     gs_rundata r;
-    assert_int_equal(gs_rundata_load(&r, d2, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
     gs_meta_set(&r.meta, "stalls.period_log2", "6");
     gs_meta_set(&r.meta, "stalls_twin.period_log2", "6");
     gs_buf b = {0};
@@ -330,7 +330,7 @@ static void plot_scripts_render(void **state)
     (void)state;
     gs_rundata r;
     char err[512], p[512];
-    assert_int_equal(gs_rundata_load(&r, dir, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, dir, GS_NEED_ALL, err, sizeof err), 0);
     assert_int_equal(gs_plots_write(&r, dir, err, sizeof err), 0);
     gs_rundata_free(&r);
     if (!gs_gnuplot_available())

@@ -42,7 +42,7 @@ static json_t *trace_of(const char *name, uint32_t capacity)
     assert_int_equal(mkdir(d, 0755), 0);
     assert_int_equal(fixture_write_run(d, capacity), 0);
     gs_rundata r;
-    assert_int_equal(gs_rundata_load(&r, d, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, d, GS_NEED_ALL, err, sizeof err), 0);
     snprintf(p, sizeof p, "%s/trace.json", d);
     assert_int_equal(gs_trace_write(&r, p, err, sizeof err), 0);
     gs_rundata_free(&r);

@@ -1,7 +1,6 @@
-/* Main loop by tile width (analysis/widths.c) on stamps made from a known schedule: MAINLOOP
- * per K block set per unit, so the medians, shares and floors are known by construction;
- * then stamps the rebuilt schedule disagrees with (the mapping by group, or the table left
- * out). */
+/* Main loop by unit width (analysis/widths.c) on stamps made from a known list of units:
+ * MAINLOOP per K block set per unit, so the medians, shares and floors are known by
+ * construction; then stamps the run's units disagree with (the table left out, with why). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,17 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "synth.h"
 #include "analysis/widths.h"
-#include "kernels/nvfp4/schedule.h"
-#include "kernels/nvfp4/shapes.h"
-#include "kernels/nvfp4/variants.h"
 
-/* ns per K block of the whole tiles of a width, dealt out in schedule order, cyclically */
-static const double rate64[] = {1000, 1200}, rate128[] = {2000, 2100, 2200, 2600};
 #define PART_RATE 5000.0 /* far from every whole tile's: a part counted would move the medians */
-/* ceiling_tflops for a floor of 1000 ns per K block at n_eff 64 on 4 SMs (tile_w 128):
- * 2 x 128 x 64 x 128 flop x 4 SMs / 1000 ns */
+/* ceiling_tflops for a floor of 1000 ns per K block at width 64 on 4 SMs (128-row tiles, K
+ * blocks of 128): 2 x 128 x 64 x 128 flop x 4 SMs / 1000 ns */
 #define CEILING_TFLOPS "8.388608"
+#define FLOPS_PER_KB(width) (2.0 * 128 * (width) * 128)
+
+typedef struct tunit {
+    gs_unit u;
+    double rate; /* ns per K block of its MAINLOOP */
+} tunit;
+
+/* Six whole tiles of 8 K blocks on 4 CTAs: group 0 two of width 64, group 1 four of 128. */
+static const tunit units1[] = {
+    {{0, 0, 0, 64, 0, 8, 1, 8 * FLOPS_PER_KB(64)}, 1000},  {{1, 1, 0, 64, 0, 8, 1, 8 * FLOPS_PER_KB(64)}, 1200},
+    {{2, 2, 1, 128, 0, 8, 1, 8 * FLOPS_PER_KB(128)}, 2000}, {{3, 3, 1, 128, 0, 8, 1, 8 * FLOPS_PER_KB(128)}, 2100},
+    {{4, 0, 1, 128, 0, 8, 1, 8 * FLOPS_PER_KB(128)}, 2200}, {{5, 1, 1, 128, 0, 8, 1, 8 * FLOPS_PER_KB(128)}, 2600},
+};
+/* Split K: four whole tiles of 16 K blocks and two tiles cut in two parts of 8, width 64. */
+static const tunit units2[] = {
+    {{0, 0, 0, 64, 0, 16, 1, 16 * FLOPS_PER_KB(64)}, 1000}, {{1, 1, 0, 64, 0, 16, 1, 16 * FLOPS_PER_KB(64)}, 1200},
+    {{2, 2, 0, 64, 0, 16, 1, 16 * FLOPS_PER_KB(64)}, 1000}, {{3, 3, 0, 64, 0, 16, 1, 16 * FLOPS_PER_KB(64)}, 1200},
+    {{4, 0, 0, 64, 0, 8, 2, 8 * FLOPS_PER_KB(64)}, PART_RATE}, {{5, 1, 0, 64, 8, 16, 2, 8 * FLOPS_PER_KB(64)}, PART_RATE},
+    {{6, 2, 0, 64, 0, 8, 2, 8 * FLOPS_PER_KB(64)}, PART_RATE}, {{7, 3, 0, 64, 8, 16, 2, 8 * FLOPS_PER_KB(64)}, PART_RATE},
+};
 
 static void add(gs_timeline *tl, size_t *cap, uint32_t cta, uint16_t warp, int tile, int group, int phase, double t0,
                 double t1)
@@ -35,64 +50,45 @@ static void add(gs_timeline *tl, size_t *cap, uint32_t cta, uint16_t warp, int t
     tl->ev[tl->n_events++] = (gs_event){t0, t1, cta, warp, 0, (uint16_t)tile, (uint16_t)group, (uint8_t)phase, 2};
 }
 
-/* Stamps of a launch that ran the schedule of (shape, variant, sms): warp 0 and warp 1 of each
- * CTA record every unit's MAINLOOP (warp 1's is longer and must not count); with detail, both
- * record each stage (warp 1's far off).  wrong_group: a unit tagged group 0 instead, or -1. */
-static void stamp(gs_timeline *tl, const char *shape, const char *variant, int sms, int detail, int wrong_group)
+/* Stamps of a launch that ran the units: warp 0 and warp 1 of each CTA record every unit's
+ * MAINLOOP (warp 1's is longer and must not count); with detail, both record each K block's
+ * sub-phases (warp 1's far off). */
+static void stamp(gs_timeline *tl, const tunit *us, size_t n, int detail)
 {
-    nvfp4_shape s;
-    nvfp4_schedule sc;
-    char err[256];
-    const nvfp4_variant *v = nvfp4_variant_find(variant);
-    assert_non_null(v);
-    assert_int_equal(nvfp4_shape_parse(shape, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_variant_schedule(v, &s, sms, &sc, err, sizeof err), 0);
     memset(tl, 0, sizeof *tl);
     size_t cap = 0;
-    int k64 = 0, k128 = 0;
-    for (int b = 0; b < sc.grid; b++) {
+    for (uint32_t b = 0; b < 4; b++) {
         double t0 = 1000;
-        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
-            const nvfp4_tile *u = &sc.tiles[t];
-            const int kb = u->kb1 - u->kb0, group = t == wrong_group ? 0 : u->group;
-            double rate = PART_RATE;
-            if (u->parts == 1)
-                rate = u->n_eff == 64 ? rate64[k64++ % 2] : rate128[k128++ % 4];
-            const double ml = kb * rate;
-            add(tl, &cap, (uint32_t)b, 0, t, group, GS_MAINLOOP, t0, t0 + ml);
-            add(tl, &cap, (uint32_t)b, 1, t, group, GS_MAINLOOP, t0 + 20, t0 + ml + 500);
+        for (size_t i = 0; i < n; i++) {
+            const gs_unit *u = &us[i].u;
+            if (u->cta != b)
+                continue;
+            const int kb = (int)(u->k1 - u->k0);
+            const double rate = us[i].rate, ml = kb * rate;
+            add(tl, &cap, b, 0, (int)u->unit, (int)u->group, GS_MAINLOOP, t0, t0 + ml);
+            add(tl, &cap, b, 1, (int)u->unit, (int)u->group, GS_MAINLOOP, t0 + 20, t0 + ml + 500);
             for (int k = 0; detail && k < kb; k++) {
                 const double at = t0 + k * rate;
-                /* the first stage waits longest: the medians are the other stages' */
-                const double wait = k == 0 ? 500 : u->n_eff == 64 ? 40 : 60;
-                add(tl, &cap, (uint32_t)b, 0, t, group, GS_LOAD_WAIT, at, at + wait);
-                add(tl, &cap, (uint32_t)b, 0, t, group, GS_DEQUANT, at, at + 200);
-                add(tl, &cap, (uint32_t)b, 0, t, group, GS_MMA, at, at + 300 + u->n_eff);
-                add(tl, &cap, (uint32_t)b, 1, t, group, GS_LOAD_WAIT, at, at + 9000);
-                add(tl, &cap, (uint32_t)b, 1, t, group, GS_MMA, at, at + 9000);
+                /* the first K block waits longest: the medians are the others' */
+                const double wait = k == 0 ? 500 : u->width == 64 ? 40 : 60;
+                add(tl, &cap, b, 0, (int)u->unit, (int)u->group, SYN_WAIT, at, at + wait);
+                add(tl, &cap, b, 0, (int)u->unit, (int)u->group, SYN_PREP, at, at + 200);
+                add(tl, &cap, b, 0, (int)u->unit, (int)u->group, SYN_MMA, at, at + 300 + u->width);
+                add(tl, &cap, b, 1, (int)u->unit, (int)u->group, SYN_WAIT, at, at + 9000);
+                add(tl, &cap, b, 1, (int)u->unit, (int)u->group, SYN_MMA, at, at + 9000);
             }
-            add(tl, &cap, (uint32_t)b, 0, t, group, GS_EPILOGUE, t0 + ml, t0 + ml + 300);
+            add(tl, &cap, b, 0, (int)u->unit, (int)u->group, GS_EPILOGUE, t0 + ml, t0 + ml + 300);
             t0 += ml + 1000;
         }
     }
-    nvfp4_schedule_free(&sc);
 }
 
-static void meta(gs_meta *m, const char *subject, const char *shape, const char *variant, int sms)
-{
-    memset(m, 0, sizeof *m);
-    gs_meta_set(m, "subject", "%s", subject);
-    gs_meta_set(m, "shape", "%s", shape);
-    gs_meta_set(m, "variant", "%s", variant);
-    gs_meta_set(m, "sm_count", "%d", sms);
-    gs_meta_set(m, "ceiling_tflops", CEILING_TFLOPS);
-    gs_meta_set(m, "git_commit", "abc1234");
-}
-
-/* Each test's stamps, meta.txt and table; teardown frees them whatever the test did. */
+/* Each test's stamps, meta.txt, names, units and table; teardown frees them. */
 typedef struct fixture {
     gs_timeline tl;
     gs_meta m;
+    gs_phase_table names;
+    gs_units units;
     gs_widths w;
 } fixture;
 
@@ -106,33 +102,46 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     gs_meta_free(&f->m);
+    gs_units_free(&f->units);
     gs_timeline_free(&f->tl);
     free(f);
     return 0;
 }
 
-/* The table of a launch of `point` on `shape` stamped on stamped_sms SMs (detail, wrong_group:
- * stamp's), read with a meta.txt of (subject, shape, point, meta_sms). */
-static const gs_widths *run(void **state, const char *subject, const char *shape, const char *point, int stamped_sms,
-                            int meta_sms, int detail, int wrong_group)
+/* The run's side: meta (meta_sms SMs, the ceiling, the per-K-block phase), names of the
+ * main loop's sub-phases, and the units as listed. */
+static void describe(fixture *f, const tunit *us, size_t n, int meta_sms)
+{
+    char err[256];
+    gs_meta_set(&f->m, "sm_count", "%d", meta_sms);
+    gs_meta_set(&f->m, "ceiling_tflops", CEILING_TFLOPS);
+    gs_meta_set(&f->m, "units.k_block", "128");
+    gs_meta_set(&f->m, "units.kblock_phase", "WAIT");
+    gs_phase_table_init(&f->names);
+    assert_int_equal(gs_phase_table_name(&f->names, SYN_WAIT, "WAIT", GS_MAINLOOP, "wait", err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&f->names, SYN_PREP, "PREP", GS_MAINLOOP, "prep", err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&f->names, SYN_MMA, "MMA", GS_MAINLOOP, "mma", err, sizeof err), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(gs_units_add(&f->units, &us[i].u, err, sizeof err), 0);
+}
+
+static const gs_widths *run(void **state, const tunit *us, size_t n, int meta_sms, int detail)
 {
     fixture *f = *state;
-    stamp(&f->tl, shape, point, stamped_sms, detail, wrong_group);
-    meta(&f->m, subject, shape, point, meta_sms);
-    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->w), 0);
+    stamp(&f->tl, us, n, detail);
+    describe(f, us, n, meta_sms);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->names, &f->units, &f->w), 0);
     return &f->w;
 }
 
-/* The table of the plain shape below: group 0 (M 64) two tiles of width 64, group 1 (M 256)
- * four of width 128, 8 K blocks each; every tile whole. */
-#define SHAPE1 "m=64,256;n=256;k=1024"
-#define POINT1 "s4_w128_t128_ws_p_tma"
+#define N1 (sizeof units1 / sizeof units1[0])
+#define N2 (sizeof units2 / sizeof units2[0])
 
 /* A row of whole tiles: its counts, quantiles (ns per K block) and floor. */
-static void check_row(const gs_width_row *x, int n_eff, int units, long long kblocks, double p50, double p10,
+static void check_row(const gs_width_row *x, int width, int units, long long kblocks, double p50, double p10,
                       double p90, double floor_ns)
 {
-    assert_int_equal(x->n_eff, n_eff);
+    assert_int_equal(x->width, width);
     assert_int_equal(x->units, units);
     assert_int_equal(x->whole, units);
     assert_int_equal(x->parts, 0);
@@ -140,7 +149,7 @@ static void check_row(const gs_width_row *x, int n_eff, int units, long long kbl
     assert_float_equal(x->kb_p50_ns, p50, 1e-6);
     assert_float_equal(x->kb_p10_ns, p10, 1e-6);
     assert_float_equal(x->kb_p90_ns, p90, 1e-6);
-    assert_float_equal(x->ns_per_token, p50 / n_eff, 1e-9);
+    assert_float_equal(x->ns_per_column, p50 / width, 1e-9);
     assert_float_equal(x->floor_ns, floor_ns, 1e-6);
     assert_float_equal(x->ceiling_share, floor_ns / p50, 1e-9);
 }
@@ -149,6 +158,7 @@ static void check_row(const gs_width_row *x, int n_eff, int units, long long kbl
 static void check_rows1(const gs_widths *w, int sms)
 {
     const double floor64 = 1000.0 * sms / 4;
+    assert_int_equal(w->ok, 1);
     assert_int_equal(w->n, 2);
     const gs_width_row *a = &w->row[0], *b = &w->row[1];
     check_row(a, 64, 2, 16, 1100, 1020, 1180, floor64);
@@ -158,44 +168,37 @@ static void check_rows1(const gs_widths *w, int sms)
     assert_float_equal(b->main_share, 71200.0 / 88800, 1e-9);
 }
 
-static void check_stages1(const gs_widths *w)
+static void units_agree_plain(void **state)
 {
-    assert_int_equal(w->detail, 1);
-    assert_float_equal(w->row[0].stage_ns[0], 40, 1e-6);
-    assert_float_equal(w->row[0].stage_ns[1], 200, 1e-6);
-    assert_float_equal(w->row[0].stage_ns[2], 364, 1e-6);
-    assert_float_equal(w->row[1].stage_ns[0], 60, 1e-6);
-    assert_float_equal(w->row[1].stage_ns[2], 428, 1e-6);
-}
-
-static void schedule_agrees_plain(void **state)
-{
-    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 4, 0, -1);
+    const gs_widths *w = run(state, units1, N1, 4, 0);
     assert_int_equal(w->applies, 1);
-    assert_int_equal(w->from, GS_UNITS_SCHEDULE);
     assert_int_equal(w->stamped_units, 6);
-    assert_int_equal(w->schedule_units, 6);
-    assert_int_equal(w->detail, 0);
+    assert_int_equal(w->listed_units, 6);
+    assert_int_equal(w->n_sub, 0); /* a plain twin: no sub-phase columns */
     check_rows1(w, 4);
-    assert_true(isnan(w->row[0].stage_ns[0]));
 }
 
-static void schedule_agrees_detail(void **state)
+static void units_agree_detail(void **state)
 {
-    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 4, 1, -1);
-    assert_int_equal(w->from, GS_UNITS_SCHEDULE);
+    const gs_widths *w = run(state, units1, N1, 4, 1);
     check_rows1(w, 4);
-    check_stages1(w);
+    assert_int_equal(w->n_sub, 3);
+    assert_float_equal(w->row[0].sub_ns[SYN_WAIT], 40, 1e-6);
+    assert_float_equal(w->row[0].sub_ns[SYN_PREP], 200, 1e-6);
+    assert_float_equal(w->row[0].sub_ns[SYN_MMA], 364, 1e-6);
+    assert_float_equal(w->row[1].sub_ns[SYN_WAIT], 60, 1e-6);
+    assert_float_equal(w->row[1].sub_ns[SYN_MMA], 428, 1e-6);
 }
 
-/* Dealt split K, 6 tiles of 16 K blocks on 4 CTAs (24 each): tiles 1 and 4 are cut in two. */
-#define SHAPE2 "m=64;n=768;k=2048"
-#define POINT2 "s3_w128_t256_ws_p_tmr_sk"
+/* The floor is a K block's flops at one SM's share: 3 SMs in meta.txt, 3/4 of 4's. */
+static void floor_follows_the_sm_count(void **state)
+{
+    check_rows1(run(state, units1, N1, 3, 0), 3);
+}
 
 static void parts_stay_out_of_the_median(void **state)
 {
-    const gs_widths *w = run(state, "nvfp4", SHAPE2, POINT2, 4, 4, 0, -1);
-    assert_int_equal(w->from, GS_UNITS_SCHEDULE);
+    const gs_widths *w = run(state, units2, N2, 4, 0);
     assert_int_equal(w->n, 1);
     assert_int_equal(w->row[0].units, 8);
     assert_int_equal(w->row[0].whole, 4);
@@ -203,107 +206,93 @@ static void parts_stay_out_of_the_median(void **state)
     assert_int_equal(w->row[0].kblocks, 96);
     assert_float_equal(w->row[0].kb_p50_ns, 1100, 1e-6);
     assert_float_equal(w->row[0].kb_p90_ns, 1200, 1e-6);
+    assert_float_equal(w->row[0].floor_ns, 1000, 1e-6);
     assert_float_equal(w->row[0].main_share, 1.0, 1e-12);
 }
 
-/* meta.txt says 3 SMs, the stamps ran on 4: the schedule disagrees; every group has one width
- * and the detail stamps count each unit's K blocks, so the table is the same. */
-static void mismatch_detail_maps_by_group(void **state)
-{
-    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 3, 1, -1);
-    assert_int_equal(w->from, GS_UNITS_GROUPS);
-    assert_non_null(strstr(w->note, "not by the schedule"));
-    assert_non_null(strstr(w->note, "abc1234"));
-    check_rows1(w, 3);
-    check_stages1(w);
-}
-
-/* A plain twin, mismatched, no group split (as many units as tiles): every unit whole. */
-static void mismatch_plain_unsplit_groups(void **state)
-{
-    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 3, 0, -1);
-    assert_int_equal(w->from, GS_UNITS_GROUPS);
-    check_rows1(w, 3);
-}
-
-/* A plain twin, mismatched, its group split: whole tiles and owners cannot be told apart, so
- * the width shows units, K blocks and share only. */
-static void mismatch_plain_split_group_is_open(void **state)
-{
-    const gs_widths *w = run(state, "nvfp4", SHAPE2, POINT2, 4, 5, 0, -1);
-    assert_int_equal(w->from, GS_UNITS_GROUPS);
-    assert_int_equal(w->schedule_units, 10);
-    assert_int_equal(w->n, 1);
-    assert_int_equal(w->row[0].resolved, 0);
-    assert_int_equal(w->row[0].units, 8);
-    assert_int_equal(w->row[0].whole, -1);
-    assert_int_equal(w->row[0].parts, -1);
-    assert_int_equal(w->row[0].kblocks, 96);
-    assert_true(isnan(w->row[0].kb_p50_ns));
-    assert_true(isnan(w->row[0].ceiling_share));
-    assert_float_equal(w->row[0].main_share, 1.0, 1e-12);
-    assert_non_null(strstr(w->note, "Tiles of groups 0 were split"));
-}
-
-/* M = 160 in tiles of 128: token tiles of widths 128 and 32 in one group; mismatched, the
- * table is left out. */
-static void mismatch_ambiguous_group_leaves_it_out(void **state)
-{
-    const gs_widths *w = run(state, "nvfp4", "m=160;n=256;k=1024", POINT1, 4, 3, 1, -1);
-    assert_int_equal(w->applies, 1);
-    assert_int_equal(w->from, GS_UNITS_NONE);
-    assert_int_equal(w->n, 0);
-    assert_non_null(strstr(w->note, "Left out"));
-    assert_non_null(strstr(w->note, "two widths"));
-}
-
-/* One unit tagged with another group than the schedule's: no table. */
-static void wrong_group_tag_leaves_it_out(void **state)
-{
-    const gs_widths *w = run(state, "nvfp4", SHAPE1, POINT1, 4, 4, 0, 0);
-    assert_int_equal(w->from, GS_UNITS_NONE);
-    assert_int_equal(w->n, 0);
-    assert_non_null(strstr(w->note, "unit 0 is group 0 in the stamps, 1 in the schedule"));
-}
-
-/* A detail run whose unit ran one stage fewer than the schedule's K blocks: the schedule does
- * not agree, and without that stage the groups' K blocks do not add up either. */
-static void missing_stage_leaves_it_out(void **state)
+/* The stamps and the run's units disagree: the table is left out, and the note says where. */
+static void expect_left_out(void **state, const tunit *listed, size_t n, int detail, const char *needle)
 {
     fixture *f = *state;
-    stamp(&f->tl, SHAPE1, POINT1, 4, 1, -1);
+    stamp(&f->tl, units1, N1, detail);
+    describe(f, listed, n, 4);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->names, &f->units, &f->w), 0);
+    assert_int_equal(f->w.applies, 1);
+    assert_int_equal(f->w.ok, 0);
+    assert_int_equal(f->w.n, 0);
+    if (!strstr(f->w.note, needle))
+        fail_msg("note '%s' lacks '%s'", f->w.note, needle);
+}
+
+static void unit_on_another_cta_leaves_it_out(void **state)
+{
+    tunit t[N1];
+    memcpy(t, units1, sizeof t);
+    t[4].u.cta = 2;
+    expect_left_out(state, t, N1, 0, "unit 4 ran on CTA 0, the run lists it on CTA 2");
+}
+
+static void unit_in_another_group_leaves_it_out(void **state)
+{
+    tunit t[N1];
+    memcpy(t, units1, sizeof t);
+    t[0].u.group = 1;
+    expect_left_out(state, t, N1, 0, "unit 0 is group 0 in the stamps, 1 in the run");
+}
+
+static void unit_count_differs_leaves_it_out(void **state)
+{
+    expect_left_out(state, units1, N1 - 1, 0, "the run lists 5 units, the stamps have 6");
+}
+
+static void unlisted_unit_leaves_it_out(void **state)
+{
+    tunit t[N1];
+    memcpy(t, units1, sizeof t);
+    t[5].u.unit = 9;
+    expect_left_out(state, t, N1, 0, "unit 9 of the run has no MAINLOOP in the stamps");
+}
+
+/* A unit whose per-K-block phase is recorded 7 times for 8 K blocks. */
+static void missing_kblock_stamp_leaves_it_out(void **state)
+{
+    fixture *f = *state;
+    stamp(&f->tl, units1, N1, 1);
     for (size_t i = 0; i < f->tl.n_events; i++)
-        if (f->tl.ev[i].phase == GS_LOAD_WAIT && f->tl.ev[i].warp == 0) {
+        if (f->tl.ev[i].phase == SYN_WAIT && f->tl.ev[i].warp == 0) {
             f->tl.ev[i].warp = 2; /* no longer the representative warp's */
             break;
         }
-    meta(&f->m, "nvfp4", SHAPE1, POINT1, 4);
-    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->w), 0);
-    assert_int_equal(f->w.from, GS_UNITS_NONE);
+    describe(f, units1, N1, 4);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->names, &f->units, &f->w), 0);
+    assert_int_equal(f->w.ok, 0);
     assert_int_equal(f->w.n, 0);
-    assert_non_null(strstr(f->w.note, "ran 7 stages, the schedule rebuilt from meta.txt gives it 8 K blocks"));
+    assert_non_null(strstr(f->w.note, "recorded 7 of its per-K-block phase, the run gives it 8 K blocks"));
 }
 
-static void other_subjects_have_no_section(void **state)
+static void runs_without_units_have_no_section(void **state)
 {
-    const gs_widths *w = run(state, "calib", SHAPE1, POINT1, 4, 4, 0, -1);
-    assert_int_equal(w->applies, 0);
-    assert_int_equal(w->n, 0);
+    fixture *f = *state;
+    stamp(&f->tl, units1, N1, 0);
+    describe(f, units1, 0, 4);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->names, &f->units, &f->w), 0);
+    assert_int_equal(f->w.applies, 0);
+    assert_int_equal(f->w.n, 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(schedule_agrees_plain, setup, teardown),
-        cmocka_unit_test_setup_teardown(schedule_agrees_detail, setup, teardown),
+        cmocka_unit_test_setup_teardown(units_agree_plain, setup, teardown),
+        cmocka_unit_test_setup_teardown(units_agree_detail, setup, teardown),
+        cmocka_unit_test_setup_teardown(floor_follows_the_sm_count, setup, teardown),
         cmocka_unit_test_setup_teardown(parts_stay_out_of_the_median, setup, teardown),
-        cmocka_unit_test_setup_teardown(mismatch_detail_maps_by_group, setup, teardown),
-        cmocka_unit_test_setup_teardown(mismatch_plain_unsplit_groups, setup, teardown),
-        cmocka_unit_test_setup_teardown(mismatch_plain_split_group_is_open, setup, teardown),
-        cmocka_unit_test_setup_teardown(mismatch_ambiguous_group_leaves_it_out, setup, teardown),
-        cmocka_unit_test_setup_teardown(wrong_group_tag_leaves_it_out, setup, teardown),
-        cmocka_unit_test_setup_teardown(missing_stage_leaves_it_out, setup, teardown),
-        cmocka_unit_test_setup_teardown(other_subjects_have_no_section, setup, teardown),
+        cmocka_unit_test_setup_teardown(unit_on_another_cta_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(unit_in_another_group_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(unit_count_differs_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(unlisted_unit_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(missing_kblock_stamp_leaves_it_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(runs_without_units_have_no_section, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,12 +20,12 @@
 #include <cuda_runtime_api.h>
 
 #include "instrument/gs_args.h"
+#include "instrument/gs_ceilings.h"
 #include "instrument/gs_stamps.h"
 #include "instrument/gs_timing.h"
 #include "kernels/nvfp4/nvfp4.h"
 
 #define BENCH_SHAPES "g8k7168,g8k2048,g2k4096,g2k1536"
-#define CEILING_N 8192
 #define WARMUP 5
 
 typedef struct launch_arg {
@@ -124,12 +124,12 @@ int main(int argc, char **argv)
 
     /* the ceiling once for the whole table: its fastest repetition, the rate before the
      * GPU lowers its clock under this load (docs/method.md) */
-    nvfp4_ceiling_gemm *cg = NULL;
+    gs_ceiling_gemm *cg = NULL;
     double ceil_tf = NAN;
-    if (nvfp4_ceiling_gemm_create(CEILING_N, &cg) == 0)
-        ceil_tf = nvfp4_ceiling_gemm_flops(cg) / (time_ms(nvfp4_ceiling_gemm_launch, cg, &fl, reps, 1) * 1e-3) / 1e12;
-    nvfp4_ceiling_gemm_destroy(cg);
-    printf("tensor ceiling (cuBLAS bf16 %d^3, fastest of %d): %.1f TFLOP/s\n", CEILING_N, reps, ceil_tf);
+    if (gs_ceiling_gemm_create(GS_CEILING_GEMM_N, &cg) == 0)
+        ceil_tf = gs_ceiling_gemm_flops(cg) / (time_ms(gs_ceiling_gemm_launch, cg, &fl, reps, 1) * 1e-3) / 1e12;
+    gs_ceiling_gemm_destroy(cg);
+    printf("tensor ceiling (cuBLAS bf16 %d^3, fastest of %d): %.1f TFLOP/s\n", GS_CEILING_GEMM_N, reps, ceil_tf);
     printf("%-8s %-25s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
            "cuBLAS/x", "twin/x", "detail/x", "correct");
 

@@ -1,5 +1,5 @@
 /* The cuBLAS anchor (what a user without an NVFP4 kernel would run on Hopper: dequantise
- * once to bf16, then a bf16 grouped GEMM) and the bf16 tensor-rate ceiling GEMM.
+ * once to bf16, then a bf16 grouped GEMM).
  * Every cuBLAS status and CUDA call is checked; cuBLAS failures are reported on stderr and
  * returned as cudaErrorUnknown (launch functions must return 0 or a CUDA error code). */
 #include <cublas_v2.h>
@@ -11,34 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../instrument/gs_cublas_check.h"
 #include "format.h"
 #include "nvfp4_internal.h"
 #include "reference_cpu.h"
 
-static int cuda_fail(const char *what, cudaError_t e, int line)
-{
-    fprintf(stderr, "nvfp4 cublas_anchor.cu:%d: %s: %s\n", line, what, cudaGetErrorString(e));
-    return (int)e;
-}
-
-static int cublas_fail(const char *what, cublasStatus_t st, int line)
-{
-    fprintf(stderr, "nvfp4 cublas_anchor.cu:%d: %s: %s\n", line, what, cublasGetStatusName(st));
-    return (int)cudaErrorUnknown;
-}
-
-#define CKC(call)                                                                                           \
-    do {                                                                                                    \
-        cudaError_t e_ = (call);                                                                            \
-        if (e_ != cudaSuccess)                                                                              \
-            return cuda_fail(#call, e_, __LINE__);                                                          \
-    } while (0)
-#define CKB(call)                                                                                           \
-    do {                                                                                                    \
-        cublasStatus_t s_ = (call);                                                                         \
-        if (s_ != CUBLAS_STATUS_SUCCESS)                                                                    \
-            return cublas_fail(#call, s_, __LINE__);                                                        \
-    } while (0)
 
 /* ------------------------------------------------------------------------------------------ */
 /* exact dequantisation to bf16 (e2m1 x e4m3 has <= 6 significant bits, 2^-10..2688) */
@@ -95,7 +72,7 @@ struct nvfp4_cublas {
  * the tokens. */
 static int run_grouped(nvfp4_cublas *c)
 {
-    CKB(cublasGemmGroupedBatchedEx(c->h, c->ta, c->tb, c->m, c->n, c->k, c->alpha, (const void *const *)c->dptrs,
+    GS_CKB(cublasGemmGroupedBatchedEx(c->h, c->ta, c->tb, c->m, c->n, c->k, c->alpha, (const void *const *)c->dptrs,
                                    CUDA_R_16BF, c->lda, (const void *const *)(c->dptrs + c->groups), CUDA_R_16BF,
                                    c->ldb, c->beta, c->dptrs + 2 * c->groups, CUDA_R_16BF, c->ldc, c->groups,
                                    c->gsize, CUBLAS_COMPUTE_32F));
@@ -105,7 +82,7 @@ static int run_grouped(nvfp4_cublas *c)
 static int run_loop(nvfp4_cublas *c)
 {
     for (int g = 0; g < c->groups; g++)
-        CKB(cublasGemmEx(c->h, CUBLAS_OP_T, CUBLAS_OP_N, c->m[g], c->n[g], c->k[g], &c->alpha[g], c->B[g],
+        GS_CKB(cublasGemmEx(c->h, CUBLAS_OP_T, CUBLAS_OP_N, c->m[g], c->n[g], c->k[g], &c->alpha[g], c->B[g],
                          CUDA_R_16BF, c->lda[g], c->A[g], CUDA_R_16BF, c->ldb[g], &c->beta[g], c->D[g], CUDA_R_16BF,
                          c->ldc[g], CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     return 0;
@@ -114,7 +91,7 @@ static int run_loop(nvfp4_cublas *c)
 int nvfp4_cublas_launch(void *arg, cudaStream_t s)
 {
     nvfp4_cublas *c = (nvfp4_cublas *)arg;
-    CKB(cublasSetStream(c->h, s));
+    GS_CKB(cublasSetStream(c->h, s));
     return c->grouped ? run_grouped(c) : run_loop(c);
 }
 
@@ -124,19 +101,19 @@ static int cublas_setup(nvfp4_cublas *c)
     void *hp[3 * NVFP4_MAX_GROUPS];
     const unsigned T = 256;
     c->groups = s->groups;
-    CKB(cublasCreate(&c->h));
+    GS_CKB(cublasCreate(&c->h));
     for (int g = 0; g < s->groups; g++) {
         nvfp4_group_dev gd;
         if (nvfp4_problem_group(c->p, g, &gd) != 0)
             return (int)cudaErrorInvalidValue;
-        CKC(cudaMalloc((void **)&c->A[g], (size_t)gd.M * gd.K * sizeof(__nv_bfloat16)));
-        CKC(cudaMalloc((void **)&c->B[g], (size_t)gd.N * gd.K * sizeof(__nv_bfloat16)));
-        CKC(cudaMalloc((void **)&c->D[g], (size_t)gd.M * gd.N * sizeof(__nv_bfloat16)));
+        GS_CKC(cudaMalloc((void **)&c->A[g], (size_t)gd.M * gd.K * sizeof(__nv_bfloat16)));
+        GS_CKC(cudaMalloc((void **)&c->B[g], (size_t)gd.N * gd.K * sizeof(__nv_bfloat16)));
+        GS_CKC(cudaMalloc((void **)&c->D[g], (size_t)gd.M * gd.N * sizeof(__nv_bfloat16)));
         size_t na = (size_t)gd.M * (gd.K / 2), nb = (size_t)gd.N * (gd.K / 2);
         nvfp4_dequant_bf16<<<(unsigned)((na + T - 1) / T), T>>>(gd.A, gd.SFA, c->A[g], gd.M, gd.K);
-        CKC(cudaGetLastError());
+        GS_CKC(cudaGetLastError());
         nvfp4_dequant_bf16<<<(unsigned)((nb + T - 1) / T), T>>>(gd.B, gd.SFB, c->B[g], gd.N, gd.K);
-        CKC(cudaGetLastError());
+        GS_CKC(cudaGetLastError());
         c->ta[g] = CUBLAS_OP_T;
         c->tb[g] = CUBLAS_OP_N;
         c->m[g] = gd.N;
@@ -152,12 +129,12 @@ static int cublas_setup(nvfp4_cublas *c)
         hp[s->groups + g] = c->A[g];
         hp[2 * s->groups + g] = c->D[g];
     }
-    CKC(cudaMalloc((void **)&c->dptrs, 3 * (size_t)s->groups * sizeof(void *)));
-    CKC(cudaMemcpy(c->dptrs, hp, 3 * (size_t)s->groups * sizeof(void *), cudaMemcpyHostToDevice));
-    CKC(cudaDeviceSynchronize());
+    GS_CKC(cudaMalloc((void **)&c->dptrs, 3 * (size_t)s->groups * sizeof(void *)));
+    GS_CKC(cudaMemcpy(c->dptrs, hp, 3 * (size_t)s->groups * sizeof(void *), cudaMemcpyHostToDevice));
+    GS_CKC(cudaDeviceSynchronize());
 
     /* Try the grouped API once; fall back to a loop if this cuBLAS refuses it. */
-    CKB(cublasSetStream(c->h, 0));
+    GS_CKB(cublasSetStream(c->h, 0));
     {
         cublasStatus_t st = cublasGemmGroupedBatchedEx(
             c->h, c->ta, c->tb, c->m, c->n, c->k, c->alpha, (const void *const *)c->dptrs, CUDA_R_16BF, c->lda,
@@ -165,7 +142,7 @@ static int cublas_setup(nvfp4_cublas *c)
             CUDA_R_16BF, c->ldc, c->groups, c->gsize, CUBLAS_COMPUTE_32F);
         cudaError_t e = cudaDeviceSynchronize();
         if (e != cudaSuccess)
-            return cuda_fail("cublasGemmGroupedBatchedEx trial", e, __LINE__);
+            return gs_cuda_fail("cublasGemmGroupedBatchedEx trial", e, __FILE__, __LINE__);
         c->grouped = st == CUBLAS_STATUS_SUCCESS;
         if (c->grouped)
             snprintf(c->method, sizeof c->method,
@@ -179,7 +156,7 @@ static int cublas_setup(nvfp4_cublas *c)
         int rc = run_loop(c);
         if (rc)
             return rc;
-        CKC(cudaDeviceSynchronize());
+        GS_CKC(cudaDeviceSynchronize());
     }
     return 0;
 }
@@ -217,18 +194,18 @@ void nvfp4_cublas_destroy(nvfp4_cublas *c)
         for (int i = 0; i < 3; i++) {
             cudaError_t e = cudaFree(b[i]);
             if (e != cudaSuccess)
-                cuda_fail("cudaFree", e, __LINE__);
+                gs_cuda_fail("cudaFree", e, __FILE__, __LINE__);
         }
     }
     if (c->dptrs) {
         cudaError_t e = cudaFree(c->dptrs);
         if (e != cudaSuccess)
-            cuda_fail("cudaFree", e, __LINE__);
+            gs_cuda_fail("cudaFree", e, __FILE__, __LINE__);
     }
     if (c->h) {
         cublasStatus_t st = cublasDestroy(c->h);
         if (st != CUBLAS_STATUS_SUCCESS)
-            cublas_fail("cublasDestroy", st, __LINE__);
+            gs_cublas_fail("cublasDestroy", st, __FILE__, __LINE__);
     }
     free(c);
 }
@@ -284,95 +261,4 @@ int nvfp4_cublas_verify(nvfp4_cublas *c, long long *bad, long long *elements)
     if (elements)
         *elements = nel;
     return 0;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* the ceiling: a large square bf16 GEMM */
-
-struct nvfp4_ceiling_gemm {
-    int n;
-    cublasHandle_t h;
-    __nv_bfloat16 *A, *B, *C;
-};
-
-__global__ void nvfp4_fill_bf16(__nv_bfloat16 *p, size_t n, uint64_t seed)
-{
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    uint64_t x = seed + i * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    /* uniform in [-1, 1) with 8 significant bits */
-    p[i] = __float2bfloat16_rn((float)((int)((x >> 40) & 0xFFu) - 128) / 128.0f);
-}
-
-static int ceiling_setup(nvfp4_ceiling_gemm *g)
-{
-    size_t nn = (size_t)g->n * g->n;
-    const unsigned T = 256;
-    CKB(cublasCreate(&g->h));
-    CKC(cudaMalloc((void **)&g->A, nn * sizeof(__nv_bfloat16)));
-    CKC(cudaMalloc((void **)&g->B, nn * sizeof(__nv_bfloat16)));
-    CKC(cudaMalloc((void **)&g->C, nn * sizeof(__nv_bfloat16)));
-    nvfp4_fill_bf16<<<(unsigned)((nn + T - 1) / T), T>>>(g->A, nn, 1);
-    CKC(cudaGetLastError());
-    nvfp4_fill_bf16<<<(unsigned)((nn + T - 1) / T), T>>>(g->B, nn, 2);
-    CKC(cudaGetLastError());
-    CKC(cudaDeviceSynchronize());
-    return 0;
-}
-
-int nvfp4_ceiling_gemm_create(int n, nvfp4_ceiling_gemm **out)
-{
-    nvfp4_ceiling_gemm *g;
-    if (n < 64 || n > 32768 || !out) {
-        fprintf(stderr, "nvfp4_ceiling_gemm_create: n=%d out of range\n", n);
-        return -1;
-    }
-    g = (nvfp4_ceiling_gemm *)calloc(1, sizeof *g);
-    if (!g)
-        return -1;
-    g->n = n;
-    if (ceiling_setup(g) != 0) {
-        nvfp4_ceiling_gemm_destroy(g);
-        return -1;
-    }
-    *out = g;
-    return 0;
-}
-
-double nvfp4_ceiling_gemm_flops(const nvfp4_ceiling_gemm *g)
-{
-    return 2.0 * (double)g->n * (double)g->n * (double)g->n;
-}
-
-int nvfp4_ceiling_gemm_launch(void *arg, cudaStream_t s)
-{
-    nvfp4_ceiling_gemm *g = (nvfp4_ceiling_gemm *)arg;
-    const float alpha = 1.0f, beta = 0.0f;
-    CKB(cublasSetStream(g->h, s));
-    /* "TN": both operands K-major, the layout cuBLAS is fastest on */
-    CKB(cublasGemmEx(g->h, CUBLAS_OP_T, CUBLAS_OP_N, g->n, g->n, g->n, &alpha, g->A, CUDA_R_16BF, g->n, g->B,
-                     CUDA_R_16BF, g->n, &beta, g->C, CUDA_R_16BF, g->n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-    return 0;
-}
-
-void nvfp4_ceiling_gemm_destroy(nvfp4_ceiling_gemm *g)
-{
-    if (!g)
-        return;
-    void *b[3] = {g->A, g->B, g->C};
-    for (int i = 0; i < 3; i++) {
-        cudaError_t e = cudaFree(b[i]);
-        if (e != cudaSuccess)
-            cuda_fail("cudaFree", e, __LINE__);
-    }
-    if (g->h) {
-        cublasStatus_t st = cublasDestroy(g->h);
-        if (st != CUBLAS_STATUS_SUCCESS)
-            cublas_fail("cublasDestroy", st, __LINE__);
-    }
-    free(g);
 }

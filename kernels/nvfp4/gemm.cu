@@ -482,12 +482,12 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     using L = smem_plan<STAGES, TILE_W, TILE_T, TMA_STORE>;
     const uint32_t slot = j % STAGES;
     const uint32_t st = cc.sm_base + slot * L::STAGE;
-    GS_SUB_BEGIN(gs, GS_LOAD_WAIT);
+    GS_SUB_BEGIN(gs, NVFP4_LOAD_WAIT);
     mbar_wait(L::full_bar(cc.sm_base, slot), (j / STAGES) & 1);
-    GS_SUB_END(gs, GS_LOAD_WAIT);
-    GS_SUB_BEGIN(gs, GS_DEQUANT);
+    GS_SUB_END(gs, NVFP4_LOAD_WAIT);
+    GS_SUB_BEGIN(gs, NVFP4_DEQUANT);
     dequant_weight_stage<ABLATE == 2>(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
-    GS_SUB_END(gs, GS_DEQUANT);
+    GS_SUB_END(gs, NVFP4_DEQUANT);
 }
 
 /* The eight wgmmas of a stage whose token slabs start at tok, one commit group. */
@@ -532,13 +532,13 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
     const uint32_t slot = cc.j % STAGES, tok = cc.sm_base + slot * L::STAGE + L::o_t,
                    empty = L::empty_bar(cc.sm_base, slot);
-    GS_SUB_BEGIN(gs, GS_MMA);
+    GS_SUB_BEGIN(gs, NVFP4_MMA);
     issue_stage<N, STAGES, TILE_W, TILE_T, TMA_STORE>(acc, a, tok);
     if constexpr (MMA_DEPTH == 2) {
         wgmma_wait<1>();
         if (!first)
             release_slot<STAGES, TILE_W, TILE_T, TMA_STORE>(cc, cc.j - 1);
-        GS_SUB_END(gs, GS_MMA);
+        GS_SUB_END(gs, NVFP4_MMA);
         if (has_next)
             fetch_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(next, cc, cc.j + 1, row, band_row, gs);
     } else {
@@ -548,7 +548,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
         fence_regs(acc);
         if (TMA_STORE != 2 || has_next)
             mbar_arrive(empty); /* release_slot(cc, cc.j); TMA_STORE 2 keeps the unit's last slot (run_tile) */
-        GS_SUB_END(gs, GS_MMA);
+        GS_SUB_END(gs, NVFP4_MMA);
         if (!WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
             load_stage<STAGES, TILE_W, TILE_T, TMA_STORE>(kp, cur, cc.sm_base);
         if (STAGES == 1 && has_next)

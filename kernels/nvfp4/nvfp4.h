@@ -22,6 +22,14 @@ extern "C" {
 
 /* Shapes and input distributions (pure C, no CUDA): see shapes.h. */
 
+/* The main loop's sub-phases, stamped per K block by the detail twin; the subject names
+ * them in the run (phase.<id>.* keys). */
+enum nvfp4_phase {
+    NVFP4_LOAD_WAIT = GS_PHASE_OWN(0), /* waiting for the stage's TMA loads */
+    NVFP4_DEQUANT = GS_PHASE_OWN(1),   /* weights dequantised into the wgmma fragments */
+    NVFP4_MMA = GS_PHASE_OWN(2)        /* the stage's wgmmas, issue to retire */
+};
+
 /* ---- problems: device data, poison, verification (problem.cu) ---- */
 
 typedef struct nvfp4_problem nvfp4_problem; /* opaque */
@@ -87,7 +95,7 @@ int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);
  * so its share of nvfp4_launch can be timed.  0 or a CUDA error. */
 int nvfp4_tokens_only(void *problem, cudaStream_t s);
 
-/* ---- cuBLAS anchor and tensor-rate ceiling (cublas_anchor.cu) ---- */
+/* ---- cuBLAS anchor (cublas_anchor.cu); the ceilings are instrument/gs_ceilings.h ---- */
 
 typedef struct nvfp4_cublas nvfp4_cublas;
 /* Dequantises A and B of every group to bf16 on the GPU (once, untimed) and prepares a
@@ -102,14 +110,6 @@ int nvfp4_cublas_launch(void *cublas, cudaStream_t s);
 int nvfp4_cublas_verify(nvfp4_cublas *c, long long *bad, long long *elements);
 void nvfp4_cublas_destroy(nvfp4_cublas *c);
 
-typedef struct nvfp4_ceiling_gemm nvfp4_ceiling_gemm;
-/* n x n x n bf16 GEMM (fp32 compute, bf16 out) on random data: the tensor-rate ceiling. */
-int nvfp4_ceiling_gemm_create(int n, nvfp4_ceiling_gemm **out);
-/* 2 n^3 */
-double nvfp4_ceiling_gemm_flops(const nvfp4_ceiling_gemm *g);
-/* gs_launch_fn */
-int nvfp4_ceiling_gemm_launch(void *g, cudaStream_t s);
-void nvfp4_ceiling_gemm_destroy(nvfp4_ceiling_gemm *g);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include "instrument/gs_args.h"
+#include "instrument/gs_ceilings.h"
 #include "instrument/gs_stamps.h"
 #include "kernels/nvfp4/nvfp4.h"
 #include "kernels/nvfp4/schedule.h"
@@ -78,8 +79,8 @@ static int check_consumer(const nvfp4_schedule *sc, int b, int detail, const gs_
             }
             count[rec[i].phase]++;
         }
-        if (count[GS_MAINLOOP] != 1 || count[GS_LOAD_WAIT] != nk || count[GS_DEQUANT] != nk ||
-            count[GS_MMA] != nk || count[GS_ACC_TO_REG] != 1 || count[GS_EPILOGUE] != 1 || count[GS_STORE] != 1) {
+        if (count[GS_MAINLOOP] != 1 || count[NVFP4_LOAD_WAIT] != nk || count[NVFP4_DEQUANT] != nk ||
+            count[NVFP4_MMA] != nk || count[GS_ACC_TO_REG] != 1 || count[GS_EPILOGUE] != 1 || count[GS_STORE] != 1) {
             snprintf(why, whylen, "tile %d: wrong phase mix", t);
             return 0;
         }
@@ -310,15 +311,15 @@ static void run_cublas(const nvfp4_shape *s, unsigned long long seed)
 
 static void run_ceiling(void)
 {
-    nvfp4_ceiling_gemm *g = NULL;
+    gs_ceiling_gemm *g = NULL;
     int ok = 0;
     double us = NAN;
-    if (nvfp4_ceiling_gemm_create(8192, &g) == 0) {
+    if (gs_ceiling_gemm_create(8192, &g) == 0) {
         cudaEvent_t a, b;
         float ms = 0;
         if (cuda_ok(cudaEventCreate(&a), "event") && cuda_ok(cudaEventCreate(&b), "event")) {
-            ok = nvfp4_ceiling_gemm_launch(g, 0) == 0 && cuda_ok(cudaEventRecord(a, 0), "record") &&
-                 nvfp4_ceiling_gemm_launch(g, 0) == 0 && cuda_ok(cudaEventRecord(b, 0), "record") &&
+            ok = gs_ceiling_gemm_launch(g, 0) == 0 && cuda_ok(cudaEventRecord(a, 0), "record") &&
+                 gs_ceiling_gemm_launch(g, 0) == 0 && cuda_ok(cudaEventRecord(b, 0), "record") &&
                  cuda_ok(cudaEventSynchronize(b), "sync") && cuda_ok(cudaEventElapsedTime(&ms, a, b), "elapsed");
             us = 1000.0 * ms;
             cudaEventDestroy(a);
@@ -326,12 +327,12 @@ static void run_ceiling(void)
         }
     }
     printf("ceiling  8192^3 bf16  %.1f us one-shot  %.0f TFLOP/s  %s\n", us,
-           g ? nvfp4_ceiling_gemm_flops(g) / (us * 1e-6) / 1e12 : 0.0, ok ? "PASS" : "FAIL");
+           g ? gs_ceiling_gemm_flops(g) / (us * 1e-6) / 1e12 : 0.0, ok ? "PASS" : "FAIL");
     if (ok)
         g_pass++;
     else
         g_fail++;
-    nvfp4_ceiling_gemm_destroy(g);
+    gs_ceiling_gemm_destroy(g);
 }
 
 int main(int argc, char **argv)

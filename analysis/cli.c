@@ -1,0 +1,126 @@
+/* What the commands share: errors, run folders, the recorder beside the program. */
+#define _POSIX_C_SOURCE 200809L
+#include "builtin.h"
+#include "plots.h"
+#include "report.h"
+#include "run.h"
+#include "instrument/gs_file.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int gs_die(const char *msg)
+{
+    fprintf(stderr, "gemmscope: %s\n", msg);
+    return 1;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void gs_resolve_run(const char *in, char *out, size_t n)
+{
+    char latest[PATH_MAX], meta[PATH_MAX + 16];
+    snprintf(latest, sizeof latest, "%s/latest", in);
+    snprintf(meta, sizeof meta, "%s/meta.txt", in);
+    if (access(meta, F_OK) != 0 && is_dir(latest))
+        snprintf(out, n, "%s", latest);
+    else
+        snprintf(out, n, "%s", in);
+}
+
+int gs_self_dir(char *out, size_t n)
+{
+    char self[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k <= 0)
+        return -1;
+    self[k] = 0;
+    snprintf(out, n, "%s", dirname(self));
+    return 0;
+}
+
+int gs_run_recorder(const char *const *args)
+{
+    char dir[PATH_MAX], helper[PATH_MAX + 32];
+    const char *argv[64];
+    int n = 0;
+    if (gs_self_dir(dir, sizeof dir))
+        return gs_die("cannot find my own path"), -1;
+    snprintf(helper, sizeof helper, "%s/gemmscope-record", dir);
+    if (access(helper, X_OK) != 0) {
+        fprintf(stderr, "gemmscope: %s not found: subjects live in the recorder; build it with 'make' (needs nvcc)\n",
+                helper);
+        return -1;
+    }
+    argv[n++] = helper;
+    for (int i = 0; args[i] && n < 63; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(helper, (char *const *)argv);
+        perror("gemmscope: exec gemmscope-record");
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+        return gs_die("the recorder did not run to its end"), -1;
+    return WEXITSTATUS(st);
+}
+
+int gs_analyse(const char *run, const char *out, int quiet)
+{
+    char err[1024], path[PATH_MAX + 32];
+    gs_rundata r;
+    if (gs_rundata_load(&r, run, GS_NEED_ALL, err, sizeof err))
+        return gs_die(err);
+    int rc = 1;
+    if (gs_make_dirs(out) != 0) {
+        snprintf(err, sizeof err, "cannot create %s: %s", out, strerror(errno));
+        goto fail;
+    }
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    if (gs_summary_write(&r, path, err, sizeof err) || gs_plots_write(&r, out, err, sizeof err))
+        goto fail;
+    char note[PATH_MAX + 256];
+    const char *plots_note = NULL;
+    if (!gs_gnuplot_available()) {
+        snprintf(note, sizeof note,
+                 "Plots not rendered: gnuplot was not found. Scripts and data are in plots/; render them with "
+                 "`make plots RUN=%s`.",
+                 out);
+        plots_note = note;
+    } else if (gs_plots_render(out, err, sizeof err)) {
+        /* the report still stands without pictures: say why, do not fail */
+        snprintf(note, sizeof note, "Plots not rendered: %s. Scripts and data are in plots/.", err);
+        plots_note = note;
+    }
+    snprintf(path, sizeof path, "%s/report.md", out);
+    if (gs_report_write(&r, path, plots_note, err, sizeof err))
+        goto fail;
+    if (!quiet) {
+        printf("gemmscope: report %s/report.md\n", out);
+        if (plots_note)
+            printf("gemmscope: %s\n", plots_note);
+    }
+    rc = 0;
+    goto done;
+fail:
+    gs_die(err);
+done:
+    gs_rundata_free(&r);
+    return rc;
+}

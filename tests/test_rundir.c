@@ -1,0 +1,339 @@
+/* Writing a run directory through the library's API (instrument/gs_rundir.h) and the two
+ * files that make a run self-describing: the phase names in meta.txt
+ * (instrument/gs_phase_table.h) and units.tsv (instrument/gs_units.h).  Each accepts what a
+ * real run produces and refuses, with the reason, what none does. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tmpdir.h"
+#include "synth.h"
+#include "analysis/run.h"
+#include "instrument/gs_rundir.h"
+
+static void expect_name_refused(gs_phase_table *t, int id, const char *name, int within, const char *role,
+                                const char *needle)
+{
+    char err[256] = "";
+    assert_int_equal(gs_phase_table_name(t, id, name, within, role, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("'%s': error '%s' lacks '%s'", name, err, needle);
+}
+
+static void phase_names_are_checked(void **state)
+{
+    (void)state;
+    gs_phase_table t;
+    char err[256];
+    gs_phase_table_init(&t);
+    assert_string_equal(gs_phase_name(&t, GS_EPILOGUE), "EPILOGUE");
+    assert_string_equal(gs_phase_name(&t, GS_PHASE_OWN(0)), "PHASE5"); /* unnamed: a placeholder */
+    assert_int_equal(gs_phase_is_sub(&t, GS_PHASE_OWN(0)), 0);
+    assert_int_equal(gs_phase_table_name(&t, GS_PHASE_OWN(0), "TMA_WAIT", GS_MAINLOOP, "wait", err, sizeof err), 0);
+    assert_int_equal(gs_phase_find(&t, "TMA_WAIT"), GS_PHASE_OWN(0));
+    assert_int_equal(gs_phase_is_sub(&t, GS_PHASE_OWN(0)), 1);
+    expect_name_refused(&t, GS_EPILOGUE, "X", -1, NULL, "not a kernel phase");
+    expect_name_refused(&t, GS_NUM_PHASES, "X", -1, NULL, "not a kernel phase");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "lower", -1, NULL, "is not 1-31 of A-Z");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "9LIVES", -1, NULL, "is not 1-31 of A-Z");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "", -1, NULL, "is not 1-31 of A-Z");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", -1, NULL, "is not 1-31 of A-Z");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "ALL", -1, NULL, "is not 1-31 of A-Z");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "TMA_WAIT", -1, NULL, "taken by phase 5");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "STORE", -1, NULL, "taken by phase 3");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "X", GS_PHASE_OWN(0), NULL, "only inside a fixed phase");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "X", GS_MAINLOOP, "sleep", "role 'sleep'");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "X", GS_EPILOGUE, "mma", "a role is for sub-phases of MAINLOOP");
+    expect_name_refused(&t, GS_PHASE_OWN(1), "X", -1, "wait", "a role is for sub-phases of MAINLOOP");
+    /* a sub-phase of the epilogue, and a phase of its own */
+    assert_int_equal(gs_phase_table_name(&t, GS_PHASE_OWN(1), "SILU", GS_EPILOGUE, NULL, err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&t, GS_PHASE_OWN(6), "POLL", -1, "", err, sizeof err), 0);
+    int subs[GS_NUM_PHASES];
+    assert_int_equal(gs_phase_main_subs(&t, subs), 1);
+    assert_int_equal(subs[0], GS_PHASE_OWN(0));
+}
+
+static void phase_names_round_trip_through_meta(void **state)
+{
+    (void)state;
+    gs_phase_table t, back;
+    gs_meta m = {0};
+    char err[256];
+    gs_phase_table_init(&t);
+    assert_int_equal(gs_phase_table_name(&t, GS_PHASE_OWN(0), "LOAD_WAIT", GS_MAINLOOP, "wait", err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&t, GS_PHASE_OWN(2), "MMA", GS_MAINLOOP, "mma", err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_name(&t, GS_PHASE_OWN(4), "SEEN", -1, NULL, err, sizeof err), 0);
+    assert_int_equal(gs_phase_table_to_meta(&t, &m), 0);
+    assert_string_equal(gs_meta_get(&m, "phase.5.name"), "LOAD_WAIT");
+    assert_string_equal(gs_meta_get(&m, "phase.5.within"), "MAINLOOP");
+    assert_string_equal(gs_meta_get(&m, "phase.7.role"), "mma");
+    assert_null(gs_meta_get(&m, "phase.9.within"));
+    assert_int_equal(gs_phase_table_from_meta(&back, &m, err, sizeof err), 0);
+    assert_memory_equal(&t, &back, sizeof t);
+    gs_meta_free(&m);
+}
+
+static void expect_meta_refused(const char *key, const char *val, const char *needle)
+{
+    gs_meta m = {0};
+    gs_phase_table t;
+    char err[256] = "";
+    gs_meta_set(&m, "phase.5.name", "OK");
+    gs_meta_set(&m, key, "%s", val);
+    assert_int_equal(gs_phase_table_from_meta(&t, &m, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("%s = %s: error '%s' lacks '%s'", key, val, err, needle);
+    gs_meta_free(&m);
+}
+
+static void bad_phase_keys_are_refused(void **state)
+{
+    (void)state;
+    expect_meta_refused("phase.2.name", "X", "not a kernel phase");
+    expect_meta_refused("phase.6.colour", "red", "is not phase.<id>.name");
+    expect_meta_refused("phase.6.within", "MAINLOOP", "phase.6.name missing");
+    expect_meta_refused("phase.5.within", "NOWHERE", "only inside a fixed phase");
+    expect_meta_refused("phase.5.role", "mma", "a role is for sub-phases of MAINLOOP");
+    expect_meta_refused("phase.6.name", "OK", "taken by phase 5");
+    expect_meta_refused("phase.x.name", "Y", "is not phase.<id>.name");
+}
+
+static void expect_unit_refused(gs_unit u, const char *needle)
+{
+    gs_units us = {0};
+    char err[256] = "";
+    assert_int_equal(gs_units_add(&us, &u, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' lacks '%s'", err, needle);
+    gs_units_free(&us);
+}
+
+static void units_refuse_what_no_schedule_makes(void **state)
+{
+    (void)state;
+    const gs_unit ok = {3, 1, 0, 128, 0, 8, 1, 1e6};
+    gs_unit u = ok;
+    u.k1 = 0;
+    expect_unit_refused(u, "k0 < k1");
+    u = ok, u.width = 0;
+    expect_unit_refused(u, "not a unit a schedule makes");
+    u = ok, u.parts = 0;
+    expect_unit_refused(u, "not a unit a schedule makes");
+    u = ok, u.unit = GS_MAX_UNITS;
+    expect_unit_refused(u, "tag < 65536");
+    u = ok, u.flops = NAN;
+    expect_unit_refused(u, "flops finite");
+    u = ok, u.flops = INFINITY;
+    expect_unit_refused(u, "flops finite");
+    u = ok, u.flops = -1;
+    expect_unit_refused(u, "flops finite");
+    gs_units us = {0};
+    char err[256];
+    assert_int_equal(gs_units_add(&us, &ok, err, sizeof err), 0);
+    assert_int_equal(gs_units_add(&us, &ok, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unit 3 is given twice"));
+    gs_units_free(&us);
+}
+
+/* Writes `body` after a units header into dir/name; the path. */
+static const char *units_file(const char *name, const char *header, const char *body)
+{
+    static char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "%s%s", header, body);
+    fclose(f);
+    return p;
+}
+
+#define UHEAD "# gemmscope-units 1\nunit\tcta\tgroup\twidth\tk0\tk1\tparts\tflops\n"
+
+static void expect_units_file_refused(const char *header, const char *body, const char *needle)
+{
+    gs_units us;
+    char err[512] = "";
+    assert_int_equal(gs_units_read(&us, units_file("bad.tsv", header, body), err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' lacks '%s'", err, needle);
+}
+
+static void units_file_round_trip_and_refusals(void **state)
+{
+    (void)state;
+    gs_units us = {0}, back;
+    char err[512], p[600];
+    const gs_unit a = {0, 0, 0, 96, 0, 56, 1, 2.0 * 128 * 96 * 128 * 56}, b = {7, 131, 5, 256, 20, 56, 3, 1.5e9 / 7};
+    assert_int_equal(gs_units_add(&us, &a, err, sizeof err), 0);
+    assert_int_equal(gs_units_add(&us, &b, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/units.tsv", dir);
+    assert_int_equal(gs_units_write(&us, p, err, sizeof err), 0);
+    assert_int_equal(gs_units_read(&back, p, err, sizeof err), 0);
+    assert_int_equal(back.n, 2);
+    const gs_unit *w[2] = {&a, &b};
+    for (int i = 0; i < 2; i++) {
+        const gs_unit *x = &back.u[i];
+        assert_true(x->unit == w[i]->unit && x->cta == w[i]->cta && x->group == w[i]->group);
+        assert_true(x->width == w[i]->width && x->k0 == w[i]->k0 && x->k1 == w[i]->k1 && x->parts == w[i]->parts);
+        assert_true(x->flops == w[i]->flops); /* exact: written with %.17g */
+    }
+    gs_units_free(&us);
+    gs_units_free(&back);
+    /* no file: a run without units */
+    snprintf(p, sizeof p, "%s/none.tsv", dir);
+    assert_int_equal(gs_units_read(&back, p, err, sizeof err), 0);
+    assert_int_equal(back.n, 0);
+
+    expect_units_file_refused("# gemmscope-units 2\n", "", "units version 2");
+    expect_units_file_refused("unit\tcta\n", "", "not a gemmscope units file");
+    expect_units_file_refused(UHEAD, "0\t0\t0\t64\t0\t8\t1\n", ":3: expected unit");
+    expect_units_file_refused(UHEAD, "0\t0\t0\t64\t0\t8\t1\t1e6\t9\n", ":3: expected unit");
+    expect_units_file_refused(UHEAD, "0\t-1\t0\t64\t0\t8\t1\t1e6\n", ":3: expected unit");
+    expect_units_file_refused(UHEAD, "0\t0\t0\t64\t0\t8\t1\t1e6x\n", ":3: expected unit");
+    expect_units_file_refused(UHEAD, "0\t0\t0\t64\t0\t4294967296\t1\t1e6\n", ":3: expected unit");
+    expect_units_file_refused(UHEAD, "0\t0\t0\t64\t0\t8\t1\tnan\n", ":3: unit 0: not a unit");
+    expect_units_file_refused(UHEAD, "0\t0\t0\t64\t0\t8\t1\t1e6\n0\t1\t0\t64\t0\t8\t1\t1e6\n", ":4: unit 0 is given twice");
+}
+
+/* A whole run through the API: 2 CTAs x 1 warp, a main loop and its wait sub-phase. */
+static int write_run(gs_rundir *rd, const char *path, int stamps, int timings, char *err, size_t n)
+{
+    if (gs_rundir_begin(rd, path, err, n))
+        return -1;
+    gs_meta_set(&rd->meta, "subject", "mine");
+    gs_meta_set(&rd->meta, "shape", "s1");
+    gs_meta_set(&rd->meta, "variant", "default");
+    gs_meta_set(&rd->meta, "sm_count", "2");
+    if (gs_rundir_phase(rd, SYN_WAIT, "TMA_WAIT", GS_MAINLOOP, "wait", err, n))
+        return -1;
+    for (uint32_t c = 0; c < 2; c++) {
+        const gs_unit u = {c, c, 0, 128, 0, 4, 1, 4 * 2.0 * 128 * 128 * 64};
+        if (gs_rundir_unit(rd, &u, err, n))
+            return -1;
+    }
+    double ms[50], twin[50];
+    for (int i = 0; i < 50; i++)
+        ms[i] = 0.1 + 1e-4 * (i % 3), twin[i] = 0.102 + 1e-4 * (i % 3);
+    if (timings && (gs_rundir_timing(rd, "production", ms, 50, err, n) || gs_rundir_timing(rd, "twin", twin, 50, err, n)))
+        return -1;
+    if (!stamps)
+        return 0;
+    synth s;
+    synth_init(&s, 2, 1, 8);
+    for (uint32_t c = 0; c < 2; c++) {
+        synth_warp(&s, c, 0, (uint16_t)c, 0, 10000);
+        synth_event(&s, c, 0, GS_MAINLOOP, 0, 8000, (uint16_t)c);
+        for (int k = 0; k < 4; k++)
+            synth_event(&s, c, 0, SYN_WAIT, 2000.0 * k, 2000.0 * k + 500, (uint16_t)c);
+        synth_event(&s, c, 0, GS_EPILOGUE, 8000, 10000, (uint16_t)c);
+    }
+    gs_record *seg = synth_segments(&s);
+    int rc = gs_rundir_stamps(rd, 32.0, 2, 1, 8, s.w, seg, err, n);
+    free(seg);
+    free(s.ev);
+    free(s.w);
+    return rc;
+}
+
+static void a_run_written_through_the_api_reads_back(void **state)
+{
+    (void)state;
+    gs_rundir rd;
+    gs_rundata r;
+    char err[512], p[600], tmp[2200];
+    snprintf(p, sizeof p, "%s/runs/mine/default/1", dir);
+    assert_int_equal(write_run(&rd, p, 1, 1, err, sizeof err), 0);
+    snprintf(tmp, sizeof tmp, "%s", rd.tmp);
+    assert_int_not_equal(access(p, F_OK), 0); /* not in place before the commit */
+    assert_int_equal(gs_rundir_commit(&rd, err, sizeof err), 0);
+    assert_int_not_equal(access(tmp, F_OK), 0);
+    assert_int_equal(gs_rundata_load(&r, p, GS_NEED_ALL, err, sizeof err), 0);
+    assert_string_equal(gs_rundata_phase(&r, SYN_WAIT), "TMA_WAIT");
+    assert_int_equal(r.units.n, 2);
+    assert_int_equal(r.widths.ok, 1);
+    assert_int_equal(r.widths.n_sub, 1);
+    assert_float_equal(r.widths.row[0].kb_p50_ns, 2000, 1);
+    assert_float_equal(r.phases.ph[SYN_WAIT].busy_share, 0.2, 1e-3);
+    assert_float_equal(r.time_ms, 0.1001, 1e-9);
+    gs_rundata_free(&r);
+    /* written once */
+    assert_int_equal(gs_rundir_begin(&rd, p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "exists"));
+}
+
+static void incomplete_runs_never_land(void **state)
+{
+    (void)state;
+    gs_rundir rd;
+    char err[512], p[600], tmp[2200];
+    snprintf(p, sizeof p, "%s/runs/nostamps", dir);
+    assert_int_equal(write_run(&rd, p, 0, 1, err, sizeof err), 0);
+    snprintf(tmp, sizeof tmp, "%s", rd.tmp);
+    assert_int_equal(gs_rundir_commit(&rd, err, sizeof err), -1);
+    assert_non_null(strstr(err, "lacks the stamps"));
+    assert_int_not_equal(access(p, F_OK), 0);
+    gs_rundir_abort(&rd);
+    assert_int_not_equal(access(tmp, F_OK), 0);
+
+    snprintf(p, sizeof p, "%s/runs/notimes", dir);
+    assert_int_equal(write_run(&rd, p, 1, 0, err, sizeof err), 0);
+    assert_int_equal(gs_rundir_commit(&rd, err, sizeof err), -1);
+    assert_non_null(strstr(err, "lacks the production build's timings"));
+    gs_rundir_abort(&rd);
+
+    /* a unit on a CTA the launch does not have */
+    snprintf(p, sizeof p, "%s/runs/badcta", dir);
+    assert_int_equal(write_run(&rd, p, 1, 1, err, sizeof err), 0);
+    const gs_unit u = {9, 2, 0, 128, 0, 4, 1, 1e6};
+    assert_int_equal(gs_rundir_unit(&rd, &u, err, sizeof err), 0);
+    assert_int_equal(gs_rundir_commit(&rd, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unit 9 runs on CTA 2, the launch has 2"));
+    gs_rundir_abort(&rd);
+    assert_int_not_equal(access(p, F_OK), 0);
+}
+
+static void timings_and_ticks_must_be_times(void **state)
+{
+    (void)state;
+    gs_rundir rd;
+    char err[512], p[600];
+    snprintf(p, sizeof p, "%s/runs/times", dir);
+    assert_int_equal(gs_rundir_begin(&rd, p, err, sizeof err), 0);
+    const double bad[][2] = {{0.1, NAN}, {0.1, INFINITY}, {0.1, -0.1}, {0.1, 0}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(gs_rundir_timing(&rd, "production", bad[i], 2, err, sizeof err), -1);
+        assert_non_null(strstr(err, "not a time"));
+    }
+    assert_int_equal(gs_rundir_timing(&rd, "production", bad[0], 0, err, sizeof err), -1);
+    assert_int_equal(gs_rundir_timing(&rd, "a-build-name-of-more-than-32-chars", bad[0], 1, err, sizeof err), -1);
+    gs_warp_header w = {0};
+    gs_record rec = {0};
+    assert_int_equal(gs_rundir_stamps(&rd, NAN, 1, 1, 1, &w, &rec, err, sizeof err), -1);
+    assert_int_equal(gs_rundir_stamps(&rd, 0, 1, 1, 1, &w, &rec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a tick"));
+    gs_rundir_abort(&rd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(phase_names_are_checked),
+        cmocka_unit_test(phase_names_round_trip_through_meta),
+        cmocka_unit_test(bad_phase_keys_are_refused),
+        cmocka_unit_test(units_refuse_what_no_schedule_makes),
+        cmocka_unit_test(units_file_round_trip_and_refusals),
+        cmocka_unit_test(a_run_written_through_the_api_reads_back),
+        cmocka_unit_test(incomplete_runs_never_land),
+        cmocka_unit_test(timings_and_ticks_must_be_times),
+    };
+    return cmocka_run_group_tests_name("rundir", tests, tmpdir_setup, tmpdir_teardown);
+}
