@@ -458,24 +458,26 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: --metrics takes default, sol or none\n");
         return 2;
     }
-    int ndev = 0;
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev == 0) {
-        fprintf(stderr, "gemmscope-record: no CUDA device (%s)\n",
-                e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-        return 3;
-    }
     gs_rundir rd;
     if (gs_rundir_begin(&rd, out, err, sizeof err)) {
         fprintf(stderr, "gemmscope-record: %s\n", err);
         return 1;
     }
     gs_meta *meta = &rd.meta;
-    /* stall reasons first, in a child process, before this one loads CUPTI */
+    /* stall reasons first, in a child process, before this one touches CUDA: a process
+     * that has initialised CUDA cannot hand it to a child it forks */
     if (!cupti)
         stalls_skipped(meta, "--no-cupti");
     else
         stalls_in_child(subj, a, rd.tmp, meta);
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "gemmscope-record: no CUDA device (%s)\n",
+                e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        gs_rundir_abort(&rd);
+        return 3;
+    }
 
     int rc = 1;
     gs_stamps st = {0};

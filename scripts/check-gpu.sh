@@ -60,6 +60,27 @@ if want calib; then
     done
     $gs check $runs | tee "$root/calib.out"
     tally "$root/calib.out" calibration
+    # with no other profiler attached every collector runs: a "skipped" here is a fault of
+    # ours (the PC-sampling child, the metrics), never a reason to pass
+    {
+        p=0 f=0
+        for s in calib release; do
+            meta=$root/$s/default/latest/meta.txt
+            lines=$(grep -E '^collector\.' "$meta" 2>/dev/null)
+            for c in stalls stalls_twin durations metrics_default; do
+                v=$(echo "$lines" | sed -n "s/^collector\.$c = //p")
+                if [ "$v" = ok ]; then
+                    printf '%-52s pass\n' "$s: collector $c ok"
+                    p=$((p + 1))
+                else
+                    printf '%-52s FAIL (%s)\n' "$s: collector $c ok" "${v:-absent}"
+                    f=$((f + 1))
+                fi
+            done
+        done
+        echo "$p passed, $f failed"
+    } | tee "$root/collectors.out"
+    tally "$root/collectors.out" "collectors of the calibration runs"
 fi
 
 if want nvfp4; then

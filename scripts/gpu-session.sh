@@ -106,7 +106,7 @@ log="$out/session.log"
             make --no-print-directory install PREFIX="$prefix" >/dev/null &&
                 time examples/own-kernel/check.sh "$prefix"
             run=reports/own-kernel/default/$(date -u +%Y%m%d-%H%M%S)
-            make --no-print-directory -C examples/own-kernel GEMMSCOPE="$prefix" RUN="$(pwd)/$run" run &&
+            make --no-print-directory -C examples/own-kernel GEMMSCOPE="$prefix" RUN="../../$run" run &&
                 ln -sfn "$(basename "$run")" reports/own-kernel/default/latest
             ;;
         twin) echo "== twin overhead study"; time scripts/twin-overhead.sh ;;
