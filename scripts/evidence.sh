@@ -31,7 +31,7 @@ mkdir -p reports/evidence
 for shape in $shapes; do
     pairs=$(pairs_for "$shape")
     # every pair above has the production point on one side; it must still be the default
-    prod=$($gs variants "$shape" | awk '/\[default\]$/ { print $1 }')
+    prod=$($gs variants nvfp4 "$shape" | awk '/\[default\]$/ { print $1 }')
     if [ -z "$prod" ] || echo "$pairs" | awk -v p="$prod" '$4 != p && $5 != p { bad = 1 } END { exit !bad }'; then
         echo "evidence: $shape: the pairs' production point is not the shape's default ('${prod:-none}'): update pairs_for" >&2
         exit 1
