@@ -62,7 +62,7 @@ GS_LIB_OBJS := $(GS_RUNDIR_SRCS:%.c=$(BUILD)/%.o) $(GS_LIB_CUDA_C:%.c=$(BUILD)/c
 GS_LIB_HEADERS := instrument/gemmscope.h instrument/gs_format.h instrument/gs_stamp.cuh instrument/gs_stamps.h \
                   instrument/gs_timing.h instrument/gs_run.h instrument/gs_rundir.h instrument/gs_phase_table.h \
                   instrument/gs_units.h instrument/gs_device.h instrument/gs_ceilings.h
-GS_LIB_LIBS := -lcublas -lcudart
+GS_LIB_LIBS := -lz -lcublas -lcudart
 
 # recorder: C host code with the CUDA runtime, kernels built as production + twin (+ detail twin for NVFP4)
 REC_C_SRCS := instrument/record_main.c kernels/subjects.c kernels/subject_calib.c \
@@ -83,7 +83,7 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
 TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
               test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
-TEST_PKGS := libcmocka-dev libjansson-dev gnuplot-nox
+TEST_PKGS := libcmocka-dev libjansson-dev zlib1g-dev gnuplot-nox
 
 .PHONY: all host install print-gemmscope-objects test example report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
@@ -118,14 +118,14 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
 $(BUILD)/gemmscope: $(GS_CLI_OBJS) $(GS_HOST_OBJS)
-	$(CC) $(CFLAGS) $^ -lm -o $@
+	$(CC) $(CFLAGS) $^ -lz -lm -o $@
 
 $(BUILD)/libgemmscope.a: $(GS_LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $(filter %.o,$^)
 
 $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lz -lm -o $@
 
 $(BUILD)/ncu-compare: $(BUILD)/instrument/ncu_compare.o
 	$(CC) $(CFLAGS) $^ -lm -o $@
@@ -148,12 +148,12 @@ $(BUILD)/cupti-check: $(CUPTI_CHECK_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
 
 $(BUILD)/nvfp4-selfcheck: $(NVFP4_CHECK_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lz -lm -o $@
 
 NVFP4_BENCH_OBJS := $(BUILD)/cuda/kernels/nvfp4/bench.o \
             $(filter-out $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o),$(NVFP4_CHECK_OBJS))
 $(BUILD)/nvfp4-bench: $(NVFP4_BENCH_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lm -o $@
+	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lz -lm -o $@
 
 # launch cost against parameter size, in the toolkit's timing (scripts/gpu-session.sh, step launch)
 $(BUILD)/launch-cost: $(BUILD)/instrument/launch_cost.o $(BUILD)/cuda/instrument/gs_timing.o | cuda-check
@@ -188,7 +188,7 @@ $(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(NVFP4_HOST_OBJS) tests/synth.h tes
     | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='"$(NVFP4_KERNEL_CU)",' $< $(GS_HOST_OBJS) \
-	    $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lm -o $@
+	    $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lz -lm -o $@
 
 # the CUPTI host test links the collectors and CUPTI's host libraries
 $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test

@@ -2,6 +2,7 @@
  * page from a run's profile, with measured A/Bs beside it. */
 #define _POSIX_C_SOURCE 200809L
 #include "builtin.h"
+#include "diff.h"
 #include "evidence.h"
 
 #include <limits.h>
@@ -92,6 +93,20 @@ int cmd_evidence(int argc, char **argv)
         ab[i].off = &rd[1 + 2 * i];
         ab[i].on = &rd[2 + 2 * i];
         snprintf(ab[i].label, sizeof ab[i].label, "%.127s", labels[i]);
+        /* an A/B pair measures one knob: the same subject, shape, GPU and stamp build on both
+         * sides, and the profile of the same subject and shape */
+        char why[256];
+        if (!gs_runs_comparable(ab[i].off, ab[i].on, why, sizeof why)) {
+            snprintf(err, sizeof err, "A/B %d: the off and on runs are not comparable (%s)", i + 1, why);
+            goto done;
+        }
+        if (strcmp(gs_rundata_str(&rd[0], "subject"), gs_rundata_str(ab[i].off, "subject")) ||
+            strcmp(gs_rundata_str(&rd[0], "shape"), gs_rundata_str(ab[i].off, "shape"))) {
+            snprintf(err, sizeof err, "A/B %d: a run of %.60s / %.60s beside a profile of %.60s / %.60s", i + 1,
+                     gs_rundata_str(ab[i].off, "subject"), gs_rundata_str(ab[i].off, "shape"),
+                     gs_rundata_str(&rd[0], "subject"), gs_rundata_str(&rd[0], "shape"));
+            goto done;
+        }
     }
     gs_buf b = {0};
     if (gs_evidence_write(p, &rd[0], ab, n_ab, &b, err, sizeof err) == 0) {

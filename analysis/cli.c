@@ -6,6 +6,7 @@
 #include "run.h"
 #include "instrument/gs_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -81,19 +82,80 @@ int gs_run_recorder(const char *const *args)
     return WEXITSTATUS(st);
 }
 
+/* Removes a staging folder: its files, and those of its folders one level down. */
+static void remove_stage(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        char path[8192];
+        for (struct dirent *e; (e = readdir(d));) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            snprintf(path, sizeof path, "%.4000s/%.255s", dir, e->d_name);
+            if (unlink(path) != 0 && errno == EISDIR) {
+                DIR *sub = opendir(path);
+                char inner[8192];
+                for (struct dirent *f; sub && (f = readdir(sub));) {
+                    snprintf(inner, sizeof inner, "%.4300s/%.255s", path, f->d_name);
+                    if (strcmp(f->d_name, ".") && strcmp(f->d_name, ".."))
+                        unlink(inner);
+                }
+                if (sub)
+                    closedir(sub);
+                rmdir(path);
+            }
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* The staged outputs into `out`: plots/ replaced whole, then summary.json, then report.md
+ * last (a folder whose report.md is new has all its outputs new). */
+static int publish(const char *stage, const char *out, char *err, size_t errlen)
+{
+    char from[8192], to[8192], old[8192];
+    snprintf(from, sizeof from, "%.4000s/plots", stage);
+    snprintf(to, sizeof to, "%.4000s/plots", out);
+    snprintf(old, sizeof old, "%.4000s/.plots.old.%ld", out, (long)getpid());
+    if (access(to, F_OK) == 0 && rename(to, old) != 0) {
+        snprintf(err, errlen, "cannot replace %.900s: %s", to, strerror(errno));
+        return -1;
+    }
+    if (rename(from, to) != 0) {
+        snprintf(err, errlen, "cannot move %.400s to %.400s: %s", from, to, strerror(errno));
+        rename(old, to);
+        return -1;
+    }
+    remove_stage(old);
+    static const char *const files[] = {"summary.json", "report.md"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(from, sizeof from, "%.4000s/%s", stage, files[i]);
+        snprintf(to, sizeof to, "%.4000s/%s", out, files[i]);
+        if (rename(from, to) != 0) {
+            snprintf(err, errlen, "cannot move %.400s to %.400s: %s", from, to, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int gs_analyse(const char *run, const char *out, int quiet)
 {
-    char err[1024], path[PATH_MAX + 32];
+    char err[1024], path[8192], stage[8192];
     gs_rundata r;
     if (gs_rundata_load(&r, run, GS_NEED_ALL, err, sizeof err))
         return gs_die(err);
     int rc = 1;
-    if (gs_make_dirs(out) != 0) {
-        snprintf(err, sizeof err, "cannot create %s: %s", out, strerror(errno));
+    /* every output is written into a staging folder inside `out` and moved into place only
+     * when all of them were written: a failure (a full disk) leaves the earlier outputs whole */
+    snprintf(stage, sizeof stage, "%.4000s/.report.tmp.%ld", out, (long)getpid());
+    if (gs_make_dirs(stage) != 0) {
+        snprintf(err, sizeof err, "cannot create %.900s: %s", stage, strerror(errno));
         goto fail;
     }
-    snprintf(path, sizeof path, "%s/summary.json", out);
-    if (gs_summary_write(&r, path, err, sizeof err) || gs_plots_write(&r, out, err, sizeof err))
+    snprintf(path, sizeof path, "%.4000s/summary.json", stage);
+    if (gs_summary_write(&r, path, err, sizeof err) || gs_plots_write(&r, stage, err, sizeof err))
         goto fail;
     char note[PATH_MAX + 256];
     const char *plots_note = NULL;
@@ -103,13 +165,13 @@ int gs_analyse(const char *run, const char *out, int quiet)
                  "`make plots RUN=%s`.",
                  out);
         plots_note = note;
-    } else if (gs_plots_render(out, err, sizeof err)) {
+    } else if (gs_plots_render(stage, err, sizeof err)) {
         /* the report still stands without pictures: say why, do not fail */
         snprintf(note, sizeof note, "Plots not rendered: %s. Scripts and data are in plots/.", err);
         plots_note = note;
     }
-    snprintf(path, sizeof path, "%s/report.md", out);
-    if (gs_report_write(&r, path, plots_note, err, sizeof err))
+    snprintf(path, sizeof path, "%.4000s/report.md", stage);
+    if (gs_report_write(&r, path, plots_note, err, sizeof err) || publish(stage, out, err, sizeof err))
         goto fail;
     if (!quiet) {
         printf("gemmscope: report %s/report.md\n", out);
@@ -121,6 +183,7 @@ int gs_analyse(const char *run, const char *out, int quiet)
 fail:
     gs_die(err);
 done:
+    remove_stage(stage);
     gs_rundata_free(&r);
     return rc;
 }

@@ -60,6 +60,29 @@ static void row(gs_buf *o, const char *name, const gs_delta *d, double scale, co
     (void)unit;
 }
 
+/* The build the stamps came from; runs that do not say are the plain twin's. */
+static const char *stamp_build(const gs_rundata *r)
+{
+    const char *v = gs_meta_get(&r->meta, "stamps.build");
+    return v && *v ? v : "twin";
+}
+
+int gs_runs_comparable(const gs_rundata *a, const gs_rundata *b, char *why, size_t n)
+{
+    static const char *const keys[] = {"subject", "shape", "gpu"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(gs_rundata_str(a, keys[i]), gs_rundata_str(b, keys[i])) != 0) {
+            snprintf(why, n, "different %s: %.100s against %.100s", keys[i], gs_rundata_str(a, keys[i]),
+                     gs_rundata_str(b, keys[i]));
+            return 0;
+        }
+    if (strcmp(stamp_build(a), stamp_build(b)) != 0) {
+        snprintf(why, n, "stamps from different builds: %s against %s", stamp_build(a), stamp_build(b));
+        return 0;
+    }
+    return 1;
+}
+
 int gs_diff_write(const gs_rundata *a, const gs_rundata *b, gs_buf *o)
 {
     int pa = gs_timings_find(&a->tim, "production"), pb = gs_timings_find(&b->tim, "production");
@@ -72,8 +95,11 @@ int gs_diff_write(const gs_rundata *a, const gs_rundata *b, gs_buf *o)
                      "%+.4f] ms).**\n\n",
                   t.verdict < 0 ? "faster than" : t.verdict > 0 ? "slower than" : "not significantly different from", t.a, t.b,
                   100 * t.delta / t.a, t.lo, t.hi);
-    if (strcmp(gs_rundata_str(a, "gpu"), gs_rundata_str(b, "gpu")) != 0)
-        gs_buf_printf(o, "> Warning: the runs come from different GPUs.\n\n");
+    char why[256];
+    if (!gs_runs_comparable(a, b, why, sizeof why))
+        gs_buf_printf(o, "> **Not comparable (compared on request, --force): %s.** The differences below mix "
+                         "that with whatever changed.\n\n",
+                      why);
     gs_buf_printf(o, "Differences of medians (B - A); 95%% percentile-bootstrap intervals from %d resamples; a "
                      "change is significant when its interval excludes 0 and it moves the median by at least %.1f%%. Phases: per-CTA busy time (us), "
                      "resampled over CTAs.\n\n",

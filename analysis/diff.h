@@ -25,4 +25,10 @@ const char *gs_verdict_word(int v);
 /* Writes the markdown comparison. */
 int gs_diff_write(const gs_rundata *a, const gs_rundata *b, gs_buf *out);
 
+/* Whether two runs measure the same thing, so that their difference is the change between
+ * them: the same subject and shape, the same GPU, and stamps from the same build (the plain
+ * twin against the detail twin would read the detail twin's own cost as a change).  1, or 0
+ * with the first difference in why. */
+int gs_runs_comparable(const gs_rundata *a, const gs_rundata *b, char *why, size_t n);
+
 #endif

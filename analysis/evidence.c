@@ -6,6 +6,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The value of the proposal's knob in the run's `knobs` line (key=value words), or NULL. */
+static const char *knob_value(const gs_rundata *r, const char *knob, char *buf, size_t n)
+{
+    const char *knobs = gs_meta_get(&r->meta, "knobs");
+    const size_t k = strlen(knob);
+    for (const char *w = knobs; w && *w && k; w = strchr(w, ' ')) {
+        while (*w == ' ')
+            w++;
+        if (!strncmp(w, knob, k) && w[k] == '=') {
+            snprintf(buf, n, "%.*s", (int)strcspn(w + k + 1, " "), w + k + 1);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 int gs_evidence_write(const gs_proposal *p, const gs_rundata *r, const gs_ab *ab, int n_ab, gs_buf *o, char *err,
                       size_t errlen)
 {
@@ -25,6 +41,13 @@ int gs_evidence_write(const gs_proposal *p, const gs_rundata *r, const gs_ab *ab
                   gs_rundata_str(r, "date"), gs_rundata_str(r, "git_commit"));
     gs_buf_printf(o, "**Decision: %s** — %s (rule %d of `%s`).\n\n", gs_decision_name(u->decision), u->reason, k + 1,
                   p->name);
+    char kv[32];
+    const char *on = knob_value(r, p->knob, kv, sizeof kv);
+    if (on && strcmp(on, "0") != 0)
+        gs_buf_printf(o, "> **The profile's point already has the proposal on** (`%s=%s`): the bound below is what is "
+                         "left of the proposal's target with it on, not what switching it on would save; profile the "
+                         "point without it for that.\n\n",
+                      p->knob, on);
 
     gs_buf_printf(o, "## 1. The claim\n\n| | |\n|---|---|\n| proposal | %s (`%s`) |\n| source | %s |\n"
                      "| targets | %s |\n| claim | %s |\n",

@@ -205,6 +205,8 @@ static int parse_rule(char *s, gs_rule *u, char *why, size_t n)
         char *end;
         errno = 0;
         u->threshold = strtod(w[2], &end);
+        if (!*end && !isfinite(u->threshold))
+            end = w[2]; /* inf and nan compare as no real metric does */
         if (*end || errno) {
             snprintf(why, n, "bad threshold '%s'", w[2]);
             return -1;
@@ -294,8 +296,8 @@ int gs_proposals_parse(const char *text, const char *name, gs_proposals *out, ch
         else if (!strcmp(key, "claimed_speedup")) {
             char *end;
             cur->claimed_speedup = strtod(val, &end);
-            if (*end || !(cur->claimed_speedup > 0)) {
-                snprintf(why, sizeof why, "claimed_speedup must be a positive number");
+            if (*end || !(cur->claimed_speedup > 0) || !isfinite(cur->claimed_speedup)) {
+                snprintf(why, sizeof why, "claimed_speedup must be a positive finite number");
                 goto bad;
             }
         } else if (!strcmp(key, "bound")) {

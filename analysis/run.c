@@ -1,8 +1,10 @@
+#define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *gs_rundata_str(const gs_rundata *r, const char *key)
 {
@@ -12,6 +14,45 @@ const char *gs_rundata_str(const gs_rundata *r, const char *key)
 
 const char *gs_rundata_phase(const gs_rundata *r, int p) { return gs_phase_name(&r->names, p); }
 
+/* The numbers the analyzers read from meta.txt, with the ranges a real run gives them: a value
+ * outside (a negative ceiling, inf, a billion SMs) would become a confident absurd figure. */
+static const struct {
+    const char *key;
+    double lo, hi; /* lo exclusive unless lo_incl */
+    int lo_incl, integer;
+} meta_numbers[] = {
+    {"sm_count", 1, 65536, 1, 1},
+    {"ctas_per_sm", 1, 64, 1, 1},
+    {"ceiling_tflops", 0, 1e5, 0, 0},
+    {"ceiling_gbps", 0, 1e7, 0, 0},
+    {"flops", 0, 1e21, 0, 0},
+    {"flops_computed", 0, 1e21, 0, 0},
+    {"min_bytes", 0, 1e18, 0, 0},
+    {"cublas.time_ms", 0, 1e7, 0, 0},
+    {"correct", 0, 1, 1, 1},
+    {"units.k_block", 1, 1 << 20, 1, 1},
+    {"timing.l2_flush_bytes", 0, 1e12, 1, 0},
+};
+
+static int check_meta_numbers(const gs_meta *m, const char *dir, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof meta_numbers / sizeof meta_numbers[0]; i++) {
+        const char *v = gs_meta_get(m, meta_numbers[i].key);
+        if (!v)
+            continue;
+        const double x = gs_meta_num(m, meta_numbers[i].key, NAN), lo = meta_numbers[i].lo, hi = meta_numbers[i].hi;
+        const int ok = isfinite(x) && (meta_numbers[i].lo_incl ? x >= lo : x > lo) && x <= hi &&
+                       (!meta_numbers[i].integer || x == floor(x));
+        if (!ok) {
+            snprintf(err, errlen, "%s/meta.txt: %s = %.40s is not %s in %c%g, %g]", dir, meta_numbers[i].key, v,
+                     meta_numbers[i].integer ? "a whole number" : "a number", meta_numbers[i].lo_incl ? '[' : '(',
+                     lo, hi);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, size_t errlen)
 {
     char path[2200], sub[512];
@@ -19,6 +60,15 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     snprintf(path, sizeof path, "%s/meta.txt", dir);
     if (gs_meta_read(&r->meta, path, err, errlen))
+        goto fail;
+    /* what every run says of itself (gs_rundir_commit refuses a run without them) */
+    static const char *const required[] = {"subject", "shape", "variant", "sm_count"};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!gs_meta_get(&r->meta, required[i])) {
+            snprintf(err, errlen, "%s/meta.txt: no %s: not a run's meta.txt", dir, required[i]);
+            goto fail;
+        }
+    if (check_meta_numbers(&r->meta, dir, err, errlen))
         goto fail;
     if (gs_phase_table_from_meta(&r->names, &r->meta, sub, sizeof sub)) {
         snprintf(err, errlen, "%s/%s", dir, sub);
@@ -30,7 +80,10 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
     snprintf(path, sizeof path, "%s/timings.tsv", dir);
     if (gs_timings_read(&r->tim, path, err, errlen))
         goto fail;
+    /* a run keeps its stamps plain or gzip'ed (the samples): stamps.gss, else stamps.gss.gz */
     snprintf(path, sizeof path, "%s/stamps.gss", dir);
+    if (access(path, F_OK) != 0)
+        snprintf(path, sizeof path, "%s/stamps.gss.gz", dir);
     if (gs_file_read(path, &r->trace, err, errlen))
         goto fail;
     if (gs_timeline_build(&r->trace, &r->tl, sub, sizeof sub)) {

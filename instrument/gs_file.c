@@ -2,8 +2,12 @@
 #include "gs_file.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,7 +22,7 @@ typedef struct gs_file_header {
     uint32_t ctas;
     uint32_t warps_per_cta;
     uint32_t capacity;
-    uint32_t reserved0;
+    uint32_t crc32;      /* version 3: zlib crc32 of the whole file with this field 0 */
     uint64_t records;
     double timer_tick_ns;
     uint64_t reserved1;
@@ -113,6 +117,9 @@ int gs_file_write(const char *path, double timer_tick_ns, uint32_t ctas, uint32_
         memcpy(p, seg_records + w * capacity, k * sizeof(gs_record));
         p += k * sizeof(gs_record);
     }
+    /* the integrity check covers every byte; a reader recomputes it with the field 0 */
+    const uint32_t crc = (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), buf, len);
+    memcpy(buf + offsetof(gs_file_header, crc32), &crc, sizeof crc);
     int rc = gs_write_atomic(path, buf, len, err, errlen);
     free(buf);
     return rc;
@@ -158,20 +165,125 @@ int gs_trace_from_arrays(gs_trace *t, uint32_t ctas, uint32_t warps_per_cta, uin
     return 0;
 }
 
+/* The whole file, inflated where it is gzip'ed (gzread reads plain files as they are):
+ * every allocation follows bytes that exist, never a count a header claims. */
+static unsigned char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+    gzFile g = gzopen(path, "rb");
+    if (!g) {
+        snprintf(err, errlen, "cannot open %s: %s", path, errno ? strerror(errno) : "out of memory");
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    for (;;) {
+        if (!buf)
+            break;
+        if (n == cap) {
+            if (cap >= GS_FILE_MAX_BYTES) {
+                snprintf(err, errlen, "%s: more than %llu bytes: not a stamp file this gemmscope reads", path,
+                         (unsigned long long)GS_FILE_MAX_BYTES);
+                free(buf);
+                gzclose(g);
+                return NULL;
+            }
+            unsigned char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b, cap *= 2;
+        }
+        const size_t want = cap - n > (1u << 30) ? (1u << 30) : cap - n;
+        const int got = gzread(g, buf + n, (unsigned)want);
+        if (got < 0) {
+            int zerr;
+            snprintf(err, errlen, "%s: unreadable (%s)", path, gzerror(g, &zerr));
+            free(buf);
+            gzclose(g);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    gzclose(g);
+    if (!buf)
+        snprintf(err, errlen, "%s: out of memory", path);
+    *len = n;
+    return buf;
+}
+
+/* n * size + add without wrapping; SIZE_MAX when it would. */
+static size_t mul_add(size_t n, size_t size, size_t add)
+{
+    if (size && n > (SIZE_MAX - add) / size)
+        return SIZE_MAX;
+    return n * size + add;
+}
+
+/* What a real run cannot produce, in a warp's header or its records: a header of another
+ * slot, flags beyond started/finished, an end before its start, a record that begins before
+ * its warp started or ends after it finished.  0, or -1 with the first in err. */
+static int check_warps(const gs_trace *t, const char *path, int version, char *err, size_t errlen)
+{
+    for (size_t w = 0; w < t->n_warps; w++) {
+        const gs_warp_header *h = &t->warps[w];
+        const int started = h->flags & GS_WARP_STARTED, finished = h->flags & GS_WARP_FINISHED;
+        if (h->flags & ~(GS_WARP_STARTED | GS_WARP_FINISHED) || (finished && !started)) {
+            snprintf(err, errlen, "%s: warp %zu has flags 0x%x, not a state a warp reaches", path, w, h->flags);
+            return -1;
+        }
+        if (!started)
+            continue;
+        if (h->cta != w / t->warps_per_cta || h->warp != w % t->warps_per_cta) {
+            snprintf(err, errlen, "%s: warp slot %zu holds CTA %u warp %u", path, w, h->cta, h->warp);
+            return -1;
+        }
+        if (finished && (h->clk_end < h->clk_start || h->gt_end < h->gt_start)) {
+            snprintf(err, errlen, "%s: warp %zu ends before it starts", path, w);
+            return -1;
+        }
+        for (size_t i = t->first[w]; i < t->first[w + 1]; i++) {
+            const gs_record *r = &t->records[i];
+            const unsigned ph = r->phase;
+            if ((ph >= GS_NUM_PHASES && !(ph == GS_CLOCK_PAIR && version >= 2)) || r->role >= GS_NUM_ROLES) {
+                snprintf(err, errlen, "%s: record %zu has phase %u / role %u out of range", path, i, r->phase,
+                         r->role);
+                return -1;
+            }
+            /* a clock pair calibrates the SM's clock model: a malformed one would bend it silently */
+            if (ph == GS_CLOCK_PAIR && (r->clk_dur > GS_CLOCK_BRACKET_MAX || r->gt_dur || r->tile || r->group)) {
+                snprintf(err, errlen,
+                         "%s: clock pair %zu is malformed (bracket %u cycles, at most %u; gt_dur %u, tile %u, group %u "
+                         "must be 0)",
+                         path, i, r->clk_dur, GS_CLOCK_BRACKET_MAX, r->gt_dur, r->tile, r->group);
+                return -1;
+            }
+            if (r->clk_begin < h->clk_start || (finished && r->clk_begin + r->clk_dur > h->clk_end)) {
+                snprintf(err, errlen, "%s: record %zu of warp %zu lies outside its warp's clock span", path, i, w);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 int gs_file_read(const char *path, gs_trace *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+    size_t len = 0;
+    unsigned char *buf = slurp(path, &len, err, errlen);
+    if (!buf)
         return -1;
-    }
     gs_file_header h;
     int rc = -1;
-    if (fread(&h, 1, sizeof h, f) != sizeof h) {
+    if (len < sizeof h) {
         snprintf(err, errlen, "%s: truncated stamp file (no complete header)", path);
         goto out;
     }
+    memcpy(&h, buf, sizeof h);
     if (memcmp(h.magic, GS_FILE_MAGIC, sizeof GS_FILE_MAGIC) != 0) {
         snprintf(err, errlen, "%s: not a gemmscope stamp file (bad magic)", path);
         goto out;
@@ -188,56 +300,50 @@ int gs_file_read(const char *path, gs_trace *out, char *err, size_t errlen)
         goto out;
     }
     if (h.ctas == 0 || h.warps_per_cta == 0 || h.warps_per_cta > 32 || h.capacity == 0 ||
-        !(h.timer_tick_ns > 0)) {
+        !(h.timer_tick_ns > 0) || !(h.timer_tick_ns <= GS_TICK_MAX_NS)) {
         snprintf(err, errlen, "%s: implausible header (ctas %u, warps per CTA %u, capacity %u, tick %g ns)", path,
                  h.ctas, h.warps_per_cta, h.capacity, h.timer_tick_ns);
+        goto out;
+    }
+    if (h.version >= 3) {
+        uint32_t want = h.crc32, zero = 0;
+        memcpy(buf + offsetof(gs_file_header, crc32), &zero, sizeof zero);
+        const uint32_t got = (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), buf, len);
+        if (got != want) {
+            snprintf(err, errlen, "%s: corrupted (crc32 %08x, the file says %08x)", path, got, want);
+            goto out;
+        }
+    }
+    const size_t n_warps = (size_t)h.ctas * h.warps_per_cta;
+    const size_t need = mul_add(h.records, sizeof(gs_record), mul_add(n_warps, sizeof(gs_warp_header), sizeof h));
+    if (h.records > SIZE_MAX / sizeof(gs_record) || need > len) {
+        snprintf(err, errlen, "%s: truncated stamp file (header promises %zu warps and %llu records in %zu bytes)",
+                 path, n_warps, (unsigned long long)h.records, len);
+        goto out;
+    }
+    if (need < len) {
+        snprintf(err, errlen, "%s: trailing bytes after %llu records", path, (unsigned long long)h.records);
         goto out;
     }
     out->ctas = h.ctas;
     out->warps_per_cta = h.warps_per_cta;
     out->capacity = h.capacity;
     out->timer_tick_ns = h.timer_tick_ns;
-    out->n_warps = (size_t)h.ctas * h.warps_per_cta;
-    out->n_records = h.records;
-    out->warps = malloc(out->n_warps * sizeof(gs_warp_header));
+    out->n_warps = n_warps;
+    out->n_records = (size_t)h.records;
+    out->warps = malloc(n_warps * sizeof(gs_warp_header));
     out->records = malloc((out->n_records ? out->n_records : 1) * sizeof(gs_record));
     if (!out->warps || !out->records) {
         snprintf(err, errlen, "%s: out of memory for %zu records", path, out->n_records);
         goto out;
     }
-    if (fread(out->warps, sizeof(gs_warp_header), out->n_warps, f) != out->n_warps ||
-        fread(out->records, sizeof(gs_record), out->n_records, f) != out->n_records) {
-        snprintf(err, errlen, "%s: truncated stamp file (header promises %zu warps and %zu records)", path,
-                 out->n_warps, out->n_records);
+    memcpy(out->warps, buf + sizeof h, n_warps * sizeof(gs_warp_header));
+    memcpy(out->records, buf + sizeof h + n_warps * sizeof(gs_warp_header), out->n_records * sizeof(gs_record));
+    if (index_warps(out, err, errlen) || check_warps(out, path, (int)h.version, err, errlen))
         goto out;
-    }
-    if (fgetc(f) != EOF) {
-        snprintf(err, errlen, "%s: trailing bytes after %zu records", path, out->n_records);
-        goto out;
-    }
-    if (index_warps(out, err, errlen))
-        goto out;
-    for (size_t i = 0; i < out->n_records; i++) {
-        const unsigned ph = out->records[i].phase;
-        if ((ph >= GS_NUM_PHASES && !(ph == GS_CLOCK_PAIR && h.version >= 2)) ||
-            out->records[i].role >= GS_NUM_ROLES) {
-            snprintf(err, errlen, "%s: record %zu has phase %u / role %u out of range", path, i,
-                     out->records[i].phase, out->records[i].role);
-            goto out;
-        }
-        /* a clock pair calibrates the SM's clock model: a malformed one would bend it silently */
-        const gs_record *c = &out->records[i];
-        if (ph == GS_CLOCK_PAIR && (c->clk_dur > GS_CLOCK_BRACKET_MAX || c->gt_dur || c->tile || c->group)) {
-            snprintf(err, errlen,
-                     "%s: clock pair %zu is malformed (bracket %u cycles, at most %u; gt_dur %u, tile %u, group %u "
-                     "must be 0)",
-                     path, i, c->clk_dur, GS_CLOCK_BRACKET_MAX, c->gt_dur, c->tile, c->group);
-            goto out;
-        }
-    }
     rc = 0;
 out:
-    fclose(f);
+    free(buf);
     if (rc)
         gs_trace_free(out);
     return rc;

@@ -11,8 +11,10 @@ extern "C" {
 #endif
 
 #define GS_FILE_MAGIC "GSSTAMP"
-#define GS_FILE_VERSION 2u     /* written; 2 added GS_CLOCK_PAIR records */
+#define GS_FILE_VERSION 3u     /* written; 2 added GS_CLOCK_PAIR records, 3 the crc32 */
 #define GS_FILE_VERSION_MIN 1u /* oldest read: version 1 is version 2 without clock pairs */
+#define GS_FILE_MAX_BYTES (16ull << 30) /* the most a stamp file may hold, inflated */
+#define GS_TICK_MAX_NS 1e6              /* a %globaltimer step longer than 1 ms is no timer's */
 
 /* A stamp file in memory.  Records are stored warp after warp; warp w's kept
  * records are records[first[w] .. first[w] + kept(w)). */
@@ -38,7 +40,9 @@ int gs_file_write(const char *path, double timer_tick_ns, uint32_t ctas, uint32_
                   uint32_t capacity, const gs_warp_header *warps, const gs_record *seg_records,
                   char *err, size_t errlen);
 
-/* Reads and validates; on error returns -1 with one line in err. */
+/* Reads (plain, or gzip'ed as the samples keep them) and validates: sizes against the bytes
+ * there, the crc32 of version 3, and what no real run produces (gs_file.c, check_warps);
+ * on error returns -1 with one line in err. */
 int gs_file_read(const char *path, gs_trace *out, char *err, size_t errlen);
 
 /* Builds a trace from compact arrays (tests and synthetic traces); takes ownership. */

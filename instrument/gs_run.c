@@ -4,6 +4,7 @@
 #include "gs_stats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,7 @@ double gs_meta_num(const gs_meta *m, const char *key, double fallback)
         return fallback;
     char *end;
     double d = strtod(v, &end);
-    return *end ? fallback : d;
+    return *end || !isfinite(d) ? fallback : d; /* inf and nan are no run's figures */
 }
 
 int gs_meta_write(const gs_meta *m, const char *path, char *err, size_t errlen)
@@ -292,8 +293,12 @@ int gs_timings_read(gs_timings *t, const char *path, char *err, size_t errlen)
         double ms;
         if (lineno == 2 && strncmp(line, "build\t", 6) == 0)
             continue;
-        if (sscanf(line, "%63s %d %lf", build, &rep, &ms) != 3 || !(ms >= 0)) {
+        if (sscanf(line, "%63s %d %lf", build, &rep, &ms) != 3) {
             snprintf(err, errlen, "%s:%d: expected 'build<TAB>rep<TAB>ms'", path, lineno);
+            goto out;
+        }
+        if (!(ms > 0) || !isfinite(ms)) { /* a repetition takes time */
+            snprintf(err, errlen, "%s:%d: %g ms is not a time", path, lineno, ms);
             goto out;
         }
         if (gs_timings_add(t, build, &ms, 1)) {

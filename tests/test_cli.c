@@ -140,6 +140,44 @@ static void bad_stamp_files_fail_cleanly(void **state)
     expect_failure(args, "cannot open");
 }
 
+/* A good run whose meta.txt has one key set to a value no real run writes. */
+static void expect_meta_refused(const char *name, const char *key, const char *value, const char *needle)
+{
+    char d[512], p[600], args[1200];
+    snprintf(d, sizeof d, "%s/%s", dir, name);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(fixture_write_run(d, 8), 0);
+    snprintf(p, sizeof p, "%s/meta.txt", d);
+    FILE *f = fopen(p, "a");
+    fprintf(f, "%s = %s\n", key, value);
+    fclose(f);
+    snprintf(args, sizeof args, "report %s -o %s/out", d, d);
+    expect_failure(args, needle);
+    snprintf(p, sizeof p, "%s/out", d);
+    assert_int_not_equal(access(p, F_OK), 0); /* nothing written */
+}
+
+static void bad_meta_fails_cleanly(void **state)
+{
+    (void)state;
+    expect_meta_refused("ceil-neg", "ceiling_tflops", "-1", "ceiling_tflops = -1 is not a number in (0, 100000]");
+    expect_meta_refused("ceil-inf", "ceiling_tflops", "inf", "ceiling_tflops = inf is not a number");
+    expect_meta_refused("sms", "sm_count", "1e30", "sm_count = 1e30 is not a whole number in [1, 65536]");
+    expect_meta_refused("flops", "flops", "nan", "flops = nan is not a number");
+    expect_meta_refused("phase", "phase.5.role", "mma", "phase.5.name missing");
+    /* a meta.txt with only its header line is no run */
+    char d[512], p[600], args[1200];
+    snprintf(d, sizeof d, "%s/headeronly", dir);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(fixture_write_run(d, 8), 0);
+    snprintf(p, sizeof p, "%s/meta.txt", d);
+    FILE *f = fopen(p, "w");
+    fprintf(f, "gemmscope-meta 2\n");
+    fclose(f);
+    snprintf(args, sizeof args, "report %s", d);
+    expect_failure(args, "no subject: not a run's meta.txt");
+}
+
 static void bad_commands_fail_cleanly(void **state)
 {
     (void)state;
@@ -246,6 +284,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_run_reports),
         cmocka_unit_test(bad_stamp_files_fail_cleanly),
+        cmocka_unit_test(bad_meta_fails_cleanly),
         cmocka_unit_test(bad_commands_fail_cleanly),
         cmocka_unit_test(record_options_fail_cleanly),
         cmocka_unit_test(subjects_list_themselves),

@@ -85,6 +85,40 @@ static void diff_of_two_runs(void **state)
     gs_rundata_free(&b);
 }
 
+/* Runs of different subjects, shapes, GPUs or stamp builds are no A and B of one change. */
+static void incomparable_runs_are_named(void **state)
+{
+    (void)state;
+    char da[300], err[256], why[256];
+    snprintf(da, sizeof da, "%s/c", dir);
+    assert_int_equal(mkdir(da, 0755), 0);
+    assert_int_equal(fixture_write_run(da, 8), 0);
+    gs_rundata a, b;
+    assert_int_equal(gs_rundata_load(&a, da, 0, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&b, da, 0, err, sizeof err), 0);
+    assert_int_equal(gs_runs_comparable(&a, &b, why, sizeof why), 1);
+    const char *key[][3] = {{"subject", "nvfp4", "different subject: calib against nvfp4"},
+                            {"shape", "g2k1536", "different shape"},
+                            {"gpu", "NVIDIA H200", "different gpu"},
+                            {"stamps.build", "detail", "stamps from different builds: twin against detail"}};
+    for (size_t i = 0; i < sizeof key / sizeof key[0]; i++) {
+        gs_meta_free(&b.meta);
+        char p[400];
+        snprintf(p, sizeof p, "%s/meta.txt", da);
+        assert_int_equal(gs_meta_read(&b.meta, p, err, sizeof err), 0);
+        gs_meta_set(&b.meta, key[i][0], "%s", key[i][1]);
+        assert_int_equal(gs_runs_comparable(&a, &b, why, sizeof why), 0);
+        if (!strstr(why, key[i][2]))
+            fail_msg("'%s': '%s'", key[i][0], why);
+        gs_buf o = {0};
+        assert_int_equal(gs_diff_write(&a, &b, &o), 0);
+        assert_non_null(strstr(o.s, "**Not comparable"));
+        gs_buf_free(&o);
+    }
+    gs_rundata_free(&a);
+    gs_rundata_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -92,6 +126,7 @@ int main(void)
         cmocka_unit_test(same_distribution_is_no_change),
         cmocka_unit_test(tiny_shift_is_no_change),
         cmocka_unit_test(diff_of_two_runs),
+        cmocka_unit_test(incomparable_runs_are_named),
     };
     return cmocka_run_group_tests_name("diff", tests, tmpdir_setup, tmpdir_teardown);
 }

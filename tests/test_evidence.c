@@ -164,6 +164,11 @@ static void bad_files_are_rejected_with_the_line(void **state)
     expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule busy.MMA < 0.1 go\n", "double quotes");
     expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule always go \"r\"\n", "has no 'end'");
     expect_parse_error(HEAD "proposal x\n  rule always go \"r\"\nend\n", "needs a bound");
+    /* thresholds and claims no real comparison or pitch has */
+    expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule busy.MMA < nan go \"r\"\n", "bad threshold 'nan'");
+    expect_parse_error(HEAD "proposal x\n  bound busy.MMA\n  rule busy.MMA < inf go \"r\"\n", "bad threshold 'inf'");
+    expect_parse_error(HEAD "proposal x\n  claimed_speedup inf\n", "positive finite number");
+    expect_parse_error(HEAD "proposal x\n  claimed_speedup -2\n", "positive finite number");
     static gs_proposals ps;
     char err[256];
     assert_int_equal(gs_proposals_parse(HEAD "proposal x\n  bound busy.NOPE\n  rule always go \"r\"\nend\n", "p.txt",
@@ -189,7 +194,18 @@ static void evidence_page_compares_claim_and_bound(void **state)
     assert_non_null(strstr(b.s, "= **0.70%** of the time"));
     assert_non_null(strstr(b.s, "the claim exceeds what the profile allows"));
     assert_non_null(strstr(b.s, "Not measured"));
+    assert_null(strstr(b.s, "already has the proposal on"));
     gs_buf_free(&b);
+    /* a profile whose point has the knob on says so: its bound is what the knob left */
+    gs_meta_set(&r.meta, "knobs", "stages=4 tma_store=2 split_k=0");
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tma-store"), &r, NULL, 0, &b, err, sizeof err), 0);
+    assert_non_null(strstr(b.s, "already has the proposal on** (`tma_store=2`)"));
+    gs_buf_free(&b);
+    gs_meta_set(&r.meta, "knobs", "stages=4 tma_store=0");
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tma-store"), &r, NULL, 0, &b, err, sizeof err), 0);
+    assert_null(strstr(b.s, "already has the proposal on"));
+    gs_buf_free(&b);
+    gs_meta_free(&r.meta);
 }
 
 /* A pair whose speedup exceeds the profile's bound even at its interval's slow end is

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "synth.h"
 #include "instrument/gs_run.h"
 
@@ -77,6 +78,30 @@ static void corrupt(const char *src, const char *dst, long at, const void *bytes
     fclose(f);
 }
 
+/* Recomputes a version-3 file's crc32 (bytes 36-39), as a writer that made the corruption
+ * itself would: the checks behind the crc must catch what it lets through. */
+static void fix_crc(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static unsigned char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    memset(buf + 36, 0, 4);
+    const uint32_t crc = (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), buf, n);
+    memcpy(buf + 36, &crc, 4);
+    f = fopen(path, "wb");
+    assert_int_equal(fwrite(buf, 1, n, f), n);
+    fclose(f);
+}
+
+/* corrupt(), then the crc made to match */
+static void forge(const char *src, const char *dst, long at, const void *bytes, size_t len, long cut)
+{
+    corrupt(src, dst, at, bytes, len, cut);
+    fix_crc(dst);
+}
+
 static void expect_error(const char *path, const char *needle)
 {
     gs_trace t;
@@ -94,49 +119,115 @@ static void stamp_file_bad_inputs(void **state)
     path_of(ok, sizeof ok, "ok.gss");
     write_sample(ok);
     path_of(bad, sizeof bad, "bad.gss");
+    const long w0 = 64, r0 = 64 + 4 * 64; /* warp headers, records */
 
+    /* any byte changed: the crc32 of version 3 */
+    for (long at = 56; at < r0 + 4 * 32; at += 37) { /* past the fields checked before the crc */
+        if (at >= 36 && at < 40)
+            continue;
+        uint8_t x;
+        FILE *f = fopen(ok, "rb");
+        fseek(f, at, SEEK_SET);
+        assert_int_equal(fread(&x, 1, 1, f), 1);
+        fclose(f);
+        x ^= 0x10;
+        corrupt(ok, bad, at, &x, 1, -1);
+        expect_error(bad, "corrupted (crc32");
+    }
     corrupt(ok, bad, 0, NULL, 0, 40);
     expect_error(bad, "truncated");
-    corrupt(ok, bad, 0, NULL, 0, 64 + 4 * 64 + 2 * 32);
+    forge(ok, bad, 0, NULL, 0, 64 + 4 * 64 + 2 * 32);
     expect_error(bad, "truncated");
-    corrupt(ok, bad, 0, "NOTGSST", 8, -1);
+    forge(ok, bad, 0, "NOTGSST", 8, -1);
     expect_error(bad, "bad magic");
     uint32_t v = 7;
-    corrupt(ok, bad, 8, &v, 4, -1);
+    forge(ok, bad, 8, &v, 4, -1);
     expect_error(bad, "version 7");
+    /* a header that claims 2^40 records in a file of 400 bytes: refused, nothing allocated */
+    forge(ok, bad, 40, &(uint64_t){1ull << 40}, 8, -1);
+    expect_error(bad, "truncated stamp file (header promises 4 warps and 1099511627776 records");
+    forge(ok, bad, 24, &(uint32_t){0xffffffffu}, 4, -1); /* ctas */
+    expect_error(bad, "truncated stamp file");
+    const double ticks[] = {INFINITY, NAN, -32, 2e6};
+    for (size_t i = 0; i < sizeof ticks / sizeof ticks[0]; i++) {
+        forge(ok, bad, 48, &ticks[i], 8, -1);
+        expect_error(bad, "implausible header");
+    }
     uint8_t phase = 200;
-    corrupt(ok, bad, 64 + 4 * 64 + 28, &phase, 1, -1); /* record 0, byte 28: phase */
+    forge(ok, bad, r0 + 28, &phase, 1, -1); /* record 0, byte 28: phase */
     expect_error(bad, "out of range");
-    /* a clock pair is a record of version 2 files only, with a bracket of at most
+    /* what a real run cannot produce: a record beginning before its warp started, one ending
+     * after it finished (clk_begin at byte 8, clk_dur at 16), a warp ending before it
+     * started (clk_end at header byte 24), a header in another warp's slot (cta at 32) */
+    forge(ok, bad, r0 + 8, &(uint64_t){1}, 8, -1);
+    expect_error(bad, "record 0 of warp 0 lies outside its warp's clock span");
+    forge(ok, bad, r0 + 16, &(uint32_t){4000000000u}, 4, -1);
+    expect_error(bad, "record 0 of warp 0 lies outside its warp's clock span");
+    forge(ok, bad, w0 + 24, &(uint64_t){1}, 8, -1);
+    expect_error(bad, "warp 0 ends before it starts");
+    forge(ok, bad, w0 + 64 + 32, &(uint32_t){1}, 4, -1);
+    expect_error(bad, "warp slot 1 holds CTA 1 warp 1");
+    forge(ok, bad, w0 + 44, &(uint32_t){6}, 4, -1);
+    expect_error(bad, "flags 0x6");
+    /* a clock pair is a record of version 2 files on, with a bracket of at most
      * GS_CLOCK_BRACKET_MAX cycles and gt_dur, tile, group 0 (record 0: bytes 16 clk_dur, 20
      * gt_dur, 24 tile, 26 group, 28 phase) */
-    const long r0 = 64 + 4 * 64;
     char pair[256];
     path_of(pair, sizeof pair, "pair.gss");
     const uint8_t pair_bytes[13] = {200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, GS_CLOCK_PAIR}; /* clk_dur 200 */
-    corrupt(ok, pair, r0 + 16, pair_bytes, sizeof pair_bytes, -1);
+    forge(ok, pair, r0 + 16, pair_bytes, sizeof pair_bytes, -1);
     gs_trace t;
     char err[256] = "";
     assert_int_equal(gs_file_read(pair, &t, err, sizeof err), 0);
     assert_int_equal(t.records[0].phase, GS_CLOCK_PAIR);
     gs_trace_free(&t);
     const uint32_t wide = GS_CLOCK_BRACKET_MAX + 1, tick = 32;
-    corrupt(pair, bad, r0 + 16, &wide, 4, -1);
+    forge(pair, bad, r0 + 16, &wide, 4, -1);
     expect_error(bad, "clock pair 0 is malformed (bracket 257 cycles");
-    corrupt(pair, bad, r0 + 20, &tick, 4, -1);
+    forge(pair, bad, r0 + 20, &tick, 4, -1);
     expect_error(bad, "gt_dur 32");
-    corrupt(pair, bad, r0 + 26, &(uint16_t){3}, 2, -1);
+    forge(pair, bad, r0 + 26, &(uint16_t){3}, 2, -1);
     expect_error(bad, "group 3 must be 0");
-    /* the same record in a version 1 file: out of range */
+    /* versions 1 and 2 have no crc: their structure is all that is checked */
+    path_of(ok, sizeof ok, "v2.gss");
+    corrupt(pair, ok, 8, &(uint32_t){2}, 4, -1);
+    corrupt(ok, ok, 36, &(uint32_t){0}, 4, -1);
+    assert_int_equal(gs_file_read(ok, &t, err, sizeof err), 0);
+    gs_trace_free(&t);
     path_of(ok, sizeof ok, "v1.gss");
-    v = 1;
-    corrupt(pair, ok, 8, &v, 4, -1);
+    corrupt(pair, ok, 8, &(uint32_t){1}, 4, -1);
     expect_error(ok, "out of range");
     corrupt(ok, bad, 64 + 4 * 64 + 28, &(uint8_t){SYN_MMA}, 1, -1); /* version 1 without clock pairs */
     assert_int_equal(gs_file_read(bad, &t, err, sizeof err), 0);
     gs_trace_free(&t);
     path_of(bad, sizeof bad, "missing.gss");
     expect_error(bad, "cannot open");
+}
+
+/* The samples keep their stamps gzip'ed: the reader takes either. */
+static void gzipped_stamps_read_as_plain(void **state)
+{
+    (void)state;
+    char p[256], gz[300], err[256];
+    gs_trace a, b;
+    path_of(p, sizeof p, "plain.gss");
+    write_sample(p);
+    snprintf(gz, sizeof gz, "%s.gz", p);
+    FILE *f = fopen(p, "rb");
+    static unsigned char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    gzFile g = gzopen(gz, "wb9");
+    assert_non_null(g);
+    assert_int_equal(gzwrite(g, buf, (unsigned)n), (int)n);
+    assert_int_equal(gzclose(g), Z_OK);
+    assert_int_equal(gs_file_read(p, &a, err, sizeof err), 0);
+    assert_int_equal(gs_file_read(gz, &b, err, sizeof err), 0);
+    assert_int_equal(a.n_records, b.n_records);
+    assert_memory_equal(a.records, b.records, a.n_records * sizeof(gs_record));
+    assert_memory_equal(a.warps, b.warps, a.n_warps * sizeof(gs_warp_header));
+    gs_trace_free(&a);
+    gs_trace_free(&b);
 }
 
 static void meta_round_trip_and_errors(void **state)
@@ -208,6 +299,31 @@ static void timings_round_trip_and_errors(void **state)
     fclose(f);
     assert_int_equal(gs_timings_read(&r, p, err, sizeof err), -1);
     assert_non_null(strstr(err, ":3:"));
+    /* a repetition takes time: none, a negative one, inf and nan are refused */
+    const char *bad[] = {"0", "-0.1", "inf", "nan", "1e999"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        f = fopen(p, "w");
+        fprintf(f, "# gemmscope-timings 1\nbuild\trep\tms\nproduction\t0\t0.1\nproduction\t1\t%s\n", bad[k]);
+        fclose(f);
+        assert_int_equal(gs_timings_read(&r, p, err, sizeof err), -1);
+        if (!strstr(err, ":4:") || !strstr(err, "is not a time"))
+            fail_msg("'%s': error '%s'", bad[k], err);
+    }
+}
+
+/* Numbers in meta.txt that are no number a run writes read as absent. */
+static void meta_numbers_must_be_finite(void **state)
+{
+    (void)state;
+    gs_meta m = {0};
+    const char *bad[] = {"inf", "-inf", "nan", "1e999", "12abc", ""};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        gs_meta_set(&m, "x", "%s", bad[k]);
+        assert_float_equal(gs_meta_num(&m, "x", -7), -7, 0);
+    }
+    gs_meta_set(&m, "x", "1e300");
+    assert_float_equal(gs_meta_num(&m, "x", -7), 1e300, 0);
+    gs_meta_free(&m);
 }
 
 int main(void)
@@ -215,8 +331,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stamp_file_round_trip),
         cmocka_unit_test(stamp_file_bad_inputs),
+        cmocka_unit_test(gzipped_stamps_read_as_plain),
         cmocka_unit_test(meta_round_trip_and_errors),
         cmocka_unit_test(timings_round_trip_and_errors),
+        cmocka_unit_test(meta_numbers_must_be_finite),
     };
     return cmocka_run_group_tests_name("formats", tests, tmpdir_setup, tmpdir_teardown);
 }
