@@ -148,32 +148,92 @@ static void probe_rows_use_their_kernel_and_the_truth(void **state)
     assert_non_null(strstr(out_text, "1 passed, 1 failed"));
 }
 
-/* A row outside its bound passes, marked, only when ncu's own launches spread wider than
- * the bound and ours lies inside them; outside them, or with a tight spread, it fails. */
+/* A row outside its bound passes, marked, only when the middle half of ncu's launches (their
+ * interquartile range) spreads wider than the bound and ours lies inside it; outside it, or
+ * with a tight spread, it fails. */
 static void ncu_spread_wider_than_the_bound(void **state)
 {
     (void)state;
     const char *ours = "metric sol lts__throughput.avg.pct_of_peak_sustained_elapsed 32.3\n"
                        "metric sol l1tex__throughput.avg.pct_of_peak_sustained_active 30\n"
                        "metric sol sm__throughput.avg.pct_of_peak_sustained_elapsed 45\n";
+    /* lts: two groups of launches, 31.9-32.1 and 35.5-37.2 (quartiles 32.0 and 36.2) */
     const char *ncu = HEADER "\"0\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"31.9\"\n"
-                             "\"1\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"35.5\"\n"
-                             "\"2\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"37.2\"\n"
+                             "\"1\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"32.0\"\n"
+                             "\"2\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"32.1\"\n"
+                             "\"3\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"35.5\"\n"
+                             "\"4\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"36.2\"\n"
+                             "\"5\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"36.8\"\n"
+                             "\"6\",\"gemm\",\"lts__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"37.2\"\n"
                              "\"0\",\"gemm\",\"l1tex__throughput.avg.pct_of_peak_sustained_active\",\"%\",\"35\"\n"
                              "\"1\",\"gemm\",\"l1tex__throughput.avg.pct_of_peak_sustained_active\",\"%\",\"38\"\n"
                              "\"2\",\"gemm\",\"l1tex__throughput.avg.pct_of_peak_sustained_active\",\"%\",\"40\"\n"
                              "\"0\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"49\"\n"
                              "\"1\",\"gemm\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"49.5\"\n";
     assert_int_equal(compare(ours, ncu), 1);
-    /* 3.2 points under the median 35.5, inside ncu's 31.9..37.2 (5.3 points wide) */
+    /* 3.2 points under the median 35.5, inside the middle half 32.05..36.5 (4.45 points wide) */
     assert_non_null(strstr(row("lts__throughput.avg.pct_of_peak_sustained_elapsed", "sol"),
-                           "pass (inside ncu's own spread 31.9..37.2)"));
-    /* ncu spreads 5 points, but ours lies below all of its launches */
+                           "pass (inside ncu's own interquartile spread 32.05..36.5)"));
+    /* ncu's middle half spreads 2.5 points, less than the bound: ours 8 under the median fails */
     assert_non_null(strstr(row("l1tex__throughput.avg.pct_of_peak_sustained_active", "sol"),
-                           "FAIL (ncu's launches 35..40)"));
+                           "FAIL (ncu's launches' middle half 36.5..39)"));
     /* outside the bound, ncu's spread (0.5 points) tighter than it */
     assert_non_null(strstr(row("sm__throughput.avg.pct_of_peak_sustained_elapsed", "sol"), "FAIL"));
     assert_non_null(strstr(out_text, "1 passed, 2 failed"));
+}
+
+/* One outlying launch (100, 100.1, 150 us) must not let a value 40% off pass: the extremes
+ * would have (100..150), the middle half does not. */
+static void one_outlier_does_not_widen_the_spread(void **state)
+{
+    (void)state;
+    const char *ncu = HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"usecond\",\"100\"\n"
+                             "\"1\",\"gemm\",\"gpu__time_duration.sum\",\"usecond\",\"100.1\"\n"
+                             "\"2\",\"gemm\",\"gpu__time_duration.sum\",\"usecond\",\"150\"\n";
+    assert_int_equal(compare("metric default gpu__time_duration.sum 140000\n", ncu), 1);
+    assert_non_null(strstr(row("gpu__time_duration.sum", "default"), "FAIL"));
+    assert_non_null(strstr(out_text, "0 passed, 1 failed"));
+}
+
+/* Small percentages are judged relatively: 3.9 against 3.0 is 30% off, far inside 3 points. */
+static void small_percentages_are_relative(void **state)
+{
+    (void)state;
+    const char *ncu = HEADER "\"0\",\"gemm\",\"sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active\","
+                             "\"%\",\"3.0\"\n"
+                             "\"0\",\"gemm\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"3.0\"\n";
+    assert_int_equal(compare("metric default sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active 3.9\n"
+                             "metric default sm__warps_active.avg.pct_of_peak_sustained_active 3.25\n",
+                             ncu),
+                     1);
+    assert_non_null(strstr(row("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active", "default"),
+                           "+0.90 pts FAIL"));
+    assert_non_null(strstr(row("sm__warps_active.avg.pct_of_peak_sustained_active", "default"), "+0.25 pts pass"));
+}
+
+/* Nothing compared is no pass: ours without a metric line fails the whole comparison. */
+static void no_comparison_fails(void **state)
+{
+    (void)state;
+    assert_int_equal(compare("durations 1 launches\n", HEADER "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\",\"1\"\n"),
+                     1);
+    assert_non_null(strstr(out_text, "FAIL (no metric of ours was compared)"));
+    assert_non_null(strstr(out_text, "0 passed, 1 failed"));
+}
+
+/* A CSV header without the unit or value column is refused (it was read at fld[-1]). */
+static void header_without_value_column(void **state)
+{
+    (void)state;
+    assert_int_equal(compare("metric default gpu__time_duration.sum 1\n",
+                             "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\"\n"
+                             "\"0\",\"gemm\",\"gpu__time_duration.sum\",\"nsecond\"\n"),
+                     2);
+    assert_non_null(strstr(out_text, "the header names no \"Metric Value\" column"));
+    assert_int_equal(compare("metric default gpu__time_duration.sum 1\n",
+                             "\"ID\",\"Metric Name\",\"Metric Value\"\n\"0\",\"gpu__time_duration.sum\",\"1\"\n"),
+                     2);
+    assert_non_null(strstr(out_text, "the header names no \"Metric Unit\" column"));
 }
 
 /* Two rounds: ours is the median of the rounds' medians (here their mean), ncu's the
@@ -273,6 +333,10 @@ int main(void)
         cmocka_unit_test(bounds_decide),
         cmocka_unit_test(probe_rows_use_their_kernel_and_the_truth),
         cmocka_unit_test(ncu_spread_wider_than_the_bound),
+        cmocka_unit_test(one_outlier_does_not_widen_the_spread),
+        cmocka_unit_test(small_percentages_are_relative),
+        cmocka_unit_test(no_comparison_fails),
+        cmocka_unit_test(header_without_value_column),
         cmocka_unit_test(rounds_pool),
         cmocka_unit_test(durations_from_their_own_run),
         cmocka_unit_test(missing_values_fail),
