@@ -85,7 +85,7 @@ TEST_NAMES := test_format test_sequence test_analysis test_report test_trace tes
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev zlib1g-dev gnuplot-nox
 
-.PHONY: all host install print-gemmscope-objects test example report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+.PHONY: all host install print-gemmscope-objects test example fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
@@ -197,6 +197,8 @@ $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
 
 test: deps-test all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
+	@echo "== fuzz corpora and past failures, replayed (ASan, UBSan)"
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory example
 
 # Your own kernel, out of tree: examples/own-kernel built against a fresh `make install` into
@@ -212,6 +214,51 @@ example: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a
 	@cp samples/own-kernel/meta.txt samples/own-kernel/timings.tsv samples/own-kernel/units.tsv $(EXAMPLE_BUILD)/sample/
 	@gzip -dc samples/own-kernel/stamps.gss.gz >$(EXAMPLE_BUILD)/sample/stamps.gss
 	BUILD=$(EXAMPLE_BUILD) examples/own-kernel/check.sh $(EXAMPLE_PREFIX) --run $(EXAMPLE_BUILD)/sample
+
+# ---- fuzzing: clang's libFuzzer with ASan and UBSan over every parser a user's file reaches ----
+# tests/fuzz/fuzz_<name>.c; seed corpora in tests/fuzz/corpus/<name>/, inputs that once failed
+# in tests/fuzz/crashes/<name>/.  `make fuzz` runs each harness FUZZ_SECONDS (new inputs land in
+# build/fuzz/corpus/, failures in tests/fuzz/crashes/); `make test` replays both folders.
+FUZZ_CC := clang
+FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -I. -fsanitize=address,undefined -fno-sanitize-recover=all \
+               -fno-omit-frame-pointer
+FUZZ_NAMES := fuzz_stamps fuzz_meta fuzz_timings fuzz_units fuzz_pcsamp fuzz_proposals fuzz_shapes fuzz_ncu_csv
+FUZZ_SRCS := $(GS_HOST_SRCS) kernels/nvfp4/shapes.c
+FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/%.o)
+FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/bin/%)
+FUZZ_SECONDS ?= 60
+FUZZ_PKGS := clang libclang-rt-14-dev
+.SECONDARY: $(FUZZ_OBJS)
+
+$(BUILD)/fuzz/%.o: %.c $(HEADERS) | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/bin/%: tests/fuzz/%.c tests/fuzz/fuzz_run.h tests/run_fixture.h tests/synth.h $(FUZZ_OBJS) | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJS) -lz -lm -o $@
+
+deps-fuzz:
+	@scripts/ensure-packages.sh $(FUZZ_PKGS)
+
+# every corpus input and every past failure once (part of `make test`)
+fuzz-replay: $(FUZZ_BINS)
+	@set -e; for n in $(FUZZ_NAMES); do \
+	    dirs=$$(for d in tests/fuzz/corpus/$$n tests/fuzz/crashes/$$n; do if [ -d $$d ]; then echo $$d; fi; done); \
+	    printf '%-16s ' $$n; \
+	    ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/bin/$$n -runs=0 -close_fd_mask=3 $$dirs >$(BUILD)/fuzz/$$n.replay.log 2>&1 \
+	        || { echo FAIL; tail -n 30 $(BUILD)/fuzz/$$n.replay.log; exit 1; }; \
+	    grep -Eo 'INITED.*|Done [0-9]+ runs.*' $(BUILD)/fuzz/$$n.replay.log | tail -n 1; \
+	done
+
+fuzz: $(FUZZ_BINS)
+	@for n in $(FUZZ_NAMES); do \
+	    mkdir -p $(BUILD)/fuzz/corpus/$$n tests/fuzz/crashes/$$n; \
+	    echo "== $$n ($(FUZZ_SECONDS) s)"; \
+	    $(BUILD)/fuzz/bin/$$n -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 -print_final_stats=1 \
+	        -artifact_prefix=tests/fuzz/crashes/$$n/ $(BUILD)/fuzz/corpus/$$n tests/fuzz/corpus/$$n 2>&1 \
+	        | grep -E '^stat::number_of_executed_units|^stat::average_exec_per_sec|ERROR|SUMMARY|artifact' ; \
+	done
 
 # every NVFP4 knob point on the benchmark shapes (GPU): time, TFLOP/s, ceiling, cuBLAS, twin
 SHAPES ?= g8k7168,g8k2048,g2k4096,g2k1536

@@ -20,7 +20,9 @@ typedef struct gs_edge {
 static inline uint64_t gs_edge_key(double t, double origin, int is_start)
 {
     double x = (t - origin) * 8.0;
-    uint64_t q = x > 0 ? (uint64_t)(x + 0.5) : 0;
+    /* timelines are bounded (the reader refuses spans over 1000 s, 2^53 eighths); the clamp
+     * keeps the conversion defined whatever a clock model extrapolates */
+    uint64_t q = x > 0 ? (x < 0x1p62 ? (uint64_t)(x + 0.5) : (uint64_t)1 << 62) : 0;
     return q << 1 | (uint64_t)(is_start != 0);
 }
 

@@ -228,6 +228,7 @@ static size_t mul_add(size_t n, size_t size, size_t add)
  * its warp started or ends after it finished.  0, or -1 with the first in err. */
 static int check_warps(const gs_trace *t, const char *path, int version, char *err, size_t errlen)
 {
+    uint64_t gt_lo = UINT64_MAX, gt_hi = 0;
     for (size_t w = 0; w < t->n_warps; w++) {
         const gs_warp_header *h = &t->warps[w];
         const int started = h->flags & GS_WARP_STARTED, finished = h->flags & GS_WARP_FINISHED;
@@ -245,6 +246,15 @@ static int check_warps(const gs_trace *t, const char *path, int version, char *e
             snprintf(err, errlen, "%s: warp %zu ends before it starts", path, w);
             return -1;
         }
+        if (finished && (h->gt_end - h->gt_start > GS_SPAN_MAX_NS || h->clk_end - h->clk_start > GS_SPAN_MAX_CYCLES)) {
+            snprintf(err, errlen, "%s: warp %zu runs %.3g ns (%.3g cycles): no launch runs that long", path, w,
+                     (double)(h->gt_end - h->gt_start), (double)(h->clk_end - h->clk_start));
+            return -1;
+        }
+        gt_lo = h->gt_start < gt_lo ? h->gt_start : gt_lo;
+        gt_hi = h->gt_start > gt_hi ? h->gt_start : gt_hi;
+        if (finished)
+            gt_hi = h->gt_end > gt_hi ? h->gt_end : gt_hi;
         for (size_t i = t->first[w]; i < t->first[w + 1]; i++) {
             const gs_record *r = &t->records[i];
             const unsigned ph = r->phase;
@@ -261,11 +271,22 @@ static int check_warps(const gs_trace *t, const char *path, int version, char *e
                          path, i, r->clk_dur, GS_CLOCK_BRACKET_MAX, r->gt_dur, r->tile, r->group);
                 return -1;
             }
-            if (r->clk_begin < h->clk_start || (finished && r->clk_begin + r->clk_dur > h->clk_end)) {
+            if (r->clk_begin < h->clk_start || (finished && r->clk_begin + r->clk_dur > h->clk_end) ||
+                r->clk_begin - h->clk_start > GS_SPAN_MAX_CYCLES) {
                 snprintf(err, errlen, "%s: record %zu of warp %zu lies outside its warp's clock span", path, i, w);
                 return -1;
             }
+            /* a clock pair's timer reading lies in its warp's (the pairs bracket the timer read) */
+            if (ph == GS_CLOCK_PAIR && (r->gt_begin < h->gt_start || (finished && r->gt_begin > h->gt_end))) {
+                snprintf(err, errlen, "%s: clock pair %zu of warp %zu lies outside its warp's timer span", path, i, w);
+                return -1;
+            }
         }
+    }
+    if (gt_hi > gt_lo && gt_hi - gt_lo > GS_SPAN_MAX_NS) {
+        snprintf(err, errlen, "%s: the warps start and end %.3g ns apart: no launch runs that long", path,
+                 (double)(gt_hi - gt_lo));
+        return -1;
     }
     return 0;
 }

@@ -15,6 +15,8 @@ extern "C" {
 #define GS_FILE_VERSION_MIN 1u /* oldest read: version 1 is version 2 without clock pairs */
 #define GS_FILE_MAX_BYTES (16ull << 30) /* the most a stamp file may hold, inflated */
 #define GS_TICK_MAX_NS 1e6              /* a %globaltimer step longer than 1 ms is no timer's */
+#define GS_SPAN_MAX_NS 1000000000000ull  /* 1000 s: no profiled launch runs longer */
+#define GS_SPAN_MAX_CYCLES 10000000000000ull /* 1000 s at 10 GHz */
 
 /* A stamp file in memory.  Records are stored warp after warp; warp w's kept
  * records are records[first[w] .. first[w] + kept(w)). */
