@@ -24,6 +24,8 @@ static const struct command {
      "evidence PROPOSAL RUN [--ab OFF ON [--label TEXT]]... [--proposals FILE] [-o FILE]\n"
      "                       evidence page for a proposal (proposals.txt)"},
     {"trace", cmd_trace, "trace RUN [-o FILE]  Perfetto-compatible JSON trace of the run (default RUN/trace.json)"},
+    {"table", cmd_table, "table [--kind speed|smtime] RUN...\n"
+                         "                       one markdown row per run: speed against its anchors, or SM-time"},
     {"subjects", cmd_subjects, "subjects             the subjects record can profile"},
     {"shapes", cmd_shapes, "shapes SUBJECT       a subject's shapes"},
     {"variants", cmd_variants, "variants SUBJECT [SHAPE]\n"

@@ -1,0 +1,98 @@
+#!/bin/bash
+# The README's figures, rendered from the committed samples: each block between a marker line
+# and the next "<!-- end -->" line is what its marker's command prints.
+#   <!-- gemmscope table [--kind speed|smtime] RUN... -->    build/gemmscope table ...
+#   <!-- gemmscope report-section RUN HEADING -->             that section of RUN's report, fenced
+#   <!-- gemmscope evidence-table SHAPE... -->                the seed proposals' pages, samples/evidence
+# usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
+#   rewrites FILE; with --check, rewrites nothing and exits 1 (with a diff) when FILE's blocks
+#   differ from what the samples give (`make test` runs it so)
+set -u -o pipefail
+check=0
+if [ "${1:-}" = --check ]; then
+    check=1
+    shift
+fi
+file=${1:-README.md}
+gs=build/gemmscope
+[ -x "$gs" ] || { echo "readme.sh: $gs not built" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A section of a run's report: from the heading line to the next heading of its level or above.
+report_section() {
+    local run=$1 heading=$2 out
+    out=$tmp/report-$(echo "$run" | tr '/' '_')
+    if [ ! -f "$out/report.md" ]; then
+        "$gs" report "$run" -o "$out" >/dev/null || return 1
+    fi
+    local level=${heading%%[!#]*}
+    echo '```'
+    awk -v h="$heading" -v n=${#level} '
+        $0 == h { on = 1; print; next }
+        on && /^#+ / { m = match($0, /^#+/); if (RLENGTH <= n) exit }
+        on { print }' "$out/report.md" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+    echo '```'
+}
+
+# One line per seed proposal: what the seeds claimed, the profile's bound and the measured
+# A/Bs (baseline point, production point) of each shape's page.
+evidence_table() {
+    local shapes=("$@") head="| proposal | the seeds predicted | bound from the profile" sep="|---|---|---"
+    head="$head ($(
+        IFS=/
+        echo "${shapes[*]}"
+    )) |"
+    sep="$sep|"
+    for s in "${shapes[@]}"; do
+        head="$head measured on $s: baseline, production |"
+        sep="$sep---|"
+    done
+    echo "$head"
+    echo "$sep"
+    for p in pipeline-stages tile-size tma-store warp-specialisation; do
+        local title claim bounds="" cells=""
+        for s in "${shapes[@]}"; do
+            local page=samples/evidence/$s-$p.md
+            [ -f "$page" ] || { echo "readme.sh: no page $page" >&2; return 1; }
+            title=$(sed -n 's/^# Evidence: \(.*\)$/\1/p' "$page")
+            claim=$(sed -n 's/^| what the claim needs | x\([0-9.]*\) faster.*/x\1/p' "$page")
+            bounds="$bounds${bounds:+ / }$(grep -o 'at most \*\*x[0-9.]*\*\* faster' "$page" | head -n 1 | grep -o 'x[0-9.]*')"
+            cells="$cells $(grep -o '^Measured: \*\*x[0-9.]*\*\*' "$page" | grep -o 'x[0-9.]*' | paste -sd, - | sed 's/,/, /g') |"
+        done
+        echo "| $title | ${claim:--} | $bounds |$cells"
+    done
+}
+
+awk '
+    /^<!-- gemmscope .* -->$/ { print; cmd = $0; sub(/^<!-- gemmscope /, "", cmd); sub(/ -->$/, "", cmd);
+                                print "@@RENDER " cmd; skip = 1; next }
+    /^<!-- end -->$/ { skip = 0; print; next }
+    !skip { print }' "$file" >"$tmp/skeleton"
+
+: >"$tmp/new"
+while IFS= read -r line; do
+    if [[ $line == "@@RENDER "* ]]; then
+        eval "set -- ${line#@@RENDER }"
+        case $1 in
+        table) "$gs" "$@" ;;
+        report-section) report_section "$2" "$3" ;;
+        evidence-table) shift; evidence_table "$@" ;;
+        *) echo "readme.sh: unknown block '$1'" >&2; exit 2 ;;
+        esac >>"$tmp/new" || { echo "readme.sh: rendering '${line#@@RENDER }' failed" >&2; exit 2; }
+    else
+        printf '%s\n' "$line" >>"$tmp/new"
+    fi
+done <"$tmp/skeleton"
+
+if [ $check = 1 ]; then
+    if ! diff -u "$file" "$tmp/new" >"$tmp/diff"; then
+        echo "readme.sh: $file quotes figures the samples do not give (make readme rewrites it):" >&2
+        head -n 60 "$tmp/diff" >&2
+        exit 1
+    fi
+    echo "readme.sh: every rendered block of $file matches the samples"
+    exit 0
+fi
+cp "$tmp/new" "$file"
+echo "readme.sh: $file rendered from the samples"
