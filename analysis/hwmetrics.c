@@ -245,7 +245,11 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
     gs_buf_printf(b, "\n### Stall reasons (PC sampling, production build)\n\n%.0f samples (every 2^%s cycles per "
                      "SM). Sampled lines are given a phase through the kernel source: the innermost "
                      "GS_BEGIN/GS_END pair around the line, or the phase every call site of its device function "
-                     "is in. %.1f%% of the samples could not be attributed.\n\n| phase | share of samples | top "
+                     "is in. %.1f%% of the samples could not be attributed: lines outside every pair and in "
+                     "functions called from more than one phase (the kernel's set-up and its producer and "
+                     "scheduling code, which no phase marker brackets, and helpers shared by phases). The phase "
+                     "rows below share only the attributed samples; the unattributed row is as real a cost, just "
+                     "not one a phase owns.\n\n| phase | share of samples | top "
                      "stall reasons (share within the phase) |\n|---|---:|---|\n",
                   st->total, gs_rundata_str(r, "stalls.period_log2"),
                   st->total > 0 ? 100 * st->phase_total[GS_STALL_NONE] / st->total : 0.0);

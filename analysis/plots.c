@@ -21,6 +21,19 @@ static const char *const phase_color[GS_NUM_PHASES] = {
 /* Sub-phases nest inside another phase: drawing them on the timeline would hide it. */
 static int is_subphase(const gs_rundata *r, int p) { return gs_phase_is_sub(&r->names, p); }
 
+/* What every title names: the run (shape / variant, commit), double quotes and backslashes
+ * kept out of gnuplot's double-quoted title strings. */
+static const char *run_label(const gs_rundata *r)
+{
+    static char label[256];
+    snprintf(label, sizeof label, "%.80s / %.80s, commit %.40s", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"),
+             gs_rundata_str(r, "git_commit"));
+    for (char *c = label; *c; c++)
+        if (*c == '"' || *c == '\\')
+            *c = '\'';
+    return label;
+}
+
 static int write_pair(const char *outdir, const char *name, const gs_buf *dat, const gs_buf *gp, char *err,
                       size_t errlen)
 {
@@ -65,14 +78,20 @@ static int plot_shares(const gs_rundata *r, const char *outdir, char *err, size_
     }
     gs_buf_printf(&dat, "\t%.4f\n", other > 0 ? 100 * other : 0.0);
 
-    script_head(&gp, "phase_shares", 700, 420);
+    script_head(&gp, "phase_shares", 760, 420);
+    /* each segment's share in its key entry: a segment of 0.2% is too thin to read, its number is not */
     gs_buf_printf(&gp,
-                  "set title 'Share of CTA time per phase'\nset ylabel '%% of CTA time'\nset yrange [0:100]\n"
+                  "set title \"Share of CTA time per phase\\n%s\"\nset ylabel '%% of CTA time'\nset yrange [0:100]\n"
                   "set style data histograms\nset style histogram rowstacked\nset style fill solid 1.0 border "
-                  "-1\nset boxwidth 0.5\nset key outside right\nset datafile separator '\\t'\n"
-                  "plot for [i=2:6] 'phase_shares.dat' using i:xtic(1) title columnheader(i) lt (i < 6 ? i-1 : %d)\n",
-                  GS_NUM_PHASES + 1);
-    script_tail(&gp, "phase_shares", 700, 420);
+                  "-1\nset boxwidth 0.5\nset key outside right\nset datafile separator '\\t'\nplot ",
+                  run_label(r));
+    for (int p = GS_MAINLOOP; p <= GS_STORE + 1; p++) {
+        const double v = p <= GS_STORE ? 100 * ph->ph[p].busy_share : (other > 0 ? 100 * other : 0.0);
+        gs_buf_printf(&gp, "%s'phase_shares.dat' using %d:xtic(1) title '%s %.1f%%' lt %d", p ? ", " : "", p + 2,
+                      p <= GS_STORE ? gs_rundata_phase(r, p) : "outside", v, p <= GS_STORE ? p + 1 : GS_NUM_PHASES + 1);
+    }
+    gs_buf_printf(&gp, "\n");
+    script_tail(&gp, "phase_shares", 760, 420);
     int rc = write_pair(outdir, "phase_shares", &dat, &gp, err, errlen);
     gs_buf_free(&dat);
     gs_buf_free(&gp);
@@ -101,10 +120,10 @@ static int plot_timeline(const gs_rundata *r, const char *outdir, char *err, siz
     }
     script_head(&gp, "sm_timeline", 1200, 700);
     gs_buf_printf(&gp,
-                  "set title 'Per-SM timeline (every warp record, coloured by phase)'\nset xlabel 'time since "
+                  "set title \"Per-SM timeline (every warp record, coloured by phase)\\n%s\"\nset xlabel 'time since "
                   "first CTA start (us)'\nset ylabel 'SM'\nset yrange [-1:%d]\nset style fill solid 1.0 "
                   "noborder\nset key outside right\nplot ",
-                  tl->n_sm);
+                  run_label(r), tl->n_sm);
     for (int b = 0; b < nb; b++)
         gs_buf_printf(&gp,
                       "%s'sm_timeline.dat' index %d using (($1+$2)/2):3:1:2:($3-0.4):($3+0.4) with boxxyerror "
@@ -154,9 +173,9 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
     }
     int cols = nb > 4 ? 4 : (nb ? nb : 1), rows = nb ? (nb + cols - 1) / cols : 1;
     script_head(&gp, "phase_hist", 300 * cols + 100, 260 * rows + 40);
-    gs_buf_printf(&gp, "set multiplot layout %d,%d title 'Duration of each phase instance'\n"
-                       "set style fill solid 0.8 noborder\nset xlabel 'us'\nunset key\n",
-                  rows, cols);
+    gs_buf_printf(&gp, "set multiplot layout %d,%d title \"Duration of each phase instance: %s\"\n"
+                       "set style fill solid 0.8 noborder\nset xlabel 'us'\nset ylabel 'instances'\nunset key\n",
+                  rows, cols, run_label(r));
     for (int b = 0; b < nb; b++)
         gs_buf_printf(&gp, "set title '%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
                       gs_rundata_phase(r, blocks[b]), b, blocks[b] + 1);
@@ -166,7 +185,8 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
     /* multiplot cannot be replotted: repeat the commands for the SVG */
     gs_buf_printf(&gp, "set terminal svg size %d,%d font 'sans,10' noenhanced\nset output 'phase_hist.svg'\n",
                   300 * cols + 100, 260 * rows + 40);
-    gs_buf_printf(&gp, "set multiplot layout %d,%d title 'Duration of each phase instance'\n", rows, cols);
+    gs_buf_printf(&gp, "set multiplot layout %d,%d title \"Duration of each phase instance: %s\"\n", rows, cols,
+                  run_label(r));
     for (int b = 0; b < nb; b++)
         gs_buf_printf(&gp, "set title '%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
                       gs_rundata_phase(r, blocks[b]), b, blocks[b] + 1);
@@ -193,16 +213,16 @@ static int plot_sm_time(const gs_rundata *r, const char *outdir, char *err, size
     script_head(&gp, "sm_time", 760, 420);
     gs_buf_printf(&gp,
                   "set linetype %d lc rgb '#BBBBBB'\nset linetype %d lc rgb '#F2F2F2'\n"
-                  "set title 'Where SM time goes (SMs x span)'\nset ylabel '%% of SM-time'\nset yrange [0:100]\n"
+                  "set title \"Where SM time goes (SMs x span)\\n%s\"\nset ylabel '%% of SM-time'\nset yrange [0:100]\n"
                   "set style data histograms\nset style histogram rowstacked\nset style fill solid 1.0 border -1\n"
                   "set boxwidth 0.5\nset key outside right\nset datafile separator '\\t'\nplot ",
-                  GS_SMT_RESIDENT + 1, GS_SMT_IDLE + 1);
+                  GS_SMT_RESIDENT + 1, GS_SMT_IDLE + 1, run_label(r));
     /* only the categories that occur, so the key stays readable */
     int first = 1;
     for (int c = 0; c < GS_SMT_CATEGORIES; c++)
         if (r->smt.share[c] > 0 || c == GS_SMT_IDLE) {
-            gs_buf_printf(&gp, "%s'sm_time.dat' using %d:xtic(1) title columnheader(%d) lt %d", first ? "" : ", ",
-                          c + 2, c + 2, c + 1);
+            gs_buf_printf(&gp, "%s'sm_time.dat' using %d:xtic(1) title '%s %.2f%%' lt %d", first ? "" : ", ", c + 2,
+                          gs_smt_category(&r->names, c), 100 * r->smt.share[c], c + 1);
             first = 0;
         }
     gs_buf_printf(&gp, "\n");
@@ -223,9 +243,9 @@ static int plot_sms_busy(const gs_rundata *r, const char *outdir, char *err, siz
     gs_buf_printf(&dat, "%.4f 0\n", r->tl.span_ns / 1e3);
     script_head(&gp, "sms_busy", 900, 360);
     gs_buf_printf(&gp,
-                  "set title 'SMs with a CTA resident'\nset xlabel 'time since first CTA start (us)'\nset ylabel "
+                  "set title \"SMs with a CTA resident\\n%s\"\nset xlabel 'time since first CTA start (us)'\nset ylabel "
                   "'SMs'\nset yrange [0:%d]\nunset key\nplot 'sms_busy.dat' using 1:2 with steps lw 2 lt 1\n",
-                  r->smt.sms + 2);
+                  run_label(r), r->smt.sms + 2);
     script_tail(&gp, "sms_busy", 900, 360);
     int rc = write_pair(outdir, "sms_busy", &dat, &gp, err, errlen);
     gs_buf_free(&dat);

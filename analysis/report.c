@@ -346,14 +346,18 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     const gs_phases *ph = &r->phases;
 
     gs_buf_printf(&b, "# gemmscope: %s / %s\n\n", gs_rundata_str(r, "shape"), gs_rundata_str(r, "variant"));
-    /* the one-line summary, in the seeds' style when the collectors ran */
+    /* one line of speed: against the ceiling and the anchor where the run has them, then the
+     * resources and memory figures the seeds quote (gs_seed_line), each figure once */
     char seed[512];
-    if (gs_seed_line(r, seed, sizeof seed) == 0)
-        gs_buf_printf(&b, "%s\n\n", seed);
+    const int has_seed = gs_seed_line(r, seed, sizeof seed) == 0;
+    const char *hw = has_seed ? strchr(seed, ',') : NULL; /* the seed line past its time and TFLOPS */
     if (r->perf.valid)
-        gs_buf_printf(&b, "%.4f ms / %.1f TFLOPS, %.1f%% of the measured tensor ceiling, x%.2f vs cuBLAS; %s.\n\n",
+        gs_buf_printf(&b, "%.4f ms / %.1f TFLOPS, %.1f%% of the measured tensor ceiling, x%.2f vs cuBLAS; %s%s%s\n\n",
                       r->time_ms, r->perf.tflops, 100 * r->perf.ceiling_fraction, r->perf.cublas_ratio,
-                      r->perf.correct == 1 ? "output correct" : "**output NOT verified correct**");
+                      r->perf.correct == 1 ? "output correct" : "**output NOT verified correct**", hw ? ";" : ".",
+                      hw ? hw + 1 : "");
+    else if (has_seed)
+        gs_buf_printf(&b, "%s\n\n", seed);
     gs_buf_printf(&b, "**%s on %s: %.4f ms (twin %.4f ms, overhead x%.3f);", gs_rundata_str(r, "subject"),
                   gs_rundata_str(r, "gpu"), r->time_ms, r->twin_ms, r->overhead_ratio);
     int first = 1;
@@ -468,6 +472,13 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         gs_buf_printf(&b, "\n");
     }
 
+    int subs = 0;
+    for (int p = 0; p < GS_NUM_PHASES; p++)
+        subs += gs_phase_is_sub(&r->names, p) && ph->ph[p].instances;
+    if (subs)
+        gs_buf_printf(&b, "\nIndented rows are sub-phases: each nests inside the phase it belongs to (meta.txt "
+                          "`phase.<id>.within`), and sub-phases may overlap one another (an MMA in flight while the "
+                          "next stage loads), so their shares do not add up to their phase's.\n");
     per_group_table(&b, r);
     widths_table(&b, r);
     between_main_loops(&b, r);

@@ -324,6 +324,41 @@ static void twin_stall_samples_compared(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A file's text, at most 64 KB. */
+static const char *slurp_text(const char *path)
+{
+    static char text[1 << 16];
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    return text;
+}
+
+/* Every plot's title names the run; a stacked bar's key carries each segment's share (a
+ * segment of 0.2% is too thin to read); histograms say what they count. */
+static void plot_scripts_name_their_run_and_numbers(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    char err[512], p[512];
+    assert_int_equal(gs_rundata_load(&r, dir, GS_NEED_ALL, err, sizeof err), 0);
+    assert_int_equal(gs_plots_write(&r, dir, err, sizeof err), 0);
+    gs_rundata_free(&r);
+    for (int i = 0; gs_plot_names[i]; i++) {
+        snprintf(p, sizeof p, "%s/plots/%s.gp", dir, gs_plot_names[i]);
+        if (!strstr(slurp_text(p), "calib / default, commit unknown"))
+            fail_msg("%s names no run", gs_plot_names[i]);
+    }
+    snprintf(p, sizeof p, "%s/plots/phase_shares.gp", dir);
+    assert_non_null(strstr(slurp_text(p), "title 'EPILOGUE 10.0%'"));
+    snprintf(p, sizeof p, "%s/plots/sm_time.gp", dir);
+    assert_non_null(strstr(slurp_text(p), "title 'idle "));
+    snprintf(p, sizeof p, "%s/plots/phase_hist.gp", dir);
+    assert_non_null(strstr(slurp_text(p), "set ylabel 'instances'"));
+}
+
 /* The plot scripts must run under gnuplot and produce non-empty PNG and SVG files. */
 static void plot_scripts_render(void **state)
 {
@@ -357,6 +392,7 @@ int main(void)
         cmocka_unit_test(launch_sequence_in_report_and_summary),
         cmocka_unit_test(overflow_is_loud_in_the_report),
         cmocka_unit_test(twin_stall_samples_compared),
+        cmocka_unit_test(plot_scripts_name_their_run_and_numbers),
         cmocka_unit_test(plot_scripts_render),
     };
     return cmocka_run_group_tests_name("report", tests, setup, tmpdir_teardown);
