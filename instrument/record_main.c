@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include "gs_args.h"
 #include "gs_check.h"
@@ -103,11 +104,33 @@ typedef struct twin_arg {
     int build; /* GS_BUILD_* */
 } twin_arg;
 
+/* Each launch inside an NVTX range named by its build, so that Nsight Systems and Nsight
+ * Compute (--nvtx --nvtx-include "gemmscope twin/") can tell the builds apart. */
 static int launch_build(void *arg, cudaStream_t s)
 {
+    static const char *const names[] = {"gemmscope production", "gemmscope twin", "gemmscope detail twin"};
     twin_arg *t = arg;
-    return t->run->launch(t->run->ctx, t->build, t->buf, s);
+    nvtxRangePushA(names[t->build >= 0 && t->build <= 2 ? t->build : 0]);
+    const int rc = t->run->launch(t->run->ctx, t->build, t->buf, s);
+    nvtxRangePop();
+    return rc;
 }
+
+/* A long step begins: its name on stderr with the time since the recorder started (when
+ * stderr is a terminal), and an NVTX range around it (closed by step_end). */
+static struct timespec start_time;
+static void step_begin(const char *what)
+{
+    if (isatty(2)) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        fprintf(stderr, "gemmscope-record [%6.1f s] %s\n",
+                (double)(now.tv_sec - start_time.tv_sec) + 1e-9 * (double)(now.tv_nsec - start_time.tv_nsec), what);
+    }
+    nvtxRangePushA(what);
+}
+
+static void step_end(void) { nvtxRangePop(); }
 
 /* One line per collector in meta: "ok" or "skipped: <reason>". */
 static void collector(gs_meta *m, const char *name, int ok, const char *why)
@@ -458,6 +481,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: --metrics takes default, sol or none\n");
         return 2;
     }
+    clock_gettime(CLOCK_MONOTONIC, &start_time);
     gs_rundir rd;
     if (gs_rundir_begin(&rd, out, err, sizeof err)) {
         fprintf(stderr, "gemmscope-record: %s\n", err);
@@ -466,10 +490,13 @@ int main(int argc, char **argv)
     gs_meta *meta = &rd.meta;
     /* stall reasons first, in a child process, before this one touches CUDA: a process
      * that has initialised CUDA cannot hand it to a child it forks */
-    if (!cupti)
+    if (!cupti) {
         stalls_skipped(meta, "--no-cupti");
-    else
+    } else {
+        step_begin("stall reasons: PC sampling of one production and one twin launch (child process)");
         stalls_in_child(subj, a, rd.tmp, meta);
+        step_end();
+    }
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev == 0) {
@@ -524,7 +551,13 @@ int main(int argc, char **argv)
         void *const args[3] = {&prod, &twin, &detail};
         gs_timing t[3];
         const int n = stamped == &detail ? 3 : 2;
-        if (gs_time_interleaved(fns, args, n, s, &fl, a.warmup, a.reps, t))
+        char what[128];
+        snprintf(what, sizeof what, "timing: %d builds interleaved, %d warm-up and %d timed repetitions", n, a.warmup,
+                 a.reps);
+        step_begin(what);
+        const int bad_timing = gs_time_interleaved(fns, args, n, s, &fl, a.warmup, a.reps, t);
+        step_end();
+        if (bad_timing)
             goto done;
         tp = t[0];
         tt = t[1];
@@ -538,29 +571,45 @@ int main(int argc, char **argv)
             goto fail_msg;
     }
 
-    if (run.anchors && run.anchors(run.ctx, meta, &rd.tim, &fl, s, a.warmup, a.reps)) {
+    step_begin("anchors and ceilings");
+    const int bad_anchors = run.anchors && run.anchors(run.ctx, meta, &rd.tim, &fl, s, a.warmup, a.reps);
+    step_end();
+    if (bad_anchors) {
         fprintf(stderr, "gemmscope-record: reference timings failed\n");
         goto done;
     }
-    if (cupti)
+    if (cupti) {
+        step_begin("durations: CUPTI activity over the timed launches");
         collect_durations(meta, &prod, s, &fl, a.warmup, a.reps);
-    else
+        step_end();
+    } else {
         collector(meta, "durations", 0, "--no-cupti");
-    if (run.verify && run.verify(run.ctx, meta, stamped->buf, s)) {
+    }
+    step_begin("verification of every build's output");
+    const int bad_verify = run.verify && run.verify(run.ctx, meta, stamped->buf, s);
+    step_end();
+    if (bad_verify) {
         fprintf(stderr, "gemmscope-record: verification could not run\n");
         goto done;
     }
     if (cupti && strcmp(metrics, "none") != 0) {
+        step_begin("hardware metrics: the default set");
         collect_metrics(meta, &prod, s, &fl, "default");
-        if (!strcmp(metrics, "sol"))
+        step_end();
+        if (!strcmp(metrics, "sol")) {
+            step_begin("hardware metrics: the sol set");
             collect_metrics(meta, &prod, s, &fl, "sol");
+            step_end();
+        }
         gs_cupti_metrics_shutdown();
     }
     gs_meta_set(meta, "metrics.requested", "%s", cupti ? metrics : "none");
     /* The stamps analysed come from one more twin launch after a fresh reset and flush. */
-    if (gs_stamps_reset(&st, s) ||
-        gs_l2_flush(&fl, s) || launch_build(stamped, s) ||
-        cudaStreamSynchronize(s) != cudaSuccess || gs_stamps_download(&st)) {
+    step_begin("stamps: one launch of the stamped build");
+    const int bad_capture = gs_stamps_reset(&st, s) || gs_l2_flush(&fl, s) || launch_build(stamped, s) ||
+                            cudaStreamSynchronize(s) != cudaSuccess || gs_stamps_download(&st);
+    step_end();
+    if (bad_capture) {
         fprintf(stderr, "gemmscope-record: stamp capture failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         goto done;
     }
