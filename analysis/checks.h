@@ -9,6 +9,17 @@
 #include "run.h"
 
 #define GS_SHARE_TOLERANCE 0.01 /* absolute, as a fraction of CTA time */
+/* The clock model places a record on the common timeline within its held-out error (each
+ * knot predicted from its neighbours: a conservative bound for records between knots).  What
+ * that can move: when SMs run out of work (tail, balance, the SM end times) and where the
+ * timeline and trace draw each record across SMs, by at most that error; the per-SM figures
+ * (busy and exposed shares, SM-time) compare records on one SM's model and move only with its
+ * slope.  The figures are read to a percent of the span: that is the bound checked. */
+#define GS_PLACEMENT_SHARE 0.01
+
+/* The clock model's error bound, ns: the held-out error, or without an interior knot the
+ * pairs' residual against their line. */
+double gs_clock_error_ns(const gs_timeline *tl);
 
 typedef struct gs_check_row {
     char name[64];

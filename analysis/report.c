@@ -401,7 +401,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         gs_buf_printf(&b, "| clock model held-out error | no interior knot to check with |\n");
     else
         gs_buf_printf(&b, "| clock model held-out error | %.1f ns (worst of %d knots, each predicted from its two "
-                          "neighbours) |\n",
+                          "neighbours): how far across SMs a record may be misplaced (tail, balance, timeline) |\n",
                       tl->heldout_max_ns, tl->heldout_knots);
     gs_buf_printf(&b, "| clock-pair residual | %.1f ns (worst pair against the model) |\n", tl->resid_max_ns);
     gs_buf_printf(&b, "| records | %zu kept, %llu dropped |\n", tl->n_events, (unsigned long long)tl->dropped);
@@ -499,14 +499,17 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         if (p != GS_MAINLOOP && ph->ph[p].instances)
             gs_buf_printf(&b, "| %s | %.2f%% | %.2f%% | %.2f%% of kernel time |\n", gs_rundata_phase(r, p),
                           100 * ph->ph[p].busy_share, 100 * t->exposed_share[p], 100 * t->amdahl_bound[p]);
+    /* the figures the clock model's placement can move, with that error beside them */
+    const double clock_err_us = gs_clock_error_ns(&r->tl) / 1e3;
     gs_buf_printf(&b, "\nWaves: %.2f (%u CTAs, %d SMs, up to %d resident per SM); CTAs per SM %d..%d; tail %.1f us "
-                      "(%.1f%% of the span); CTA duration spread per SM (max/median) %.3f worst, %.3f median.\n\n",
+                      "+- %.2f (%.1f%% of the span); CTA duration spread per SM (max/median) %.3f worst, %.3f median.\n\n",
                   t->waves, r->tl.ctas, t->sms, t->resident_per_sm, t->ctas_per_sm_min, t->ctas_per_sm_max,
-                  t->tail_ns / 1e3, 100 * t->tail_share, t->spread_worst, t->spread_median);
+                  t->tail_ns / 1e3, clock_err_us, 100 * t->tail_share, t->spread_worst, t->spread_median);
     if (t->end_max_ns > 0)
-        gs_buf_printf(&b, "Balance: SMs run out of work between %.1f and %.1f us (median %.1f us); the same work "
-                          "spread evenly over the %d SMs would end at their mean, at most %.1f%% sooner.\n\n",
-                      t->end_min_ns / 1e3, t->end_max_ns / 1e3, t->end_median_ns / 1e3, t->sms,
+        gs_buf_printf(&b, "Balance: SMs run out of work between %.1f and %.1f us (median %.1f us; each +- %.2f us, the "
+                          "clock model's placement); the same work spread evenly over the %d SMs would end at their "
+                          "mean, at most %.1f%% sooner.\n\n",
+                      t->end_min_ns / 1e3, t->end_max_ns / 1e3, t->end_median_ns / 1e3, clock_err_us, t->sms,
                       100 * t->balance_bound);
     gs_verdicts vd;
     gs_verdicts_compute(r, &vd);
