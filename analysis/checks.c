@@ -74,6 +74,32 @@ double gs_clock_error_ns(const gs_timeline *tl)
     return isnan(tl->heldout_max_ns) ? tl->resid_max_ns : tl->heldout_max_ns;
 }
 
+int gs_probes_check(const gs_rundata *r, gs_probe_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->worst_excess_ns = -INFINITY;
+    const gs_timeline *tl = &r->tl;
+    if (!r->probes.n)
+        return -1;
+    const double claimed = gs_clock_error_ns(tl), tick = r->trace.timer_tick_ns;
+    for (size_t i = 0; i < r->probes.n; i++) {
+        const gs_probe *p = &r->probes.p[i];
+        if (p->cta >= tl->ctas || tl->cta_sm[p->cta] >= tl->n_sm || p->gt < tl->gt_origin)
+            continue;
+        const int sm = tl->cta_sm[p->cta];
+        const double mid = (double)p->clk_before + (double)(p->clk_after - p->clk_before) / 2;
+        const double placed = gs_timeline_ns(tl, sm, (uint64_t)mid);
+        const double timer = (double)(p->gt - tl->gt_origin) + tick / 2; /* the read: within a tick of its value */
+        const double half_bracket = (double)(p->clk_after - p->clk_before) / 2 / (tl->clock_ghz > 0 ? tl->clock_ghz : 1);
+        const double e = fabs(placed - timer), excess = e - (claimed + tick / 2 + half_bracket);
+        out->probes++;
+        out->worst_ns = e > out->worst_ns ? e : out->worst_ns;
+        out->worst_excess_ns = excess > out->worst_excess_ns ? excess : out->worst_excess_ns;
+        out->outside += excess > 0;
+    }
+    return out->probes ? 0 : -1;
+}
+
 void gs_checks_run(const gs_rundata *r, gs_checklist *out)
 {
     char name[64], exp[64];
@@ -108,6 +134,17 @@ void gs_checks_run(const gs_rundata *r, gs_checklist *out)
                  subject);
         snprintf(exp, sizeof exp, "<= %.0f ns (%g tick%s)", ticks * tick, ticks, ticks == 1 ? "" : "s");
         add(out, err_ns <= ticks * tick, name, exp, "%.1f ns", err_ns);
+    }
+
+    /* where the run carries clock probes, the claimed error is itself checked */
+    gs_probe_stats ps;
+    if (r->probes.n) {
+        snprintf(name, sizeof name, "%s: clock model against probes", subject);
+        if (gs_probes_check(r, &ps) == 0)
+            add(out, ps.outside == 0, name, "each within its allowance", "worst %.1f ns, %zu of %zu beyond",
+                ps.worst_ns, ps.outside, ps.probes);
+        else
+            add(out, 0, name, "each within its allowance", "no probe lies in the timeline");
     }
 
     snprintf(name, sizeof name, "%s: stamps complete", subject);

@@ -43,6 +43,18 @@ typedef struct gs_release_stats {
  * none; -1 when it declares one its phases cannot give (why in err), or out of memory. */
 int gs_release_compute(const gs_rundata *r, gs_release_stats *out, char *err, size_t errlen);
 
+/* The clock model against the run's probes (probes.tsv): each probe's clock (its bracket's
+ * middle) placed by the model against its %globaltimer reading.  A probe's read lies within a
+ * tick after the timer's value and within its bracket, so the model may be off by its claimed
+ * error (gs_clock_error_ns) plus half a tick plus half the bracket.  0 with stats, or -1 when the
+ * run has no probes. */
+typedef struct gs_probe_stats {
+    size_t probes, outside;     /* probes placed, those beyond their allowance */
+    double worst_ns;            /* largest |placed - timer| */
+    double worst_excess_ns;     /* largest error beyond the allowance (<= 0: every probe within) */
+} gs_probe_stats;
+int gs_probes_check(const gs_rundata *r, gs_probe_stats *out);
+
 void gs_checks_run(const gs_rundata *r, gs_checklist *out);
 
 #endif

@@ -77,6 +77,9 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
     snprintf(path, sizeof path, "%s/units.tsv", dir);
     if (gs_units_read(&r->units, path, err, errlen))
         goto fail;
+    snprintf(path, sizeof path, "%s/probes.tsv", dir);
+    if (gs_probes_read(&r->probes, path, err, errlen))
+        goto fail;
     snprintf(path, sizeof path, "%s/timings.tsv", dir);
     if (gs_timings_read(&r->tim, path, err, errlen))
         goto fail;
@@ -140,6 +143,7 @@ void gs_rundata_free(gs_rundata *r)
 {
     gs_meta_free(&r->meta);
     gs_units_free(&r->units);
+    gs_probes_free(&r->probes);
     gs_timings_free(&r->tim);
     gs_trace_free(&r->trace);
     gs_timeline_free(&r->tl);

@@ -5,6 +5,7 @@
 
 #include "../instrument/gs_file.h"
 #include "../instrument/gs_phase_table.h"
+#include "../instrument/gs_probes.h"
 #include "../instrument/gs_run.h"
 #include "../instrument/gs_units.h"
 #include "boundaries.h"
@@ -30,6 +31,7 @@ typedef struct gs_rundata {
     gs_meta meta;
     gs_phase_table names; /* the run's phase names */
     gs_units units;       /* units.tsv; empty when the run has none */
+    gs_probes probes;     /* probes.tsv: clock probes the model never saw; empty when none */
     gs_timings tim;
     gs_trace trace;
     gs_timeline tl;

@@ -613,6 +613,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: stamp capture failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         goto done;
     }
+    if (run.after_stamps && run.after_stamps(run.ctx, &rd, s)) {
+        fprintf(stderr, "gemmscope-record: %s could not keep what it records of the stamped launch\n", subj->name);
+        goto done;
+    }
     if (gs_rundir_stamps(&rd, tick, st.ctas, st.dev.warps_per_cta, st.dev.capacity, st.warps, st.records, err,
                          sizeof err) ||
         gs_rundir_commit(&rd, err, sizeof err))

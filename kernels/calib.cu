@@ -110,6 +110,84 @@ __global__ void __launch_bounds__(1024) GS_SYM(release_kernel)(release_config c,
     GS_FINISH(gs);
 }
 
+/* A probe: the globaltimer bracketed by two clock64 reads, by lane 0 (the caller's test). */
+__device__ __forceinline__ void clock_probe(unsigned long long *p)
+{
+    unsigned long long c0, g, c1;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c0)::"memory");
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)::"memory");
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c1)::"memory");
+    p[0] = c0;
+    p[1] = g;
+    p[2] = c1;
+}
+
+/* Tensor-core work for `cycles` SM cycles: dependent m16n8k16 fp16 MMAs, 8 between clock reads. */
+__device__ __forceinline__ float heavy(unsigned long long cycles, float seed)
+{
+    float d0 = seed, d1 = seed, d2 = seed, d3 = seed;
+    const unsigned a = 0x3c003c00u, b = 0x3c003c00u; /* fp16 pairs of 1.0 */
+    const unsigned long long t0 = calib_clock();
+    while (calib_clock() - t0 < cycles)
+        for (int i = 0; i < 8; i++)
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                         "{%0,%1,%2,%3};"
+                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+                         : "r"(a), "r"(a), "r"(a), "r"(a), "r"(b), "r"(b));
+    return d0 + d1 + d2 + d3;
+}
+
+/* A nap of about `ns` nanoseconds by the globaltimer (its length does not follow the clock). */
+__device__ __forceinline__ void light(unsigned ns)
+{
+    unsigned long long g0, g;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0)::"memory");
+    do {
+        __nanosleep(1000);
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)::"memory");
+    } while (g - g0 < ns);
+}
+
+__global__ void __launch_bounds__(1024) GS_SYM(clock_kernel)(clock_config c, gs_buffer b)
+{
+    extern __shared__ unsigned char clock_smem[];
+    gs_ctx gs;
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    GS_INIT(gs, b, GS_ROLE_ALL);
+    if (threadIdx.x == 0) {
+        clock_smem[0] = 0; /* the smem is there to bound residency, touch it once */
+        GS_CLOCK_INIT(CLOCK_WORKERS);
+    }
+    __syncthreads();
+    if (warp == CLOCK_WORKERS) { /* the twin's spare warp follows the SM clock until the workers are done */
+        GS_CLOCK_SAMPLER(gs);
+        GS_FINISH(gs);
+        return;
+    }
+    unsigned long long *probe = c.probes + (size_t)blockIdx.x * (2 * c.rounds + 1) * CLOCK_PROBE_WORDS;
+    const int prober = warp == 0 && lane == 0;
+    float acc = 0;
+    GS_TILE(gs, blockIdx.x, 0);
+    for (unsigned r = 0; r < c.rounds; r++) {
+        if (prober)
+            clock_probe(probe + (2 * r) * CLOCK_PROBE_WORDS);
+        GS_BEGIN(gs, CLOCK_HEAVY);
+        acc += heavy(c.heavy_cycles, acc);
+        GS_END(gs, CLOCK_HEAVY);
+        if (prober)
+            clock_probe(probe + (2 * r + 1) * CLOCK_PROBE_WORDS);
+        GS_BEGIN(gs, CLOCK_LIGHT);
+        light(c.light_ns);
+        GS_END(gs, CLOCK_LIGHT);
+    }
+    if (prober)
+        clock_probe(probe + (2 * c.rounds) * CLOCK_PROBE_WORDS);
+    if (acc == -1.0f) /* never: the bursts' results stay live */
+        c.sink[threadIdx.x] = acc;
+    GS_CLOCK_DONE(gs);
+    GS_FINISH(gs);
+}
+
 template <typename Cfg>
 static int launch_checked(void (*k)(Cfg, gs_buffer), const Cfg *c, unsigned ctas, unsigned threads,
                           unsigned smem, gs_buffer b, cudaStream_t s)
@@ -136,6 +214,11 @@ extern "C" int GS_SYM(release_launch)(const release_config *c, gs_buffer b, cuda
     return launch_checked(GS_SYM(release_kernel), c, c->ctas, c->threads, c->smem_bytes, b, s);
 }
 
+extern "C" int GS_SYM(clock_launch)(const clock_config *c, gs_buffer b, cudaStream_t s)
+{
+    return launch_checked(GS_SYM(clock_kernel), c, c->ctas, c->threads, c->smem_bytes, b, s);
+}
+
 #if !(defined(GS_TWIN) && GS_TWIN)
 /* Event counts (built once, with the production object). */
 extern "C" unsigned calib_events_per_warp(const calib_config *c)
@@ -147,5 +230,11 @@ extern "C" unsigned release_events_per_warp(const release_config *c)
 {
     (void)c;
     return 4; /* PROLOGUE, RELEASE_SEEN and RELEASE_POLLING (warp 0 only), EPILOGUE */
+}
+
+extern "C" unsigned clock_events_per_warp(const clock_config *c)
+{
+    /* a worker: two phases a round; the sampler: up to GS_CLOCK_SAMPLES pairs */
+    return 2 * c->rounds > GS_CLOCK_SAMPLES ? 2 * c->rounds : GS_CLOCK_SAMPLES;
 }
 #endif

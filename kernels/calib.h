@@ -18,7 +18,9 @@ enum calib_phase {
     CALIB_DEQUANT = GS_PHASE_OWN(1),
     CALIB_MMA = GS_PHASE_OWN(2),
     RELEASE_SEEN = GS_PHASE_OWN(0),
-    RELEASE_POLLING = GS_PHASE_OWN(1)
+    RELEASE_POLLING = GS_PHASE_OWN(1),
+    CLOCK_HEAVY = GS_PHASE_OWN(0), /* tensor-core work: the power that moves the SM clock */
+    CLOCK_LIGHT = GS_PHASE_OWN(1)  /* a nap: the clock recovers */
 };
 
 /* Cycles each phase spins per tile.  MAINLOOP is kiters x (LOAD_WAIT + DEQUANT + MMA). */
@@ -36,14 +38,32 @@ typedef struct release_config {
     unsigned *arrived, *flag;         /* device words, zeroed before each launch */
 } release_config;
 
+/* The clock model under a moving SM clock: worker warps alternate tensor-core bursts and naps
+ * for `rounds` rounds while a spare warp runs the clock sampler; warp 0 of each CTA takes a
+ * probe at every phase boundary: (clock64, %globaltimer, clock64) read back to back, which
+ * the clock model never sees, to check where it places those clocks. */
+#define CLOCK_WORKERS 4 /* warps 0..3; warp 4 samples the clock */
+#define CLOCK_PROBE_WORDS 3
+typedef struct clock_config {
+    unsigned ctas, threads, smem_bytes;
+    unsigned rounds;
+    unsigned long long heavy_cycles; /* per burst */
+    unsigned light_ns;               /* per nap */
+    unsigned long long *probes;      /* [ctas][2 * rounds + 1][CLOCK_PROBE_WORDS] */
+    float *sink;                     /* never written: keeps the bursts' results alive */
+} clock_config;
+
 /* Events per warp each kernel records in its twin build. */
 unsigned calib_events_per_warp(const calib_config *c);
 unsigned release_events_per_warp(const release_config *c);
+unsigned clock_events_per_warp(const clock_config *c);
 
 int calib_launch_prod(const calib_config *c, gs_buffer b, cudaStream_t s);
 int calib_launch_twin(const calib_config *c, gs_buffer b, cudaStream_t s);
 int release_launch_prod(const release_config *c, gs_buffer b, cudaStream_t s);
 int release_launch_twin(const release_config *c, gs_buffer b, cudaStream_t s);
+int clock_launch_prod(const clock_config *c, gs_buffer b, cudaStream_t s);
+int clock_launch_twin(const clock_config *c, gs_buffer b, cudaStream_t s);
 
 #ifdef __cplusplus
 }

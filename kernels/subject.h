@@ -45,6 +45,9 @@ typedef struct gs_subject_run {
      * pass profiles `launch` after the flush. */
     int (*prepare)(void *ctx, cudaStream_t s);
     int (*launch_alone)(void *ctx, cudaStream_t s);
+    /* optional: right after the stamp build's recorded launch, writes what the subject keeps of
+     * that launch beside its stamps (gs_rundir_path: the clock subject's probes.tsv); 0 = written */
+    int (*after_stamps)(void *ctx, gs_rundir *rd, cudaStream_t s);
     void (*close)(void *ctx);
     void *ctx;
 } gs_subject_run;

@@ -2,6 +2,7 @@
  * `release` (one wave, all CTAs wait on one flag). */
 #include "subject.h"
 #include "calib.h"
+#include "../instrument/gs_probes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,132 @@ static int release_open(const gs_record_args *a, gs_rundir *rd, gs_subject_run *
     run->ctx = r;
     return 0;
 }
+
+/* ---- the clock model under a moving SM clock ---- */
+
+/* About 250 us: ten rounds of a 15 us tensor-core burst and a 10 us nap, within the 512 pairs
+ * (500 ns apart) the clock sampler stores. */
+#define CLOCK_ROUNDS 10u
+#define CLOCK_HEAVY_CYCLES 28000ull
+#define CLOCK_LIGHT_NS 10000u
+
+typedef struct clock_ctx {
+    clock_config c;
+    size_t probe_words;
+} clock_ctx;
+
+static int clock_launch(void *ctx, int twin, gs_buffer b, cudaStream_t s)
+{
+    const clock_ctx *k = ctx;
+    return twin ? clock_launch_twin(&k->c, b, s) : clock_launch_prod(&k->c, b, s);
+}
+
+static void clock_close(void *ctx)
+{
+    clock_ctx *k = ctx;
+    if (k->c.probes)
+        cudaFree(k->c.probes);
+    if (k->c.sink)
+        cudaFree(k->c.sink);
+    free(k);
+}
+
+/* The probes of the stamped launch into probes.tsv. */
+static int clock_after_stamps(void *ctx, gs_rundir *rd, cudaStream_t s)
+{
+    const clock_ctx *k = ctx;
+    char path[2400], err[256];
+    int rc = -1;
+    gs_probes ps = {0};
+    unsigned long long *h = malloc(k->probe_words * sizeof *h);
+    if (!h || cudaStreamSynchronize(s) != cudaSuccess ||
+        cudaMemcpy(h, k->c.probes, k->probe_words * sizeof *h, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        fprintf(stderr, "gemmscope-record: cannot read the clock probes back: %s\n",
+                cudaGetErrorString(cudaGetLastError()));
+        goto out;
+    }
+    const size_t per_cta = (2 * k->c.rounds + 1) * CLOCK_PROBE_WORDS;
+    for (unsigned b = 0; b < k->c.ctas; b++)
+        for (size_t i = 0; i < per_cta; i += CLOCK_PROBE_WORDS) {
+            const unsigned long long *w = h + b * per_cta + i;
+            const gs_probe p = {b, w[0], w[1], w[2]};
+            if (gs_probes_add(&ps, &p, err, sizeof err)) {
+                fprintf(stderr, "gemmscope-record: %s\n", err);
+                goto out;
+            }
+        }
+    if (gs_rundir_path(rd, "probes.tsv", path, sizeof path) || gs_probes_write(&ps, path, err, sizeof err)) {
+        fprintf(stderr, "gemmscope-record: %s\n", err);
+        goto out;
+    }
+    rc = 0;
+out:
+    gs_probes_free(&ps);
+    free(h);
+    return rc;
+}
+
+static int claims_clock(const char *name, char *why, size_t n)
+{
+    (void)n;
+    why[0] = 0;
+    return strcmp(name, "clock") == 0;
+}
+
+static void shapes_clock(FILE *out)
+{
+    fprintf(out, "%-10s tensor-core bursts and naps, one CTA per SM, the clock sampler on, clock probes\n", "clock");
+}
+
+static int clock_open(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
+{
+    gs_meta *meta = &rd->meta;
+    char err[256];
+    if (gs_rundir_phase(rd, CLOCK_HEAVY, "HEAVY", -1, NULL, err, sizeof err) ||
+        gs_rundir_phase(rd, CLOCK_LIGHT, "LIGHT", -1, NULL, err, sizeof err)) {
+        fprintf(stderr, "gemmscope-record: %s\n", err);
+        return -1;
+    }
+    clock_ctx *k = calloc(1, sizeof *k);
+    if (!k)
+        return -1;
+    k->c.ctas = (unsigned)a->sm_count; /* one wave: every SM's clock model is exercised */
+    k->c.threads = 32 * (CLOCK_WORKERS + 1);
+    k->c.smem_bytes = 160 * 1024;
+    k->c.rounds = CLOCK_ROUNDS;
+    k->c.heavy_cycles = CLOCK_HEAVY_CYCLES;
+    k->c.light_ns = CLOCK_LIGHT_NS;
+    k->probe_words = (size_t)k->c.ctas * (2 * k->c.rounds + 1) * CLOCK_PROBE_WORDS;
+    cudaError_t e = cudaMalloc((void **)&k->c.probes, k->probe_words * sizeof(unsigned long long));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&k->c.sink, k->c.threads * sizeof(float));
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gemmscope: cudaMalloc failed: %s\n", cudaGetErrorString(e));
+        clock_close(k);
+        return -1;
+    }
+    gs_meta_set(meta, "shape", "clock");
+    gs_meta_set(meta, "variant", "default");
+    gs_meta_set(meta, "ctas", "%u", k->c.ctas);
+    gs_meta_set(meta, "threads_per_cta", "%u", k->c.threads);
+    gs_meta_set(meta, "smem_bytes", "%u", k->c.smem_bytes);
+    gs_meta_set(meta, "ctas_per_sm", "1");
+    gs_meta_set(meta, "clock.rounds", "%u", k->c.rounds);
+    gs_meta_set(meta, "clock.heavy_cycles", "%llu", k->c.heavy_cycles);
+    gs_meta_set(meta, "clock.light_ns", "%u", k->c.light_ns);
+    run->ctas = k->c.ctas;
+    run->warps_per_cta = k->c.threads / 32;
+    run->events_per_warp = clock_events_per_warp(&k->c);
+    run->launch = clock_launch;
+    run->stamp_build = GS_BUILD_TWIN;
+    run->after_stamps = clock_after_stamps;
+    run->close = clock_close;
+    run->ctx = k;
+    return 0;
+}
+
+const gs_subject gs_subject_clock = {"clock", "known-answer calibration: the clock model against probes under load",
+                                     claims_clock, shapes_clock, NULL, clock_open};
 
 const gs_subject gs_subject_calib = {"calib", "known-answer calibration: phases of known length", claims_calib,
                                      shapes_calib, NULL, calib_open};

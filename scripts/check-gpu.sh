@@ -1,7 +1,9 @@
 #!/bin/bash
 # `make check-gpu`: everything that must be checked on the GPU, each part
 # printing its own table, then one final 'N passed, N failed' line.
-#   1. calibration: recovered phase shares, clock model held-out error, flag-release spread
+#   1. calibration: recovered phase shares, clock model held-out error, flag-release spread, the
+#      clock model (with its sampler) against probes it never saw while tensor-core bursts move
+#      the SM clock
 #   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
 #      twin builds, every kernel variant, the cuBLAS anchor
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
@@ -49,7 +51,7 @@ tally() {
 if want calib; then
     echo "== calibration"
     runs=""
-    for s in calib release; do
+    for s in calib release clock; do
         if $gs record SHAPE=$s --root "$root" >"$root/$s.log" 2>&1; then
             runs="$runs $root/$s/default/latest"
         else

@@ -180,6 +180,49 @@ static void release_check_only_where_declared(void **state)
     gs_meta_free(&r.meta);
 }
 
+/* Probes the clock model never saw: (clock64, timer, clock64) read back to back.  On clocks the
+ * model fits exactly, every probe lies within half a tick of its timer reading; one whose timer
+ * reads 500 ns off is beyond its allowance, and the check fails. */
+static void clock_probes_check_the_model(void **state)
+{
+    (void)state;
+    gs_rundata r;
+    synth s;
+    char err[256];
+    blank(&r);
+    synth_init(&s, 2, 1, 8);
+    for (uint32_t c = 0; c < 2; c++) {
+        synth_warp(&s, c, 0, (uint16_t)(3 + c), 0, 50000);
+        synth_event(&s, c, 0, GS_MAINLOOP, 1000, 49000, 0);
+    }
+    gs_probe p[6];
+    for (int k = 0; k < 6; k++) {
+        const uint32_t c = (uint32_t)(k % 2);
+        const double t = 5000.0 + 7000.0 * k + 3.0 * k;   /* ns */
+        const double truth = floor(t / 32) * 32;          /* the timer's value at t */
+        const uint64_t clk = synth_clk(&s, 3 + (int)c, t);
+        p[k] = (gs_probe){c, clk - 20, SYNTH_GT_BASE + (uint64_t)truth, clk + 20};
+    }
+    assert_int_equal(synth_trace(&s, &r.trace), 0);
+    assert_int_equal(gs_timeline_build(&r.trace, &r.tl, err, sizeof err), 0);
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(gs_probes_add(&r.probes, &p[k], err, sizeof err), 0);
+    gs_probe_stats ps;
+    assert_int_equal(gs_probes_check(&r, &ps), 0);
+    assert_int_equal(ps.probes, 6);
+    assert_int_equal(ps.outside, 0);
+    assert_true(ps.worst_ns <= 32);
+    assert_true(passes(&r, "clock model against probes"));
+    r.probes.p[3].gt += 500;
+    assert_int_equal(gs_probes_check(&r, &ps), 0);
+    assert_int_equal(ps.outside, 1);
+    assert_false(passes(&r, "clock model against probes"));
+    gs_probes_free(&r.probes);
+    gs_timeline_free(&r.tl);
+    gs_trace_free(&r.trace);
+    gs_meta_free(&r.meta);
+}
+
 /* 1.2e12 flop in 1 ms, 2e9 bytes, ceilings 2000 TFLOP/s and 4000 GB/s, cuBLAS 3 ms, 1.5e12
  * flop computed: every figure by hand. */
 static void roofline_figures(void **state)
@@ -230,6 +273,7 @@ int main(void)
         cmocka_unit_test(incomplete_stamps_fail),
         cmocka_unit_test(release_spread_within_a_poll_period),
         cmocka_unit_test(release_check_only_where_declared),
+        cmocka_unit_test(clock_probes_check_the_model),
         cmocka_unit_test(roofline_figures),
     };
     return cmocka_run_group_tests_name("checks", tests, NULL, NULL);

@@ -323,6 +323,34 @@ static void timings_and_ticks_must_be_times(void **state)
     gs_rundir_abort(&rd);
 }
 
+/* probes.tsv: written and read back; brackets that bracket no read, and non-numbers, refused. */
+static void probes_round_trip_and_refusals(void **state)
+{
+    (void)state;
+    gs_probes ps = {0}, back;
+    char err[256], p[600];
+    const gs_probe a = {3, 1000, 1700000000000000000ull, 1040};
+    assert_int_equal(gs_probes_add(&ps, &a, err, sizeof err), 0);
+    const gs_probe bad = {3, 1040, 1, 1000};
+    assert_int_equal(gs_probes_add(&ps, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bracket no timer read"));
+    snprintf(p, sizeof p, "%s/probes.tsv", dir);
+    assert_int_equal(gs_probes_write(&ps, p, err, sizeof err), 0);
+    assert_int_equal(gs_probes_read(&back, p, err, sizeof err), 0);
+    assert_int_equal(back.n, 1);
+    assert_true(back.p[0].cta == 3 && back.p[0].clk_before == 1000 && back.p[0].gt == a.gt && back.p[0].clk_after == 1040);
+    gs_probes_free(&back);
+    gs_probes_free(&ps);
+    FILE *f = fopen(p, "w");
+    fputs("# gemmscope-probes 1\ncta\tclk_before\tgt\tclk_after\n1\t-5\t7\t9\n", f);
+    fclose(f);
+    assert_int_equal(gs_probes_read(&back, p, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":3: expected cta"));
+    snprintf(p, sizeof p, "%s/none.tsv", dir);
+    assert_int_equal(gs_probes_read(&back, p, err, sizeof err), 0);
+    assert_int_equal(back.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +362,7 @@ int main(void)
         cmocka_unit_test(a_run_written_through_the_api_reads_back),
         cmocka_unit_test(incomplete_runs_never_land),
         cmocka_unit_test(timings_and_ticks_must_be_times),
+        cmocka_unit_test(probes_round_trip_and_refusals),
     };
     return cmocka_run_group_tests_name("rundir", tests, tmpdir_setup, tmpdir_teardown);
 }
