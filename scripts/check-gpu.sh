@@ -20,6 +20,9 @@
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
 # only the named parts (calib nvfp4 sanitizer truth ncu example), for a quick re-check of one of them;
 # GS_SANITIZER_POINTS ("VARIANT|SHAPES" words) replaces the sanitizer's list of points.
+# A part whose tool is missing (compute-sanitizer, ncu) fails, unless GS_CHECK_SKIP names it
+# (e.g. GS_CHECK_SKIP="ncu sanitizer"): a check that did not run never reads as passed.  The
+# parts not run are listed above the final line.
 set -u -o pipefail
 root=${GS_CHECK_ROOT:-reports/check-gpu}
 gs=build/gemmscope
@@ -32,7 +35,22 @@ fi
 mkdir -p "$root"
 passed=0
 failed=0
-want() { [ -z "${GS_CHECK_PARTS:-}" ] || [[ " $GS_CHECK_PARTS " == *" $1 "* ]]; }
+notrun=""
+want() {
+    if [ -z "${GS_CHECK_PARTS:-}" ] || [[ " $GS_CHECK_PARTS " == *" $1 "* ]]; then return 0; fi
+    notrun="$notrun $1"
+    return 1
+}
+# A part that cannot run here: allowed only when GS_CHECK_SKIP names it, else one failure.
+missing_tool() { # PART TOOL
+    if [[ " ${GS_CHECK_SKIP:-} " == *" $1 "* ]]; then
+        echo "== $2 not on PATH: part '$1' not run (GS_CHECK_SKIP names it)"
+        notrun="$notrun $1"
+    else
+        printf '%-52s FAIL (%s not on PATH; GS_CHECK_SKIP="%s" to run without it)\n' "part $1" "$2" "$1"
+        failed=$((failed + 1))
+    fi
+}
 
 # Adds a part's 'N passed, N failed' line to the totals; a part that crashed
 # before printing one counts as one failure.
@@ -66,7 +84,7 @@ if want calib; then
     # ours (the PC-sampling child, the metrics), never a reason to pass
     {
         p=0 f=0
-        for s in calib release; do
+        for s in calib release clock; do
             meta=$root/$s/default/latest/meta.txt
             lines=$(grep -E '^collector\.' "$meta" 2>/dev/null)
             for c in stalls stalls_twin durations metrics_default; do
@@ -139,7 +157,7 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
     done
     passed=$((passed + n))
 else
-    echo "== compute-sanitizer not on PATH: memcheck and racecheck not run"
+    missing_tool sanitizer compute-sanitizer
 fi
 
 # 4. our hardware-metric collector against what the probe kernels must measure
@@ -217,7 +235,7 @@ elif command -v ncu >/dev/null 2>&1; then
     } | tee "$root/under-ncu.out"
     tally "$root/under-ncu.out" "recorder under ncu"
 else
-    echo "== ncu not on PATH: the comparison with Nsight Compute was not run"
+    missing_tool ncu ncu
 fi
 
 # 6. a kernel of the user's own, profiled through the installed library alone
@@ -233,5 +251,6 @@ if want example; then
 fi
 
 echo "== total"
+[ -n "$notrun" ] && echo "not run:$notrun"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
