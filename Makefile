@@ -85,7 +85,7 @@ TEST_NAMES := test_format test_sequence test_analysis test_report test_trace tes
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev libjansson-dev zlib1g-dev gnuplot-nox
 
-.PHONY: all host install print-gemmscope-objects test example fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+.PHONY: all host install print-gemmscope-objects test example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
@@ -200,6 +200,14 @@ test: deps-test all $(TEST_BINS)
 	@echo "== fuzz corpora and past failures, replayed (ASan, UBSan)"
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory example
+	@echo "== make check-gpu's gate on missing tools"
+	@tests/check-gpu-gate.sh
+	@echo "== the README's figures against the samples"
+	@scripts/readme.sh --check
+
+# The README's figures, rendered again from the committed samples (scripts/readme.sh).
+readme: $(BUILD)/gemmscope
+	@scripts/readme.sh
 
 # Your own kernel, out of tree: examples/own-kernel built against a fresh `make install` into
 # build/install, its host self-check (the kernel's index math, a synthetic run reported and
