@@ -1,0 +1,27 @@
+#!/bin/bash
+# scripts/readme.sh on a file with one rendered block: --check must fail while the block says
+# what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
+# an unknown block must be refused.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+row() { printf '%-60s %s\n' "$1" "$2"; if [ "$2" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+f=$tmp/doc.md
+{
+    echo "# doc"
+    echo "<!-- gemmscope table samples/g2k1536 -->"
+    build/gemmscope table samples/g2k1536 | sed 's/19\.5 us/18.5 us/'
+    echo "<!-- end -->"
+    echo "after"
+} >"$f"
+grep -q '18.5 us' "$f" || { echo "readme-check: the sample's table changed; edit this test" >&2; exit 1; }
+scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "an edited figure: --check fails" FAIL || row "an edited figure: --check fails" pass
+cp "$f" "$tmp/before"
+scripts/readme.sh "$f" >/dev/null 2>&1 && ! grep -q '18.5 us' "$f" && grep -qx after "$f" \
+    && row "rewriting puts the sample's figure back, keeps the rest" pass || row "rewriting puts the sample's figure back, keeps the rest" FAIL
+scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "after rewriting: --check passes" pass || row "after rewriting: --check passes" FAIL
+printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
+scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
