@@ -203,7 +203,7 @@ test: deps-test all $(TEST_BINS)
 	@echo "== make check-gpu's gate on missing tools"
 	@tests/check-gpu-gate.sh
 	@echo "== the README's figures against the samples"
-	@tests/readme-check.sh >/dev/null && scripts/readme.sh --check
+	@tests/readme-check.sh && scripts/readme.sh --check
 
 # The README's figures, rendered again from the committed samples (scripts/readme.sh).
 readme: $(BUILD)/gemmscope
