@@ -49,6 +49,11 @@ GS_ANALYSIS_SRCS := analysis/edges.c analysis/json.c analysis/timeline.c analysi
                 analysis/plots.c analysis/widths.c analysis/report.c instrument/gs_sequence.c
 GS_HOST_SRCS := $(GS_ANALYSIS_SRCS) $(GS_RUNDIR_SRCS)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
+# importers of other tools' traces (jansson)
+GS_IMPORT_SRCS := analysis/proton.c
+GS_IMPORT_OBJS := $(GS_IMPORT_SRCS:%.c=$(BUILD)/%.o)
+# what building the host programs needs (zlib: stamp files; jansson: trace import, tests)
+BUILD_PKGS := zlib1g-dev libjansson-dev
 # the gemmscope program: its command table and one file per command
 GS_CLI_SRCS := analysis/gemmscope.c analysis/cli.c $(wildcard analysis/builtin-*.c)
 GS_CLI_OBJS := $(GS_CLI_SRCS:%.c=$(BUILD)/%.o)
@@ -81,11 +86,11 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
             $(NVFP4_HOST_OBJS) $(BUILD)/libgemmscope.a
 
 TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
-              test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks
+              test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks test_proton
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
-TEST_PKGS := libcmocka-dev libjansson-dev zlib1g-dev gnuplot-nox
+TEST_PKGS := libcmocka-dev $(BUILD_PKGS) gnuplot-nox
 
-.PHONY: all host install print-gemmscope-objects test example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+.PHONY: deps-build all host install print-gemmscope-objects test example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
@@ -93,11 +98,14 @@ host: $(BUILD)/gemmscope
 cuda-check:
 	@test -x "$(NVCC)" || { echo "gemmscope: nvcc not found (looked in CUDA_HOME=$(CUDA_HOME), PATH); set CUDA_HOME to your CUDA install" >&2; exit 1; }
 
-$(BUILD)/%.o: %.c
+deps-build:
+	@scripts/ensure-packages.sh $(BUILD_PKGS)
+
+$(BUILD)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/cuda/%.o: %.c | cuda-check
+$(BUILD)/cuda/%.o: %.c | cuda-check deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -c $< -o $@
 
@@ -117,8 +125,8 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
-$(BUILD)/gemmscope: $(GS_CLI_OBJS) $(GS_HOST_OBJS)
-	$(CC) $(CFLAGS) $^ -lz -lm -o $@
+$(BUILD)/gemmscope: $(GS_CLI_OBJS) $(GS_HOST_OBJS) $(GS_IMPORT_OBJS)
+	$(CC) $(CFLAGS) $^ -ljansson -lz -lm -o $@
 
 $(BUILD)/libgemmscope.a: $(GS_LIB_OBJS)
 	rm -f $@
@@ -165,11 +173,11 @@ $(BUILD)/nvfp4-mma-rate: $(BUILD)/kernels/nvfp4/mma_rate.o | cuda-check
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)
 $(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(CUPTI_CHECK_OBJS) $(BUILD)/instrument/ncu_compare.o \
-    $(GS_CLI_OBJS) $(NVFP4_HOST_OBJS): $(HEADERS)
+    $(GS_CLI_OBJS) $(GS_IMPORT_OBJS) $(NVFP4_HOST_OBJS): $(HEADERS)
 
 # the objects build/gemmscope links (tests/test_layout.c checks that none comes from kernels/)
 print-gemmscope-objects:
-	@echo $(GS_CLI_OBJS) $(GS_HOST_OBJS)
+	@echo $(GS_CLI_OBJS) $(GS_HOST_OBJS) $(GS_IMPORT_OBJS)
 
 # ---- install: the gemmscope program, its recorder, libgemmscope.a and its headers ----
 PREFIX ?= /usr/local
@@ -184,11 +192,11 @@ install: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PKGS)
 
-$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/tmpdir.h \
-    | deps-test
+$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(GS_IMPORT_OBJS) $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h \
+    tests/tmpdir.h | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='"$(NVFP4_KERNEL_CU)",' $< $(GS_HOST_OBJS) \
-	    $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lz -lm -o $@
+	    $(GS_IMPORT_OBJS) $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lz -lm -o $@
 
 # the CUPTI host test links the collectors and CUPTI's host libraries
 $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
@@ -231,8 +239,8 @@ FUZZ_CC := clang
 FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -I. -fsanitize=address,undefined -fno-sanitize-recover=all \
                -fno-omit-frame-pointer
 FUZZ_NAMES := fuzz_stamps fuzz_meta fuzz_timings fuzz_units fuzz_probes fuzz_pcsamp fuzz_proposals fuzz_shapes \
-              fuzz_ncu_csv
-FUZZ_SRCS := $(GS_HOST_SRCS) kernels/nvfp4/shapes.c
+              fuzz_ncu_csv fuzz_proton
+FUZZ_SRCS := $(GS_HOST_SRCS) $(GS_IMPORT_SRCS) kernels/nvfp4/shapes.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/bin/%)
 FUZZ_SECONDS ?= 60
@@ -245,7 +253,7 @@ $(BUILD)/fuzz/%.o: %.c $(HEADERS) | deps-fuzz
 
 $(BUILD)/fuzz/bin/%: tests/fuzz/%.c tests/fuzz/fuzz_run.h tests/run_fixture.h tests/synth.h $(FUZZ_OBJS) | deps-fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJS) -lz -lm -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJS) -ljansson -lz -lm -o $@
 
 deps-fuzz:
 	@scripts/ensure-packages.sh $(FUZZ_PKGS)

@@ -4,6 +4,7 @@
 #include "checks.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 
 int cmd_check(int argc, char **argv)
@@ -29,8 +30,12 @@ int cmd_check(int argc, char **argv)
                    cl.row[k].pass ? "pass" : "FAIL");
             cl.row[k].pass ? passed++ : failed++;
         }
-        printf("%-36s twin/production = %.4f (twin %.4f ms, production %.4f ms)\n", gs_rundata_str(&r, "subject"),
-               r.overhead_ratio, r.twin_ms, r.time_ms);
+        if (isnan(r.overhead_ratio))
+            printf("%-36s twin and production timed differently (twin %.4f ms, production %.4f ms)\n",
+                   gs_rundata_str(&r, "subject"), r.twin_ms, r.time_ms);
+        else
+            printf("%-36s twin/production = %.4f (twin %.4f ms, production %.4f ms)\n", gs_rundata_str(&r, "subject"),
+                   r.overhead_ratio, r.twin_ms, r.time_ms);
         gs_rundata_free(&r);
     }
     printf("%d passed, %d failed\n", passed, failed);

@@ -16,6 +16,7 @@ int cmd_subjects(int argc, char **argv);
 int cmd_shapes(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* One line "gemmscope: msg" on stderr; returns 1. */
 int gs_die(const char *msg);

@@ -26,6 +26,10 @@ static const struct command {
     {"trace", cmd_trace, "trace RUN [-o FILE]  Perfetto-compatible JSON trace of the run (default RUN/trace.json)"},
     {"table", cmd_table, "table [--kind speed|smtime] RUN...\n"
                          "                       one markdown row per run: speed against its anchors, or SM-time"},
+    {"import", cmd_import,
+     "import proton TRACE -o RUN --sms N [--map SCOPE=PHASE]... [--timings FILE | --time-ms MS[,MS...]]\n"
+     "                       [--twin-ms MS] [--sm-clock-ghz F] [--tick-ns T] [--gpu NAME] [--variant V] [--flops F]\n"
+     "                       a Triton Proton intra-kernel trace as a run directory (docs/proton.md)"},
     {"subjects", cmd_subjects, "subjects             the subjects record can profile"},
     {"shapes", cmd_shapes, "shapes SUBJECT       a subject's shapes"},
     {"variants", cmd_variants, "variants SUBJECT [SHAPE]\n"

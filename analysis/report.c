@@ -358,16 +358,25 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                       hw ? hw + 1 : "");
     else if (has_seed)
         gs_buf_printf(&b, "%s\n\n", seed);
-    gs_buf_printf(&b, "**%s on %s: %.4f ms (twin %.4f ms, overhead x%.3f);", gs_rundata_str(r, "subject"),
-                  gs_rundata_str(r, "gpu"), r->time_ms, r->twin_ms, r->overhead_ratio);
+    gs_buf_printf(&b, "**%s on %s: %.4f ms (twin %.4f ms, ", gs_rundata_str(r, "subject"), gs_rundata_str(r, "gpu"),
+                  r->time_ms, r->twin_ms);
+    if (isnan(r->overhead_ratio))
+        gs_buf_printf(&b, "timed another way: no overhead);");
+    else
+        gs_buf_printf(&b, "overhead x%.3f);", r->overhead_ratio);
     int first = 1;
     for (int p = 0; p < GS_NUM_PHASES; p++)
         if (gs_phase_is_pipeline(p) && ph->ph[p].instances) {
             gs_buf_printf(&b, "%s %s %.1f%%", first ? "" : ",", gs_rundata_phase(r, p), 100 * ph->ph[p].busy_share);
             first = 0;
         }
-    gs_buf_printf(&b, "%s; %llu records dropped.**\n\n", first ? " no pipeline phases recorded" : " of CTA time",
-                  (unsigned long long)tl->dropped);
+    /* an importer whose source keeps no count says so (meta stamps.dropped) */
+    const char *dropped_note = gs_meta_get(&r->meta, "stamps.dropped");
+    if (dropped_note)
+        gs_buf_printf(&b, "%s; dropped records not counted.**\n\n", first ? " no pipeline phases recorded" : " of CTA time");
+    else
+        gs_buf_printf(&b, "%s; %llu records dropped.**\n\n", first ? " no pipeline phases recorded" : " of CTA time",
+                      (unsigned long long)tl->dropped);
     if (tl->dropped || tl->warps_unfinished)
         gs_buf_printf(&b,
                       "> **WARNING: incomplete stamps.** %llu records were dropped in %zu warps (each warp's "
@@ -382,13 +391,28 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                   gs_rundata_str(r, "runtime_cuda_version"));
     gs_buf_printf(&b, "| CTAs | %u x %u warps on %d SMs |\n", r->trace.ctas, r->trace.warps_per_cta, tl->sms_used);
     gs_buf_printf(&b, "| kernel span (twin, stamps) | %.1f us |\n", tl->span_ns / 1e3);
-    gs_buf_printf(&b, "| timer tick | %.0f ns |\n", r->trace.timer_tick_ns);
-    if (isnan(tl->clock_ghz_lo))
+    const char *tick_source = gs_meta_get(&r->meta, "timer_tick_source");
+    gs_buf_printf(&b, "| timer tick | %.0f ns%s%s |\n", r->trace.timer_tick_ns, tick_source ? "; " : "",
+                  tick_source ? tick_source : "");
+    if (r->clock_converted) {
+        /* no clock model: the stamps arrived in ns, converted by the clock the importer names */
+        if (isnan(tl->clock_ghz))
+            gs_buf_printf(&b, "| SM clock | not given |\n");
+        else if (isnan(tl->clock_ghz_lo) || isnan(tl->clock_ghz_hi))
+            gs_buf_printf(&b, "| SM clock | %.3f GHz |\n", tl->clock_ghz);
+        else
+            gs_buf_printf(&b, "| SM clock | %.3f GHz median; %.3f to %.3f GHz over CTAs |\n", tl->clock_ghz,
+                          tl->clock_ghz_lo, tl->clock_ghz_hi);
+        gs_buf_printf(&b, "| clock model | none: %s |\n", gs_rundata_str(r, "clock.converted"));
+        gs_buf_printf(&b, "| clock model held-out error | not applicable (no clock model); placement error unknown |\n");
+    } else if (isnan(tl->clock_ghz_lo))
         gs_buf_printf(&b, "| SM clock (fitted) | %.3f GHz mean |\n", tl->clock_ghz);
     else
         gs_buf_printf(&b, "| SM clock (fitted) | %.3f GHz mean; %.3f to %.3f GHz over 1 us or more between knots |\n",
                       tl->clock_ghz, tl->clock_ghz_lo, tl->clock_ghz_hi);
-    if (tl->clock_pairs)
+    if (r->clock_converted)
+        ;
+    else if (tl->clock_pairs)
         gs_buf_printf(&b,
                       "| clock model | piecewise linear, knots a median %.0f ns apart; %d clock-sampler pairs, each "
                       "bracketed by clock reads at most %u cycles apart |\n",
@@ -397,20 +421,37 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         gs_buf_printf(&b, "| clock model | piecewise linear, knots a median %.0f ns apart; the warps' own pairs "
                           "only (no clock sampler) |\n",
                       tl->knot_gap_ns);
-    if (isnan(tl->heldout_max_ns))
+    if (r->clock_converted)
+        ;
+    else if (isnan(tl->heldout_max_ns))
         gs_buf_printf(&b, "| clock model held-out error | no interior knot to check with |\n");
     else
         gs_buf_printf(&b, "| clock model held-out error | %.1f ns (worst of %d knots, each predicted from its two "
                           "neighbours): how far across SMs a record may be misplaced (tail, balance, timeline) |\n",
                       tl->heldout_max_ns, tl->heldout_knots);
-    gs_buf_printf(&b, "| clock-pair residual | %.1f ns (worst pair against the model) |\n", tl->resid_max_ns);
-    gs_buf_printf(&b, "| records | %zu kept, %llu dropped |\n", tl->n_events, (unsigned long long)tl->dropped);
+    if (!r->clock_converted)
+        gs_buf_printf(&b, "| clock-pair residual | %.1f ns (worst pair against the model) |\n", tl->resid_max_ns);
+    if (dropped_note)
+        gs_buf_printf(&b, "| records | %zu kept; dropped: %s |\n", tl->n_events, dropped_note);
+    else
+        gs_buf_printf(&b, "| records | %zu kept, %llu dropped |\n", tl->n_events, (unsigned long long)tl->dropped);
+    /* what an importer says of its source, and what the run lacks */
+    for (int i = 0; i < r->meta.n; i++)
+        if (!strncmp(r->meta.kv[i].key, "import.", 7))
+            gs_buf_printf(&b, "| %s | %s |\n", r->meta.kv[i].key + 7, r->meta.kv[i].val);
+    if (gs_meta_get(&r->meta, "missing"))
+        gs_buf_printf(&b, "| not in this run | %s |\n", gs_rundata_str(r, "missing"));
     gs_buf_printf(&b, "| recorded | %s, commit %s |\n", gs_rundata_str(r, "date"), gs_rundata_str(r, "git_commit"));
     gs_buf_printf(&b, "| command | `%s` |\n\n", gs_rundata_str(r, "command"));
 
-    gs_buf_printf(&b, "## Time\n\nMedian of %d repetitions after %s warm-up launches, L2 flushed between "
-                      "repetitions (%.0f MB written), CUDA events.\n\n",
-                  r->reps, gs_rundata_str(r, "timing.warmup"), gs_meta_num(&r->meta, "timing.l2_flush_bytes", 0) / 1e6);
+    const char *psrc = gs_meta_get(&r->meta, "timing.production_source"), *tsrc = gs_meta_get(&r->meta, "timing.twin_source");
+    if (psrc || tsrc)
+        gs_buf_printf(&b, "## Time\n\nMedians of %d repetitions. Production: %s. Twin: %s.\n\n", r->reps,
+                      psrc ? psrc : "the toolkit's timing", tsrc ? tsrc : "the toolkit's timing");
+    else
+        gs_buf_printf(&b, "## Time\n\nMedian of %d repetitions after %s warm-up launches, L2 flushed between "
+                          "repetitions (%.0f MB written), CUDA events.\n\n",
+                      r->reps, gs_rundata_str(r, "timing.warmup"), gs_meta_num(&r->meta, "timing.l2_flush_bytes", 0) / 1e6);
     gs_buf_printf(&b, "| build | median ms | min ms | max ms |\n|---|---:|---:|---:|\n");
     gs_buf_printf(&b, "| production | %.4f | %.4f | %.4f |\n", r->time_ms, r->time_min_ms, r->time_max_ms);
     gs_buf_printf(&b, "| twin | %.4f | %.4f | %.4f |\n", r->twin_ms, r->twin_min_ms, r->twin_max_ms);
@@ -418,7 +459,12 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
     if (det >= 0)
         gs_buf_printf(&b, "| detail twin | %.4f | %.4f | %.4f |\n", gs_timings_median(&r->tim, det),
                       gs_timings_min(&r->tim, det), gs_timings_max(&r->tim, det));
-    gs_buf_printf(&b, "\nTwin overhead: x%.4f (twin median / production median).", r->overhead_ratio);
+    if (isnan(r->overhead_ratio))
+        gs_buf_printf(&b, "\nTwin overhead: none given; the two rows were timed differently (production: %s; twin: %s), "
+                          "so their ratio is not the instrumentation's cost.",
+                      gs_rundata_str(r, "timing.production_method"), gs_rundata_str(r, "timing.twin_method"));
+    else
+        gs_buf_printf(&b, "\nTwin overhead: x%.4f (twin median / production median).", r->overhead_ratio);
     if (det >= 0)
         gs_buf_printf(&b, " The stamps below come from the detail twin (per-stage sub-phases), which costs "
                           "x%.4f: its phase durations are stretched by about that much.",
@@ -501,15 +547,20 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                           100 * ph->ph[p].busy_share, 100 * t->exposed_share[p], 100 * t->amdahl_bound[p]);
     /* the figures the clock model's placement can move, with that error beside them */
     const double clock_err_us = gs_clock_error_ns(&r->tl) / 1e3;
+    char pm[64];
+    if (isnan(clock_err_us))
+        snprintf(pm, sizeof pm, "+- unknown");
+    else
+        snprintf(pm, sizeof pm, "+- %.2f", clock_err_us);
     gs_buf_printf(&b, "\nWaves: %.2f (%u CTAs, %d SMs, up to %d resident per SM); CTAs per SM %d..%d; tail %.1f us "
-                      "+- %.2f (%.1f%% of the span); CTA duration spread per SM (max/median) %.3f worst, %.3f median.\n\n",
+                      "%s (%.1f%% of the span); CTA duration spread per SM (max/median) %.3f worst, %.3f median.\n\n",
                   t->waves, r->tl.ctas, t->sms, t->resident_per_sm, t->ctas_per_sm_min, t->ctas_per_sm_max,
-                  t->tail_ns / 1e3, clock_err_us, 100 * t->tail_share, t->spread_worst, t->spread_median);
+                  t->tail_ns / 1e3, pm, 100 * t->tail_share, t->spread_worst, t->spread_median);
     if (t->end_max_ns > 0)
-        gs_buf_printf(&b, "Balance: SMs run out of work between %.1f and %.1f us (median %.1f us; each +- %.2f us, the "
+        gs_buf_printf(&b, "Balance: SMs run out of work between %.1f and %.1f us (median %.1f us; each %s us, the "
                           "clock model's placement); the same work spread evenly over the %d SMs would end at their "
                           "mean, at most %.1f%% sooner.\n\n",
-                      t->end_min_ns / 1e3, t->end_max_ns / 1e3, t->end_median_ns / 1e3, clock_err_us, t->sms,
+                      t->end_min_ns / 1e3, t->end_max_ns / 1e3, t->end_median_ns / 1e3, pm, t->sms,
                       100 * t->balance_bound);
     gs_verdicts vd;
     gs_verdicts_compute(r, &vd);

@@ -32,6 +32,9 @@ static const struct {
     {"correct", 0, 1, 1, 1},
     {"units.k_block", 1, 1 << 20, 1, 1},
     {"timing.l2_flush_bytes", 0, 1e12, 1, 0},
+    {"clock.sm_ghz", 0, 10, 0, 0},
+    {"clock.sm_ghz_min", 0, 10, 0, 0},
+    {"clock.sm_ghz_max", 0, 10, 0, 0},
 };
 
 static int check_meta_numbers(const gs_meta *m, const char *dir, char *err, size_t errlen)
@@ -93,6 +96,14 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
         snprintf(err, errlen, "%s: %s", path, sub);
         goto fail;
     }
+    r->clock_converted = gs_meta_get(&r->meta, "clock.converted") != NULL;
+    if (r->clock_converted) {
+        r->tl.heldout_max_ns = r->tl.resid_max_ns = NAN;
+        r->tl.heldout_knots = 0;
+        r->tl.clock_ghz = gs_meta_num(&r->meta, "clock.sm_ghz", NAN);
+        r->tl.clock_ghz_lo = gs_meta_num(&r->meta, "clock.sm_ghz_min", NAN);
+        r->tl.clock_ghz_hi = gs_meta_num(&r->meta, "clock.sm_ghz_max", NAN);
+    }
     int p = gs_timings_find(&r->tim, "production"), t = gs_timings_find(&r->tim, "twin");
     if (p < 0 || t < 0) {
         snprintf(err, errlen, "%s/timings.tsv: needs both 'production' and 'twin' rows", dir);
@@ -105,7 +116,10 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
     r->twin_ms = gs_timings_median(&r->tim, t);
     r->twin_min_ms = gs_timings_min(&r->tim, t);
     r->twin_max_ms = gs_timings_max(&r->tim, t);
-    r->overhead_ratio = r->time_ms > 0 ? r->twin_ms / r->time_ms : NAN;
+    /* a ratio of like with like only: both rows timed the same way (absent: the toolkit's) */
+    const char *pm = gs_meta_get(&r->meta, "timing.production_method"), *tm = gs_meta_get(&r->meta, "timing.twin_method");
+    const int same_method = !strcmp(pm ? pm : "cuda-events", tm ? tm : "cuda-events");
+    r->overhead_ratio = r->time_ms > 0 && same_method ? r->twin_ms / r->time_ms : NAN;
     gs_perf_compute(&r->meta, r->time_ms, &r->perf);
     if (gs_rundata_need(r, need, err, errlen))
         goto fail;

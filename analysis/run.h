@@ -46,8 +46,11 @@ typedef struct gs_rundata {
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */
     double twin_ms, twin_min_ms, twin_max_ms;
-    double overhead_ratio;                    /* twin median / production median */
+    double overhead_ratio;                    /* twin median / production median; NaN when their methods differ */
     int reps;
+    /* the stamps are already in ns (meta clock.converted: an importer turned cycles into ns by
+     * a clock it assumed or derived): there is no clock model, so its errors are unknown (NaN) */
+    int clock_converted;
 } gs_rundata;
 
 /* Loads dir and builds its timeline, then computes the analyses in `need`; -1 with one line
