@@ -50,10 +50,15 @@ GS_ANALYSIS_SRCS := analysis/edges.c analysis/json.c analysis/timeline.c analysi
 GS_HOST_SRCS := $(GS_ANALYSIS_SRCS) $(GS_RUNDIR_SRCS)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 # importers of other tools' traces (jansson)
-GS_IMPORT_SRCS := analysis/proton.c
+# importers of other tools' traces need jansson; where its header is missing (a GPU machine with
+# no package mirror) gemmscope is built without them and `gemmscope import` says why
+HAVE_JANSSON := $(shell printf '\043include <jansson.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo yes || echo no)
+GS_IMPORT_SRCS := $(if $(filter yes,$(HAVE_JANSSON)),analysis/proton.c,analysis/proton_none.c)
 GS_IMPORT_OBJS := $(GS_IMPORT_SRCS:%.c=$(BUILD)/%.o)
-# what building the host programs needs (zlib: stamp files; jansson: trace import, tests)
-BUILD_PKGS := zlib1g-dev libjansson-dev
+GS_IMPORT_LIBS := $(if $(filter yes,$(HAVE_JANSSON)),-ljansson)
+# what building the host programs needs: zlib (stamp files); jansson where it can be had
+BUILD_PKGS := zlib1g-dev
+BUILD_PKGS_OPTIONAL := libjansson-dev
 # the gemmscope program: its command table and one file per command
 GS_CLI_SRCS := analysis/gemmscope.c analysis/cli.c $(wildcard analysis/builtin-*.c)
 GS_CLI_OBJS := $(GS_CLI_SRCS:%.c=$(BUILD)/%.o)
@@ -88,9 +93,9 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
 TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
               test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks test_proton
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
-TEST_PKGS := libcmocka-dev $(BUILD_PKGS) gnuplot-nox
+TEST_PKGS := libcmocka-dev $(BUILD_PKGS) $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 
-.PHONY: deps-build all host install print-gemmscope-objects test example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+.PHONY: deps-build all host install print-gemmscope-objects test test-run example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
@@ -99,7 +104,7 @@ cuda-check:
 	@test -x "$(NVCC)" || { echo "gemmscope: nvcc not found (looked in CUDA_HOME=$(CUDA_HOME), PATH); set CUDA_HOME to your CUDA install" >&2; exit 1; }
 
 deps-build:
-	@scripts/ensure-packages.sh $(BUILD_PKGS)
+	@scripts/ensure-packages.sh $(BUILD_PKGS) && scripts/ensure-packages.sh --optional $(BUILD_PKGS_OPTIONAL)
 
 $(BUILD)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
@@ -125,8 +130,12 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
-$(BUILD)/gemmscope: $(GS_CLI_OBJS) $(GS_HOST_OBJS) $(GS_IMPORT_OBJS)
-	$(CC) $(CFLAGS) $^ -ljansson -lz -lm -o $@
+# relinked when jansson comes or goes (the marker's name holds HAVE_JANSSON)
+$(BUILD)/jansson-$(HAVE_JANSSON):
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/jansson-* && touch $@
+
+$(BUILD)/gemmscope: $(GS_CLI_OBJS) $(GS_HOST_OBJS) $(GS_IMPORT_OBJS) $(BUILD)/jansson-$(HAVE_JANSSON)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(GS_IMPORT_LIBS) -lz -lm -o $@
 
 $(BUILD)/libgemmscope.a: $(GS_LIB_OBJS)
 	rm -f $@
@@ -173,7 +182,7 @@ $(BUILD)/nvfp4-mma-rate: $(BUILD)/kernels/nvfp4/mma_rate.o | cuda-check
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)
 $(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(CUPTI_CHECK_OBJS) $(BUILD)/instrument/ncu_compare.o \
-    $(GS_CLI_OBJS) $(GS_IMPORT_OBJS) $(NVFP4_HOST_OBJS): $(HEADERS)
+    $(GS_CLI_OBJS) $(GS_IMPORT_OBJS) $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS): $(HEADERS)
 
 # the objects build/gemmscope links (tests/test_layout.c checks that none comes from kernels/)
 print-gemmscope-objects:
@@ -192,18 +201,21 @@ install: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PKGS)
 
-$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(GS_IMPORT_OBJS) $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h \
+$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h \
     tests/tmpdir.h | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='"$(NVFP4_KERNEL_CU)",' $< $(GS_HOST_OBJS) \
-	    $(GS_IMPORT_OBJS) $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lz -lm -o $@
+	    $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lz -lm -o $@
 
 # the CUPTI host test links the collectors and CUPTI's host libraries
 $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -I$(CUPTI_INC) $< $(CUPTI_OBJS) -L$(CUDA_LIB) -lcudart $(CUPTI_LIBS) -lcmocka -o $@
 
-test: deps-test all $(TEST_BINS)
+# packages first, then a second make that sees them (HAVE_JANSSON)
+test: deps-test
+	@$(MAKE) --no-print-directory test-run
+test-run: all $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
 	@echo "== fuzz corpora and past failures, replayed (ASan, UBSan)"
 	@$(MAKE) --no-print-directory fuzz-replay
@@ -240,11 +252,11 @@ FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -I. -fsanitize=address,unde
                -fno-omit-frame-pointer
 FUZZ_NAMES := fuzz_stamps fuzz_meta fuzz_timings fuzz_units fuzz_probes fuzz_pcsamp fuzz_proposals fuzz_shapes \
               fuzz_ncu_csv fuzz_proton
-FUZZ_SRCS := $(GS_HOST_SRCS) $(GS_IMPORT_SRCS) kernels/nvfp4/shapes.c
+FUZZ_SRCS := $(GS_HOST_SRCS) analysis/proton.c kernels/nvfp4/shapes.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/bin/%)
 FUZZ_SECONDS ?= 60
-FUZZ_PKGS := clang libclang-rt-14-dev
+FUZZ_PKGS := clang libclang-rt-14-dev libjansson-dev
 .SECONDARY: $(FUZZ_OBJS)
 
 $(BUILD)/fuzz/%.o: %.c $(HEADERS) | deps-fuzz
@@ -292,7 +304,7 @@ bench-analyzer: $(GS_HOST_OBJS)
 
 # ---- the main job ----
 report:
-	@scripts/ensure-packages.sh --optional gnuplot-nox
+	@scripts/ensure-packages.sh $(BUILD_PKGS) && scripts/ensure-packages.sh --optional $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 	@if scripts/has-gpu.sh; then \
 	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT) METRICS=$(METRICS) DETAIL=$(DETAIL); \
 	else \

@@ -58,8 +58,8 @@ static int option(gs_proton_opts *o, const char *opt, const char *val, char *err
 static void command_line(int argc, char **argv, char *out, size_t n)
 {
     size_t used = (size_t)snprintf(out, n, "gemmscope import");
-    for (int i = 0; i < argc && used < n; i++)
-        used += (size_t)snprintf(out + used, n - used, " %s", argv[i]);
+    for (int i = 0; i < argc && used < n; i++) /* quoted where a shell would split it */
+        used += (size_t)snprintf(out + used, n - used, strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s", argv[i]);
 }
 
 int cmd_import(int argc, char **argv)

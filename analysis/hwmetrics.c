@@ -159,7 +159,7 @@ void gs_hwmetrics_markdown(const gs_rundata *r, gs_buf *b)
             any = 1;
         }
     if (!any)
-        gs_buf_printf(b, "| all | not run (recorded before the collectors existed, or with --no-cupti) |\n");
+        gs_buf_printf(b, "| all | not run (recorded before the collectors existed, with --no-cupti, or imported) |\n");
     double regs = num(r, "kernel.registers");
     if (!isnan(regs)) {
         const char *lim;

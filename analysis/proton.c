@@ -6,11 +6,13 @@
 
 #include <ctype.h>
 #include <jansson.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <zlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -174,15 +176,16 @@ static pt_cta *cta_slot(pt_trace *t, uint32_t cta, char *err, size_t n)
     return &t->cta[cta];
 }
 
-/* The writer's per-CTA globaltimer args (newer Proton): all three or none; one value per CTA. */
+/* The writer's per-CTA globaltimer args: Triton 3.6's writer gives the finalize step's length
+ * alone ("Finalization Time (ns)", beside "Frequency (MHz)"); newer ones add the init and
+ * post-final times, which place the CTA in ns: all three or the first alone.  One value per CTA. */
 static int read_times(pt_cta *c, uint32_t id, json_t *args, size_t i, char *err, size_t n)
 {
     static const char *const keys[3] = {"Init Time (ns)", "Post Final Time (ns)", "Finalization Time (ns)"};
     json_t *v[3];
-    int have = 0;
     for (int k = 0; k < 3; k++)
-        have += (v[k] = json_is_object(args) ? json_object_get(args, keys[k]) : NULL) != NULL;
-    if (!have)
+        v[k] = json_is_object(args) ? json_object_get(args, keys[k]) : NULL;
+    if (!v[0] && !v[1])
         return 0;
     int64_t x[3];
     for (int k = 0; k < 3; k++) {
@@ -261,10 +264,21 @@ static int read_event(pt_trace *t, json_t *e, size_t i, char *err, size_t n)
     return push_event(t, &ev, err, n);
 }
 
+/* jansson's reader over zlib's: the trace plain or gzip'ed (gzread passes plain files through) */
+static size_t gz_chunk(void *buf, size_t len, void *data)
+{
+    const int got = gzread((gzFile)data, buf, len > (1u << 30) ? 1u << 30 : (unsigned)len);
+    return got < 0 ? (size_t)-1 : (size_t)got;
+}
+
 static int read_json(pt_trace *t, const char *path, char *err, size_t n)
 {
     json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return fail(err, n, "%s: %s", path, strerror(errno));
+    json_t *root = json_load_callback(gz_chunk, f, 0, &je);
+    gzclose(f);
     if (!root)
         return fail(err, n, "%s:%d:%d: not JSON: %s", path, je.line, je.column, je.text);
     json_t *events = json_is_object(root) ? json_object_get(root, "traceEvents") : NULL;

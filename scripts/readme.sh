@@ -1,7 +1,8 @@
 #!/bin/bash
 # The README's figures, rendered from the committed samples: each block between a marker line
 # and the next "<!-- end -->" line is what its marker's command prints.
-#   <!-- gemmscope table [--kind speed|smtime] RUN... -->    build/gemmscope table ...
+#   <!-- gemmscope table [--kind speed|smtime] RUN... -->    build/gemmscope table ... (a RUN holding
+#                                                             import.args is imported first)
 #   <!-- gemmscope report-section RUN HEADING -->             that section of RUN's report, fenced
 #   <!-- gemmscope evidence-table SHAPE... -->                the seed proposals' pages, samples/evidence
 # usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
@@ -75,7 +76,18 @@ while IFS= read -r line; do
     if [[ $line == "@@RENDER "* ]]; then
         eval "set -- ${line#@@RENDER }"
         case $1 in
-        table) "$gs" "$@" ;;
+        table) # a sample of another tool's trace (import.args) is imported into a run first
+            args=()
+            for a in "$@"; do
+                if [ -f "$a/import.args" ]; then
+                    run=$tmp/import-$(echo "$a" | tr '/' '_')
+                    [ -d "$run" ] || (cd "$a" && { tr '\n' ' ' <import.args; printf " -o '%s'\n" "$run"; } |
+                        xargs "$(cd "$OLDPWD" && pwd)/$gs" import >/dev/null) || exit 2
+                    a=$run
+                fi
+                args+=("$a")
+            done
+            "$gs" "${args[@]}" ;;
         report-section) report_section "$2" "$3" ;;
         evidence-table) shift; evidence_table "$@" ;;
         *) echo "readme.sh: unknown block '$1'" >&2; exit 2 ;;

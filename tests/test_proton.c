@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "tmpdir.h"
 #include "analysis/checks.h"
@@ -28,7 +29,10 @@
 
 #define FINAL "tests/proton/gemm_final.chrome_trace"
 #define STARTS "tests/proton/gemm_starts.chrome_trace"
-#define MAX_CTAS 16
+/* the H100 recording (scripts/proton/proton_gemm.py, Triton 3.6): gzip'ed, CTA starts only */
+#define SAMPLE "samples/proton-gemm/gemm.chrome_trace.gz"
+#define SAMPLE_GHZ 1.6075 /* samples/proton-gemm/import.args: the clock the script measured */
+#define MAX_CTAS 1024
 #define MAX_NAMES 16
 
 /* ---- the trace as this test reads it ---- */
@@ -58,11 +62,20 @@ static int name_slot(expect *x, const char *name)
     return x->n_names++;
 }
 
+static size_t gz_chunk(void *buf, size_t len, void *f)
+{
+    const int got = gzread((gzFile)f, buf, (unsigned)(len > 65536 ? 65536 : len));
+    return got < 0 ? (size_t)-1 : (size_t)got;
+}
+
 static void read_expect(const char *path, expect *x)
 {
     memset(x, 0, sizeof *x);
     json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
+    gzFile f = gzopen(path, "rb");
+    assert_non_null(f);
+    json_t *root = json_load_callback(gz_chunk, f, 0, &je);
+    gzclose(f);
     assert_non_null(root);
     json_t *evs = json_object_get(root, "traceEvents");
     for (size_t i = 0; i < json_array_size(evs); i++) {
@@ -76,6 +89,7 @@ static void read_expect(const char *path, expect *x)
         snprintf(x->kernel, sizeof x->kernel, "%.*s", (int)(core - pid), pid);
         const double ts = json_real_value(json_object_get(e, "ts")) * 1000;
         const double dur = json_real_value(json_object_get(e, "dur")) * 1000;
+        assert_true(cta < MAX_CTAS);
         expect_cta *c = &x->cta[cta];
         if (!c->seen || ts < c->first)
             c->first = ts;
@@ -166,6 +180,9 @@ static int records_of(const gs_trace *t, int p, double *ns_per_cta)
     return n;
 }
 
+static void check_placement(const gs_trace *t, const expect *x, const char *loop_scope, double given_ghz,
+                            long long origin);
+
 /* Counts, placement, spans and durations of a run against the trace it came from. */
 static void check_run(const char *run, const expect *x, double given_ghz, long long origin)
 {
@@ -190,10 +207,20 @@ static void check_run(const char *run, const expect *x, double given_ghz, long l
     assert_int_equal(names.p[setup].within, -1);         /* before the main loop */
     assert_int_equal(names.p[wait].within, GS_MAINLOOP); /* every instance inside one */
     assert_int_equal(records_of(&t, setup, NULL), x->count[scope_of(x, "setup")]);
-    /* per CTA: SM, start, end and the main loop's ns */
-    double loop_ns[MAX_CTAS] = {0};
+    check_placement(&t, x, "main_loop", given_ghz, origin);
+    gs_trace_free(&t);
+    gs_meta_free(&m);
+}
+
+/* Per CTA: SM, start, end and the main loop's ns against the trace's own numbers. */
+static void check_placement(const gs_trace *tr, const expect *x, const char *loop_scope, double given_ghz,
+                            long long origin)
+{
+    const gs_trace t = *tr;
+    static double loop_ns[MAX_CTAS];
+    memset(loop_ns, 0, sizeof loop_ns);
     records_of(&t, GS_MAINLOOP, loop_ns);
-    const int loop = scope_of(x, "main_loop");
+    const int loop = scope_of(x, loop_scope);
     for (unsigned c = 0; c < x->n_cta; c++) {
         const expect_cta *e = &x->cta[c];
         const gs_warp_header *h = &t.warps[c * t.warps_per_cta];
@@ -203,8 +230,6 @@ static void check_run(const char *run, const expect *x, double given_ghz, long l
         assert_int_equal((long long)(h->gt_end - h->gt_start), llround((e->last_end - e->first) / ghz));
         assert_true(fabs(loop_ns[c] - x->cycles[loop][c] / ghz) <= 1.0 * x->warps);
     }
-    gs_trace_free(&t);
-    gs_meta_free(&m);
 }
 
 /* The timer step the run must hold: the GCD of the trace's globaltimer readings. */
@@ -500,6 +525,45 @@ static void an_imported_run_is_reported_for_what_it_is(void **state)
     assert_null(strstr(text, "L2 flushed between repetitions"));
 }
 
+/* The committed H100 recording: every scope instance kept, mapped by name, each CTA on its SM
+ * with its start, span and main-loop time as the trace gives them at the measured clock. */
+static void the_h100_recording(void **state)
+{
+    (void)state;
+    static expect x;
+    read_expect(SAMPLE, &x);
+    assert_int_equal(x.n_cta, 1024); /* 4096 x 4096 in 128 x 128 tiles */
+    gs_proton_opts o = opts(SAMPLE, "h100");
+    o.sm_clock_ghz = SAMPLE_GHZ;
+    o.time_ms = NULL;
+    o.timings = "samples/proton-gemm/gemm.chrome_trace.timings.tsv";
+    import_ok(&o);
+    gs_meta m = {0};
+    gs_trace t;
+    gs_phase_table names;
+    load_run(o.out, &m, &t, &names);
+    assert_int_equal(t.ctas, x.n_cta);
+    assert_int_equal(t.warps_per_cta, x.warps);
+    const struct {
+        const char *scope;
+        int phase;
+    } map[] = {{"prologue", GS_PROLOGUE}, {"mainloop", GS_MAINLOOP}, {"drain", GS_ACC_TO_REG},
+               {"epilogue", GS_EPILOGUE}, {"store", GS_STORE}};
+    size_t total = 0;
+    for (size_t i = 0; i < 5; i++) {
+        const int n = x.count[scope_of(&x, map[i].scope)];
+        assert_int_equal(records_of(&t, map[i].phase, NULL), n);
+        assert_int_equal(n, 1024 * 8); /* one instance per warp */
+        total += (size_t)n;
+    }
+    assert_int_equal(x.n_names, 5);
+    assert_int_equal(total, 40960);
+    check_placement(&t, &x, "mainloop", SAMPLE_GHZ, 0);
+    assert_string_equal(gs_meta_get(&m, "import.layout"), "CTA starts only (no per-CTA final times)");
+    gs_trace_free(&t);
+    gs_meta_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,6 +572,7 @@ int main(void)
         cmocka_unit_test(maps_override_names),         cmocka_unit_test(bad_traces_are_refused),
         cmocka_unit_test(bad_options_are_refused),     cmocka_unit_test(an_existing_run_is_not_overwritten),
         cmocka_unit_test(an_imported_run_is_reported_for_what_it_is),
+        cmocka_unit_test(the_h100_recording),
     };
     return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
