@@ -291,7 +291,8 @@ static void widths_table(gs_buf *b, const gs_rundata *r)
                          "of ceiling: floor / p50.",
                       w->ceiling_tflops, w->sms);
     if (w->n_sub)
-        gs_buf_printf(b, " Sub-phases: median per record over the first warp's records of the whole tiles.");
+        gs_buf_printf(b, " Sub-phases: median per record over the first warp's records of the whole tiles%s.",
+                      r->has_detail ? ", from the detail twin (the other columns from the twin)" : "");
     gs_buf_printf(b, " Units: as the run lists them (units.tsv), as stamped (%d units).\n\n", w->stamped_units);
     gs_buf_printf(b, "| width | whole tiles | parts | K blocks | us per K block p50 | p10 | p90 | ns per K block per "
                      "column | floor us | of ceiling | share of MAINLOOP time |");
@@ -465,7 +466,13 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                       gs_rundata_str(r, "timing.production_method"), gs_rundata_str(r, "timing.twin_method"));
     else
         gs_buf_printf(&b, "\nTwin overhead: x%.4f (twin median / production median).", r->overhead_ratio);
-    if (det >= 0)
+    const char *build = gs_meta_get(&r->meta, "stamps.build");
+    if (r->has_detail && det >= 0)
+        gs_buf_printf(&b, " The phases, SM time, exposed shares, bounds and balance below come from the twin's stamps; "
+                          "only the main loop's sub-phases come from the detail twin's, a launch of their own, "
+                          "which costs x%.4f: their durations are stretched by about that much.",
+                      gs_timings_median(&r->tim, det) / r->time_ms);
+    else if (det >= 0 && build && !strcmp(build, "detail"))
         gs_buf_printf(&b, " The stamps below come from the detail twin (per-stage sub-phases), which costs "
                           "x%.4f: its phase durations are stretched by about that much.",
                       gs_timings_median(&r->tim, det) / r->time_ms);
@@ -500,8 +507,10 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
 
     gs_buf_printf(&b, "## Phases\n\nBusy share: for each CTA, the union of the phase's intervals over its warps, "
                       "summed over CTAs, over the summed CTA spans (%zu CTAs, %.1f us of CTA time). Per-CTA "
-                      "columns: that union per CTA; per-instance columns: one record each.\n\n",
-                  ph->ctas_counted, ph->cta_time_ns / 1e3);
+                      "columns: that union per CTA; per-instance columns: one record each.%s\n\n",
+                  ph->ctas_counted, ph->cta_time_ns / 1e3,
+                  r->has_detail ? " From the twin's stamps; the indented sub-phases from the detail twin's (their "
+                                  "shares of its own CTA time)." : "");
     gs_buf_printf(&b, "| phase | busy share | per CTA p50 us | p90 us | max us | instances | per instance p50 us "
                       "| max us |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int p = 0; p < GS_NUM_PHASES; p++) {

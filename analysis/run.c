@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -56,6 +57,55 @@ static int check_meta_numbers(const gs_meta *m, const char *dir, char *err, size
     return 0;
 }
 
+/* A run keeps its stamps plain or gzip'ed (the samples): NAME.gss, else NAME.gss.gz.  1 read,
+ * 0 absent (and not required), -1 with one line in err. */
+static int read_stamps(const char *dir, const char *name, int required, gs_trace *t, gs_timeline *tl, char *err,
+                       size_t errlen)
+{
+    char path[2200], sub[512];
+    snprintf(path, sizeof path, "%s/%s.gss", dir, name);
+    if (access(path, F_OK) != 0)
+        snprintf(path, sizeof path, "%s/%s.gss.gz", dir, name);
+    if (!required && access(path, F_OK) != 0)
+        return 0;
+    if (gs_file_read(path, t, err, errlen))
+        return -1;
+    if (gs_timeline_build(t, tl, sub, sizeof sub)) {
+        snprintf(err, errlen, "%s: %s", path, sub);
+        return -1;
+    }
+    return 1;
+}
+
+/* The detail twin's main-loop sub-phases into the plain twin's phase stats (swapped, so that
+ * each struct still owns what it frees). */
+static void take_detail_subs(gs_rundata *r)
+{
+    int subs[GS_NUM_PHASES];
+    const int n = gs_phase_main_subs(&r->names, subs);
+    for (int i = 0; i < n; i++) {
+        const gs_phase_stats t = r->phases.ph[subs[i]];
+        r->phases.ph[subs[i]] = r->phases_detail.ph[subs[i]];
+        r->phases_detail.ph[subs[i]] = t;
+    }
+}
+
+/* The detail twin's sub-phase columns into the width rows of the plain twin's table. */
+static void take_detail_widths(gs_widths *w, const gs_widths *d)
+{
+    if (!w->ok || !d->ok)
+        return;
+    w->n_sub = d->n_sub;
+    memcpy(w->sub, d->sub, sizeof w->sub);
+    for (int i = 0; i < w->n; i++) {
+        for (int p = 0; p < GS_NUM_PHASES; p++)
+            w->row[i].sub_ns[p] = NAN;
+        for (int k = 0; k < d->n; k++)
+            if (d->row[k].width == w->row[i].width)
+                memcpy(w->row[i].sub_ns, d->row[k].sub_ns, sizeof w->row[i].sub_ns);
+    }
+}
+
 int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, size_t errlen)
 {
     char path[2200], sub[512];
@@ -86,16 +136,12 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
     snprintf(path, sizeof path, "%s/timings.tsv", dir);
     if (gs_timings_read(&r->tim, path, err, errlen))
         goto fail;
-    /* a run keeps its stamps plain or gzip'ed (the samples): stamps.gss, else stamps.gss.gz */
-    snprintf(path, sizeof path, "%s/stamps.gss", dir);
-    if (access(path, F_OK) != 0)
-        snprintf(path, sizeof path, "%s/stamps.gss.gz", dir);
-    if (gs_file_read(path, &r->trace, err, errlen))
+    if (read_stamps(dir, "stamps", 1, &r->trace, &r->tl, err, errlen) < 0)
         goto fail;
-    if (gs_timeline_build(&r->trace, &r->tl, sub, sizeof sub)) {
-        snprintf(err, errlen, "%s: %s", path, sub);
+    const int detail = read_stamps(dir, "stamps-detail", 0, &r->trace_detail, &r->tl_detail, err, errlen);
+    if (detail < 0)
         goto fail;
-    }
+    r->has_detail = detail;
     r->clock_converted = gs_meta_get(&r->meta, "clock.converted") != NULL;
     if (r->clock_converted) {
         r->tl.heldout_max_ns = r->tl.resid_max_ns = NAN;
@@ -133,14 +179,28 @@ int gs_rundata_need(gs_rundata *r, unsigned need, char *err, size_t errlen)
 {
     const unsigned todo = need & ~r->have;
     int oom = 0;
-    if (todo & GS_NEED_PHASES)
+    if (todo & GS_NEED_PHASES) {
         oom = oom || gs_phases_compute(&r->tl, &r->phases);
+        if (r->has_detail && !oom) {
+            oom = gs_phases_compute(&r->tl_detail, &r->phases_detail);
+            if (!oom)
+                take_detail_subs(r);
+        }
+    }
     if (todo & GS_NEED_SMTIME)
         oom = oom || gs_smtime_compute(&r->tl, (int)gs_meta_num(&r->meta, "sm_count", 0), &r->smt);
     if (todo & GS_NEED_BOUNDARIES)
         oom = oom || gs_boundaries_compute(&r->tl, &r->bnd);
-    if (todo & GS_NEED_WIDTHS)
+    if (todo & GS_NEED_WIDTHS) {
         oom = oom || gs_widths_compute(&r->tl, &r->meta, &r->names, &r->units, &r->widths);
+        if (r->has_detail && !oom) {
+            gs_widths *d = malloc(sizeof *d);
+            oom = !d || gs_widths_compute(&r->tl_detail, &r->meta, &r->names, &r->units, d);
+            if (!oom)
+                take_detail_widths(&r->widths, d);
+            free(d);
+        }
+    }
     if (oom) {
         snprintf(err, errlen, "out of memory analysing %s", r->dir);
         return -1;
@@ -161,6 +221,9 @@ void gs_rundata_free(gs_rundata *r)
     gs_timings_free(&r->tim);
     gs_trace_free(&r->trace);
     gs_timeline_free(&r->tl);
+    gs_trace_free(&r->trace_detail);
+    gs_timeline_free(&r->tl_detail);
+    gs_phases_free(&r->phases_detail);
     gs_smtime_free(&r->smt);
     gs_phases_free(&r->phases);
 }

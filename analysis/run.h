@@ -43,6 +43,13 @@ typedef struct gs_rundata {
     gs_stalls stalls;
     gs_stalls stalls_twin; /* the twin's launch (pcsamp-twin.tsv) */
     gs_widths widths;
+    /* stamps-detail.gss: the detail twin's stamps beside the plain twin's (stamps.gss). The
+     * main loop's sub-phases come from them (their phase stats and width columns replace the
+     * plain twin's, which has none); every other figure from stamps.gss. */
+    int has_detail;
+    gs_trace trace_detail;
+    gs_timeline tl_detail;
+    gs_phases phases_detail; /* after the swap: the detail twin's fixed phases */
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */
     double twin_ms, twin_min_ms, twin_max_ms;
