@@ -98,6 +98,22 @@ int gs_rundir_stamps(gs_rundir *rd, double timer_tick_ns, uint32_t ctas, uint32_
     return 0;
 }
 
+int gs_rundir_stamps_detail(gs_rundir *rd, uint32_t ctas, uint32_t warps_per_cta, uint32_t capacity,
+                            const gs_warp_header *warps, const gs_record *records, char *err, size_t errlen)
+{
+    char path[2200];
+    const double tick = gs_meta_num(&rd->meta, "timer_tick_ns", NAN);
+    if (!rd->stamps_written || !(tick > 0)) {
+        snprintf(err, errlen, "stamps-detail: write the twin's stamps (gs_rundir_stamps) first");
+        return -1;
+    }
+    if (gs_rundir_path(rd, "stamps-detail.gss", path, sizeof path) ||
+        gs_file_write(path, tick, ctas, warps_per_cta, capacity, warps, records, err, errlen))
+        return -1;
+    gs_meta_set(&rd->meta, "stamps.detail.capacity", "%u", capacity);
+    return 0;
+}
+
 static void free_parts(gs_rundir *rd)
 {
     gs_meta_free(&rd->meta);

@@ -55,6 +55,11 @@ int gs_rundir_timing(gs_rundir *rd, const char *build, const double *ms, int rep
  * `capacity` records): stamps.gss, and the stamp geometry in meta. */
 int gs_rundir_stamps(gs_rundir *rd, double timer_tick_ns, uint32_t ctas, uint32_t warps_per_cta, uint32_t capacity,
                      const gs_warp_header *warps, const gs_record *records, char *err, size_t errlen);
+/* The detail twin's stamps beside the twin's (stamps-detail.gss; a launch of its own): the
+ * analyzers take the main loop's sub-phases from them and every other figure from stamps.gss.
+ * The same timer tick as gs_rundir_stamps. */
+int gs_rundir_stamps_detail(gs_rundir *rd, uint32_t ctas, uint32_t warps_per_cta, uint32_t capacity,
+                            const gs_warp_header *warps, const gs_record *records, char *err, size_t errlen);
 /* Checks that the run is whole (meta names subject, shape, variant and sm_count; timings
  * have production and twin; stamps were written; every unit's CTA is in the launch), writes
  * meta.txt, timings.tsv and units.tsv, and renames the folder into place.  On failure the

@@ -270,6 +270,47 @@ static void a_run_written_through_the_api_reads_back(void **state)
     assert_non_null(strstr(err, "exists"));
 }
 
+
+/* The detail twin's stamps: only after the twin's, and read back as the sub-phases' source
+ * (WAIT: 20% of CTA time in the twin's stamps, 40% in the detail twin's). */
+static void detail_stamps_beside_the_twins(void **state)
+{
+    (void)state;
+    gs_rundir rd;
+    gs_rundata r;
+    char err[512], p[600];
+    gs_warp_header w0 = {0};
+    gs_record r0 = {0};
+    snprintf(p, sizeof p, "%s/runs/early-detail", dir);
+    assert_int_equal(gs_rundir_begin(&rd, p, err, sizeof err), 0);
+    assert_int_equal(gs_rundir_stamps_detail(&rd, 1, 1, 1, &w0, &r0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "first"));
+    gs_rundir_abort(&rd);
+
+    snprintf(p, sizeof p, "%s/runs/both", dir);
+    assert_int_equal(write_run(&rd, p, 1, 1, err, sizeof err), 0);
+    synth s;
+    synth_init(&s, 2, 1, 8);
+    for (uint32_t c = 0; c < 2; c++) {
+        synth_warp(&s, c, 0, (uint16_t)c, 0, 10000);
+        synth_event(&s, c, 0, GS_MAINLOOP, 0, 8000, (uint16_t)c);
+        for (int k = 0; k < 4; k++)
+            synth_event(&s, c, 0, SYN_WAIT, 2000.0 * k, 2000.0 * k + 1000, (uint16_t)c);
+        synth_event(&s, c, 0, GS_EPILOGUE, 8000, 10000, (uint16_t)c);
+    }
+    gs_record *seg = synth_segments(&s);
+    assert_int_equal(gs_rundir_stamps_detail(&rd, 2, 1, 8, s.w, seg, err, sizeof err), 0);
+    free(seg);
+    free(s.ev);
+    free(s.w);
+    assert_int_equal(gs_rundir_commit(&rd, err, sizeof err), 0);
+    assert_int_equal(gs_rundata_load(&r, p, GS_NEED_ALL, err, sizeof err), 0);
+    assert_true(r.has_detail);
+    assert_float_equal(r.phases.ph[SYN_WAIT].busy_share, 0.4, 1e-3);
+    assert_float_equal(r.widths.row[0].sub_ns[SYN_WAIT], 1000, 1);
+    gs_rundata_free(&r);
+}
+
 static void incomplete_runs_never_land(void **state)
 {
     (void)state;
@@ -360,6 +401,7 @@ int main(void)
         cmocka_unit_test(units_refuse_what_no_schedule_makes),
         cmocka_unit_test(units_file_round_trip_and_refusals),
         cmocka_unit_test(a_run_written_through_the_api_reads_back),
+        cmocka_unit_test(detail_stamps_beside_the_twins),
         cmocka_unit_test(incomplete_runs_never_land),
         cmocka_unit_test(timings_and_ticks_must_be_times),
         cmocka_unit_test(probes_round_trip_and_refusals),
