@@ -5,6 +5,7 @@
 #                                                             import.args is imported first)
 #   <!-- gemmscope report-section RUN HEADING -->             that section of RUN's report, fenced
 #   <!-- gemmscope evidence-table SHAPE... -->                the seed proposals' pages, samples/evidence
+#   <!-- gemmscope check-gpu FILE -->                          a recorded `make check-gpu`: its header lines
 # usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
 #   rewrites FILE; with --check, rewrites nothing and exits 1 (with a diff) when FILE's blocks
 #   differ from what the samples give (`make test` runs it so)
@@ -90,6 +91,11 @@ while IFS= read -r line; do
             "$gs" "${args[@]}" ;;
         report-section) report_section "$2" "$3" ;;
         evidence-table) shift; evidence_table "$@" ;;
+        check-gpu) # the recorded run's own header: commit, device, calls and their result lines
+            [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }
+            echo '```'
+            sed -n 's/^# //p' "$2"
+            echo '```' ;;
         *) echo "readme.sh: unknown block '$1'" >&2; exit 2 ;;
         esac >>"$tmp/new" || { echo "readme.sh: rendering '${line#@@RENDER }' failed" >&2; exit 2; }
     else
