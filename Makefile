@@ -18,14 +18,11 @@ CC := gcc
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I.
 ARCH := -gencode=arch=compute_90a,code=sm_90a
 NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
-# extra flags for the twin / detail-twin objects only (studies of their overhead:
-# scripts/twin-overhead.sh passes -DGS_STAMP_ABLATE=N and the other study switches of
-# instrument/gs_stamp.cuh)
+# extra flags for the twin / detail-twin objects only, and for all three builds of the stamped
+# kernels: experiments built beside the kept kernel and timed against it
+# (scripts/study/build-twin-alt.sh, GS_STEPS="alt ab" or "exp ab" of scripts/gpu-session.sh)
 TWIN_FLAGS :=
 DETAIL_FLAGS :=
-# extra flags for all three builds of the stamped kernels (experiments measured against the
-# kept kernel before they become knobs: scripts/build-twin-alt.sh, GS_STEPS="alt ab"); they do
-# not reach tokens.cu, so an experiment on tokens.cuh changes the fused prologue alone
 KERNEL_FLAGS :=
 BUILD := build
 
@@ -78,24 +75,31 @@ GS_LIB_LIBS := -lz -lcublas -lcudart
 REC_C_SRCS := instrument/record_main.c kernels/subjects.c kernels/subject_calib.c \
               kernels/subject_nvfp4.c $(NVFP4_CUDA_C)
 REC_CU_SRCS := instrument/gs_flush.cu $(NVFP4_CU)
-KERNEL_SRCS := kernels/calib.cu $(NVFP4_KERNEL_CU)
+# The NVFP4 GEMM's objects: the production points (gemm.cu) in its three builds, and the
+# evidence points (points.h) in theirs with NVFP4_POINT_SET=all (`make nvfp4-evidence`), else
+# a stub that refuses them.  Programs that link them are relinked when the set changes.
+NVFP4_POINT_SET ?= production
+NVFP4_BUILDS := prod twin detail
+NVFP4_EVIDENCE_OBJS := $(foreach b,$(NVFP4_BUILDS),$(NVFP4_EVIDENCE_CU:%.cu=$(BUILD)/%_$(b).o))
+NVFP4_KERNEL_OBJS := $(foreach b,$(NVFP4_BUILDS),$(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_$(b).o)) \
+    $(if $(filter all,$(NVFP4_POINT_SET)),$(NVFP4_EVIDENCE_OBJS),$(NVFP4_EVIDENCE_NONE:%.c=$(BUILD)/cuda/%.o)) \
+    $(BUILD)/nvfp4-points-$(NVFP4_POINT_SET)
+KERNEL_SRCS := kernels/calib.cu
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
-            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) $(NVFP4_HOST_OBJS) $(GS_LIB_OBJS)
+            $(NVFP4_KERNEL_OBJS) $(NVFP4_HOST_OBJS) $(GS_LIB_OBJS)
 # the activity collector splits its records into launches with gs_sequence (plain C, also a host object)
 CUPTI_OBJS := $(CUPTI_C:%.c=$(BUILD)/cupti/%.o) $(CUPTI_CPP:%.cpp=$(BUILD)/cupti/%.o) $(BUILD)/instrument/gs_sequence.o
 REC_OBJS += $(CUPTI_OBJS)
 NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) \
-            $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
-            $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
-            $(NVFP4_HOST_OBJS) $(BUILD)/libgemmscope.a
+            $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_OBJS) $(NVFP4_HOST_OBJS) $(BUILD)/libgemmscope.a
 
 TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
               test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks test_proton test_builds
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev $(BUILD_PKGS) $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 
-.PHONY: deps-build all host install print-gemmscope-objects test test-run example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+.PHONY: deps-build all nvfp4-evidence host install print-gemmscope-objects test test-run example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
@@ -130,6 +134,19 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
+# gemm_evidence.cu is gemm.cu with the evidence points
+$(NVFP4_EVIDENCE_OBJS): $(NVFP4_KERNEL_CU)
+
+# the NVFP4 point set the programs were last linked with (the marker's name holds it)
+$(BUILD)/nvfp4-points-$(NVFP4_POINT_SET):
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/nvfp4-points-* && touch $@
+
+# The evidence points' kernels, linked into the programs that run them: the recorder
+# (scripts/evidence.sh), nvfp4-selfcheck (make check-gpu) and nvfp4-bench (make bench-variants).
+nvfp4-evidence:
+	@$(MAKE) --no-print-directory NVFP4_POINT_SET=all $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck \
+	    $(BUILD)/nvfp4-bench
+
 # relinked when jansson comes or goes (the marker's name holds HAVE_JANSSON)
 $(BUILD)/jansson-$(HAVE_JANSSON):
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/jansson-* && touch $@
@@ -142,7 +159,7 @@ $(BUILD)/libgemmscope.a: $(GS_LIB_OBJS)
 	ar rcs $@ $(filter %.o,$^)
 
 $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lz -lm -o $@
+	$(NVCC) $(ARCH) $(filter %.o %.a,$^) -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lz -lm -o $@
 
 $(BUILD)/ncu-compare: $(BUILD)/instrument/ncu_compare.o
 	$(CC) $(CFLAGS) $^ -lm -o $@
@@ -158,19 +175,17 @@ $(BUILD)/cupti/%.o: %.cpp $(CUPTI_HEADERS) | cuda-check
 
 CUPTI_CHECK_OBJS := $(BUILD)/cupti/instrument/cupti_check.o $(CUPTI_OBJS) $(BUILD)/cuda/instrument/gs_timing.o \
     $(BUILD)/instrument/gs_flush.o $(BUILD)/instrument/gs_probe.o \
-    $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) \
-    $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o) \
-    $(NVFP4_HOST_OBJS)
+    $(NVFP4_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_OBJS) $(NVFP4_HOST_OBJS)
 $(BUILD)/cupti-check: $(CUPTI_CHECK_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
+	$(NVCC) $(ARCH) $(filter %.o %.a,$^) -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lm -o $@
 
 $(BUILD)/nvfp4-selfcheck: $(NVFP4_CHECK_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lz -lm -o $@
+	$(NVCC) $(ARCH) $(filter %.o %.a,$^) -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lz -lm -o $@
 
 NVFP4_BENCH_OBJS := $(BUILD)/cuda/kernels/nvfp4/bench.o \
             $(filter-out $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o),$(NVFP4_CHECK_OBJS))
 $(BUILD)/nvfp4-bench: $(NVFP4_BENCH_OBJS) | cuda-check
-	$(NVCC) $(ARCH) $^ -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lz -lm -o $@
+	$(NVCC) $(ARCH) $(filter %.o %.a,$^) -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) -lz -lm -o $@
 
 # launch cost against parameter size, in the toolkit's timing (scripts/gpu-session.sh, step launch)
 $(BUILD)/launch-cost: $(BUILD)/instrument/launch_cost.o $(BUILD)/cuda/instrument/gs_timing.o | cuda-check
@@ -181,8 +196,9 @@ $(BUILD)/nvfp4-mma-rate: $(BUILD)/kernels/nvfp4/mma_rate.o | cuda-check
 
 # every object depends on the headers it includes (kept simple: all of them)
 HEADERS := $(wildcard instrument/*.h instrument/*.cuh analysis/*.h kernels/*.h) $(NVFP4_HEADERS) $(CUPTI_HEADERS)
-$(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(CUPTI_CHECK_OBJS) $(BUILD)/instrument/ncu_compare.o \
-    $(GS_CLI_OBJS) $(GS_IMPORT_OBJS) $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS): $(HEADERS)
+$(filter %.o,$(GS_HOST_OBJS) $(REC_OBJS) $(NVFP4_CHECK_OBJS) $(NVFP4_BENCH_OBJS) $(CUPTI_CHECK_OBJS)) \
+    $(NVFP4_EVIDENCE_OBJS) $(BUILD)/instrument/ncu_compare.o $(GS_CLI_OBJS) $(GS_IMPORT_OBJS) $(BUILD)/analysis/proton.o \
+    $(NVFP4_HOST_OBJS): $(HEADERS)
 
 # the objects build/gemmscope links (tests/test_layout.c checks that none comes from kernels/)
 print-gemmscope-objects:
@@ -204,7 +220,7 @@ deps-test:
 $(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h \
     tests/tmpdir.h | deps-test
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='"$(NVFP4_KERNEL_CU)",' $< $(GS_HOST_OBJS) \
+	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='$(foreach f,$(NVFP4_KERNEL_CU) $(NVFP4_EVIDENCE_CU),"$(f)",)' $< $(GS_HOST_OBJS) \
 	    $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS) -lcmocka -ljansson -lz -lm -o $@
 
 # the CUPTI host test links the collectors and CUPTI's host libraries
@@ -292,7 +308,8 @@ fuzz: $(FUZZ_BINS)
 # every NVFP4 knob point on the benchmark shapes (GPU): time, TFLOP/s, ceiling, cuBLAS, twin
 SHAPES ?= g8k7168,g8k2048,g2k4096,g2k1536
 VARIANTS ?= all
-bench-variants: $(BUILD)/nvfp4-bench
+bench-variants:
+	@$(MAKE) --no-print-directory nvfp4-evidence
 	@mkdir -p reports
 	$(BUILD)/nvfp4-bench --shapes $(SHAPES) --variants $(VARIANTS) --tsv reports/variants.tsv
 
@@ -330,6 +347,7 @@ evidence: host
 	$(BUILD)/gemmscope evidence $(PROPOSAL) $$run $(if $(A),--ab $(A) $(B)) -o reports/evidence/$(SHAPE)-$(PROPOSAL).md
 
 check-gpu: all
+	@$(MAKE) --no-print-directory nvfp4-evidence
 	@scripts/check-gpu.sh
 
 clean:

@@ -152,7 +152,7 @@ static int write_units(const nvfp4_variant *v, const nvfp4_shape *sh, int sms, g
     gs_meta_set(m, "units.what", "an output tile of %d weight rows by up to %d tokens, or a split-K part of one",
                 v->tile_w, v->tile_t);
     gs_meta_set(m, "units.width", "token columns the wgmmas compute (n_eff): the tile's valid tokens rounded up to %d",
-                nvfp4_variant_n_step(v));
+                NVFP4_N_STEP);
     gs_meta_set(m, "units.k_block", "%d", NVFP4_BK);
     gs_meta_set(m, "units.kblock_phase", "LOAD_WAIT");
     return rc;
@@ -206,11 +206,9 @@ static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
     gs_meta_set(meta, "variant", "%s", c->v->name);
     gs_meta_set(meta, "variant_requested", "%s", a->variant);
     gs_meta_set(meta, "variant.description", "%s", c->v->description);
-    gs_meta_set(meta, "knobs",
-                "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d fused_tokens=%d "
-                "mma_depth=%d",
+    gs_meta_set(meta, "knobs", "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d",
                 c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
-                c->v->split_k, c->v->fused_tokens, c->v->mma_depth);
+                c->v->split_k);
     gs_meta_set(meta, "dist", "%s", nvfp4_dist_name(dist));
     gs_meta_set(meta, "seed", "%llu", a->seed);
     gs_meta_set(meta, "groups", "%d", sh->groups);
@@ -273,12 +271,13 @@ static int list_variants(FILE *out, const char *shape, char *err, size_t n)
             return -1;
         dflt = nvfp4_variant_default(&s);
     }
-    fprintf(out, "%-31s %6s %6s %6s %4s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws",
-            "pers", "tma", "sk", "ft", "mma", "description");
+    /* set: prod points are in every build, evid points only after `make nvfp4-evidence` */
+    fprintf(out, "%-31s %6s %6s %6s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws", "pers",
+            "tma", "sk", "set", "description");
     for (int i = 0; i < nvfp4_variant_count(); i++) {
         const nvfp4_variant *v = nvfp4_variant_at(i);
-        fprintf(out, "%-31s %6d %6d %6d %4d %4d %4d %4d %4d %4d  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
-                v->warp_spec, v->persistent, v->tma_store, v->split_k, v->fused_tokens, v->mma_depth, v->description,
+        fprintf(out, "%-31s %6d %6d %6d %4d %4d %4d %4d %4s  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
+                v->warp_spec, v->persistent, v->tma_store, v->split_k, v->evidence ? "evid" : "prod", v->description,
                 v == dflt ? "  [default]" : "");
     }
     return 0;

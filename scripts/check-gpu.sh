@@ -5,7 +5,8 @@
 #      clock model (with its sampler) against probes it never saw while tensor-core bursts move
 #      the SM clock
 #   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
-#      twin builds, every kernel variant, the cuBLAS anchor
+#      twin builds, every kernel variant (the evidence points too: make check-gpu builds
+#      them, `make nvfp4-evidence`), the cuBLAS anchor
 #   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
 #   4. the hardware-metric collector against the truth: probe kernels whose DRAM bytes
 #      (and the idle one's duration) are known before they run (instrument/gs_probe.h)
@@ -117,27 +118,29 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
     for tool in memcheck racecheck; do
         # the default points on two tests and on a shape whose K (32 blocks) wraps every ring
         # (reuse of a slot is where a missing release would show), g8k7168's point (256-token
-        # tiles, 3 stages) and its fused-token twin, and both split K schedules on a shape whose
-        # few tiles are cut into many parts (the rebalanced one also without a producer warpgroup,
-        # where a consumer thread issues the loads), two stages of wgmmas in flight (a slot is
-        # released one stage late), the fused prologue (its staging is the last slot's token slabs,
-        # beside the weights it has already started; also with two stages in flight) and the
-        # store staged in a held ring slot: with split parts that give theirs back at once, and on
-        # shapes where CTAs run a second unit after holding a slot (124 CTAs on the first, 28 on
-        # the second), so that the producer's load into a slot follows the store's read of it
+        # tiles, 3 stages), both split K schedules on a shape whose few tiles are cut into many
+        # parts (the rebalanced one also without a producer warpgroup, where a consumer thread
+        # issues the loads, and with one stage, where a slot is released before the next load
+        # into it), the 1-stage points with a producer warpgroup and without one (no producer
+        # warpgroup, no persistence, SIMT stores: the baseline), and the store staged in a held
+        # ring slot: with split parts that give theirs back at once, with two stages (the
+        # producer has one slot while the consumers hold the other), and on shapes where CTAs
+        # run a second unit after holding a slot (124 CTAs on the first, 28 on the second), so
+        # that the producer's load into a slot follows the store's read of it.  The evidence
+        # points among them need `make nvfp4-evidence` (make check-gpu runs it)
         ok=1
         : >"$root/sanitizer-$tool.log"
         points=${GS_SANITIZER_POINTS:-"default|t0,t8,m=200;n=512;k=4096 s3_w128_t256_ws_p|t0,m=200;n=512;k=4096
-            s3_w128_t256_ws_p_ft|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_sk|m=200;n=512;k=4096
+            s1_w128_t256_ws_p_skr|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_sk|m=200;n=512;k=4096
             s3_w128_t256_ws_p_skr|m=200;n=512;k=4096 s3_w128_t256_p_skr|m=200;n=512;k=4096
-            s4_w128_t128_ws_p_tma_mma2|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tma_fp|t0,m=200;n=512;k=4096
-            s4_w128_t128_ws_p_tma_mma2_fp|t0,m=200;n=512;k=4096
+            s1_w128_t128_ws_p_tma|t0,m=200;n=512;k=4096 s2_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096
+            s1_w128_t128|t0,m=200;n=512;k=4096
             s3_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tmr|m=512;n=8192;k=256
             s3_w128_t256_ws_p_tmr_skr|m=200;n=20480;k=512"}
         set -f # the words are split on blanks, never globbed
         for point in $points; do
             [[ $point == *"|"* ]] || { echo "check-gpu: sanitizer point '$point' is not VARIANT|SHAPES" >>"$root/sanitizer-$tool.log"; ok=0; break; }
-            # a hang (the _fp and split points wait across CTAs) ends at the timeout, named
+            # a hang (the split points wait across CTAs) ends at the timeout, named
             if ! timeout -k 30 900 compute-sanitizer --tool "$tool" --error-exitcode 99 build/nvfp4-selfcheck \
                 --variant "${point%%|*}" --shapes "${point#*|}" >>"$root/sanitizer-$tool.log" 2>&1; then
                 echo "compute-sanitizer $tool: ${point%%|*} failed" >>"$root/sanitizer-$tool.log"

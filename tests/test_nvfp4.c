@@ -542,13 +542,13 @@ static void test_kperm_matches_fragment_layout(void **state)
 
 /* ---- the tile schedule ---- */
 
-static void check_schedule(const char *name, int tile_w, int tile_t, int n_step, int persistent, int sms)
+static void check_schedule(const char *name, int tile_w, int tile_t, int persistent, int sms)
 {
     nvfp4_shape s;
     nvfp4_schedule sc;
     char err[512];
     assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, n_step, persistent, 0, sms, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, persistent, 0, sms, &sc, err, sizeof err), 0);
     int expect = 0;
     for (int g = 0; g < s.groups; g++)
         expect += (s.n[g] / tile_w) * ((s.m[g] + tile_t - 1) / tile_t);
@@ -567,8 +567,8 @@ static void check_schedule(const char *name, int tile_w, int tile_t, int n_step,
             const nvfp4_tile *x = &sc.tiles[t];
             const int valid = s.m[x->group] - x->ttile * tile_t;
             assert_true(valid > 0);
-            assert_true(x->n_eff % n_step == 0 && x->n_eff <= tile_t);
-            assert_true(x->n_eff >= (valid < tile_t ? valid : tile_t) && x->n_eff - n_step < valid);
+            assert_true(x->n_eff % NVFP4_N_STEP == 0 && x->n_eff <= tile_t);
+            assert_true(x->n_eff >= (valid < tile_t ? valid : tile_t) && x->n_eff - NVFP4_N_STEP < valid);
             size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
             assert_int_equal(seen[key], 0);
             seen[key] = 1;
@@ -594,43 +594,11 @@ static void test_schedule_covers_each_tile_once(void **state)
     (void)state;
     const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t1", "t8", "t9"};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        check_schedule(shapes[i], 128, 128, NVFP4_N_STEP, 0, 132);
-        check_schedule(shapes[i], 128, 128, NVFP4_N_STEP, 1, 132);
-        check_schedule(shapes[i], 128, 256, NVFP4_N_STEP, 1, 132);
-        check_schedule(shapes[i], 128, 64, NVFP4_N_STEP, 1, 7);
-        /* the two-width points (mma_depth 2): tile_t / 2 or tile_t, nothing else */
-        check_schedule(shapes[i], 128, 256, 128, 1, 132);
-        check_schedule(shapes[i], 128, 128, 64, 1, 132);
+        check_schedule(shapes[i], 128, 128, 0, 132);
+        check_schedule(shapes[i], 128, 128, 1, 132);
+        check_schedule(shapes[i], 128, 256, 1, 132);
+        check_schedule(shapes[i], 128, 64, 1, 7);
     }
-}
-
-/* The width step a point gets: 32 for every point, except the mma_depth 2 points, which
- * compile two wgmma widths only; their schedule then has no other width (g8k7168's groups
- * of 64..248 tokens become tiles 64 or 128 wide). */
-static void test_schedule_width_step_of_a_point(void **state)
-{
-    (void)state;
-    const nvfp4_variant *one = nvfp4_variant_find("s3_w128_t256_ws_p_skr");
-    const nvfp4_variant *two = nvfp4_variant_find("s4_w128_t128_ws_p_tma_mma2");
-    assert_non_null(one);
-    assert_non_null(two);
-    assert_int_equal(nvfp4_variant_n_step(one), NVFP4_N_STEP);
-    assert_int_equal(nvfp4_variant_n_step(two), 64);
-    nvfp4_shape s;
-    nvfp4_schedule sc;
-    char err[512];
-    assert_int_equal(nvfp4_shape_parse("g8k7168", &s, err, sizeof err), 0);
-    assert_int_equal(
-        nvfp4_schedule_build(&s, 128, 128, nvfp4_variant_n_step(two), 1, NVFP4_SPLIT_NONE, 132, &sc, err, sizeof err),
-        0);
-    int widths[129] = {0};
-    for (int t = 0; t < sc.ntiles; t++)
-        widths[sc.tiles[t].n_eff]++;
-    for (int n = 0; n <= 128; n++)
-        if (n != 64 && n != 128)
-            assert_int_equal(widths[n], 0);
-    assert_true(widths[64] > 0 && widths[128] > 0);
-    nvfp4_schedule_free(&sc);
 }
 
 static void test_schedule_rejects_what_does_not_tile(void **state)
@@ -640,16 +608,12 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
     nvfp4_schedule sc;
     char err[512] = "";
     assert_int_equal(nvfp4_shape_parse("m=64;n=128;k=256", &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, 256, 128, NVFP4_N_STEP, 0, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 256, 128, 0, 0, 132, &sc, err, sizeof err), -1);
     assert_non_null(strstr(err, "does not tile"));
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 100, NVFP4_N_STEP, 0, 0, 132, &sc, err, sizeof err), -1);
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, NVFP4_N_STEP, 1, 0, 0, &sc, err, sizeof err), -1);
-    /* a width step that is not a multiple of 32 or does not divide tile_t */
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 48, 0, 0, 132, &sc, err, sizeof err), -1);
-    assert_non_null(strstr(err, "width step"));
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 96, 0, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 100, 0, 0, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 1, 0, 0, &sc, err, sizeof err), -1);
     /* split K needs the persistent schedule */
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, NVFP4_N_STEP, 0, 1, 132, &sc, err, sizeof err), -1);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 128, 0, 1, 132, &sc, err, sizeof err), -1);
     assert_non_null(strstr(err, "split"));
     /* one tile of 1600 K blocks on 400 CTAs: either split would cut it into about 400 parts,
      * more than a unit's 8-bit part fields hold; on 200 CTAs it fits.  (The shape parser
@@ -658,9 +622,9 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
     s.groups = 1, s.m[0] = 64, s.n[0] = 128, s.k[0] = 204800;
     for (int mode = NVFP4_SPLIT_DEAL; mode <= NVFP4_SPLIT_REBALANCE; mode++) {
         err[0] = 0;
-        assert_int_equal(nvfp4_schedule_build(&s, 128, 64, NVFP4_N_STEP, 1, mode, 400, &sc, err, sizeof err), -1);
+        assert_int_equal(nvfp4_schedule_build(&s, 128, 64, 1, mode, 400, &sc, err, sizeof err), -1);
         assert_non_null(strstr(err, "more than 255 parts"));
-        assert_int_equal(nvfp4_schedule_build(&s, 128, 64, NVFP4_N_STEP, 1, mode, 200, &sc, err, sizeof err), 0);
+        assert_int_equal(nvfp4_schedule_build(&s, 128, 64, 1, mode, 200, &sc, err, sizeof err), 0);
         int most = 0;
         for (int t = 0; t < sc.ntiles; t++)
             most = sc.tiles[t].parts > most ? sc.tiles[t].parts : most;
@@ -679,7 +643,7 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
     nvfp4_schedule sc;
     char err[512];
     assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, NVFP4_N_STEP, 1, mode, sms, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, mode, sms, &sc, err, sizeof err), 0);
     assert_int_equal(sc.grid, sms);
     assert_int_equal(sc.cta_first[0], 0);
     assert_int_equal(sc.cta_first[sc.grid], sc.ntiles);
@@ -768,7 +732,7 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
         /* balanced within the rounding of a minimal part, unless tiles too short to cut
          * (fewer than 2 minimal parts of K) are what is left over */
         nvfp4_schedule whole;
-        assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, NVFP4_N_STEP, 1, 0, sms, &whole, err, sizeof err), 0);
+        assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, 0, sms, &whole, err, sizeof err), 0);
         long long whole_most = 0;
         int short_tiles = 0;
         for (int b = 0; b < whole.grid; b++) {
@@ -810,65 +774,9 @@ static void test_split_schedule(void **state)
     nvfp4_schedule sc;
     char err[256];
     assert_int_equal(nvfp4_shape_parse("m=200;n=512;k=4096", &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, 128, 64, NVFP4_N_STEP, 1, NVFP4_SPLIT_REBALANCE, 7, &sc, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, 128, 64, 1, NVFP4_SPLIT_REBALANCE, 7, &sc, err, sizeof err), 0);
     assert_true(sc.split_tiles > 0); /* the cutting path above was walked */
     nvfp4_schedule_free(&sc);
-}
-
-/* ---- the fused token dequantisation's order ---- */
-
-/* Every (group, K block) exactly once, every one loaded by some CTA, and along the order the
- * first stage at which some CTA loads a block (recomputed here by walking every CTA's stages)
- * never decreases, starting at 0.  Shapes with K varying per group, and every split mode. */
-static void test_token_order(void **state)
-{
-    (void)state;
-    const char *shapes[] = {"g8k7168", "g8k2048", "g2k1536", "t3", "t6", "t9"};
-    const int splits[] = {NVFP4_SPLIT_NONE, NVFP4_SPLIT_DEAL, NVFP4_SPLIT_REBALANCE};
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        for (size_t m = 0; m < sizeof splits / sizeof splits[0]; m++) {
-            nvfp4_shape s;
-            nvfp4_schedule sc;
-            char err[512];
-            int ready0[NVFP4_MAX_GROUPS];
-            assert_int_equal(nvfp4_shape_parse(shapes[i], &s, err, sizeof err), 0);
-            assert_int_equal(
-                nvfp4_schedule_build(&s, 128, 256, NVFP4_N_STEP, 1, splits[m], 132, &sc, err, sizeof err), 0);
-            const int n = nvfp4_token_counters(&s, ready0);
-            uint16_t *order = malloc((size_t)n * sizeof *order);
-            int *first_stage = malloc((size_t)n * sizeof *first_stage), *pos = malloc((size_t)n * sizeof *pos);
-            assert_non_null(order);
-            assert_non_null(first_stage);
-            assert_non_null(pos);
-            assert_int_equal(nvfp4_token_order(&s, &sc, order), n);
-            for (int c = 0; c < n; c++)
-                first_stage[c] = pos[c] = -1;
-            for (int b = 0; b < sc.grid; b++) {
-                int stage = 0;
-                for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
-                    for (int kb = sc.tiles[t].kb0; kb < sc.tiles[t].kb1; kb++, stage++) {
-                        int *f = &first_stage[ready0[sc.tiles[t].group] + kb];
-                        if (*f < 0 || stage < *f)
-                            *f = stage;
-                    }
-            }
-            int last = 0;
-            for (int j = 0; j < n; j++) {
-                const int g = order[j] >> 8, kb = order[j] & 255;
-                assert_true(g < s.groups && kb < s.k[g] / NVFP4_BK);
-                const int c = ready0[g] + kb;
-                assert_int_equal(pos[c], -1); /* once */
-                pos[c] = j;
-                assert_true(first_stage[c] >= 0); /* every block is loaded by some CTA */
-                assert_true(first_stage[c] >= last);
-                last = first_stage[c];
-            }
-            assert_int_equal(first_stage[ready0[order[0] >> 8] + (order[0] & 255)], 0);
-            free(order);
-            free(first_stage);
-            free(pos);
-            nvfp4_schedule_free(&sc);
-        }
 }
 
 /* ---- knob points ---- */
@@ -903,46 +811,41 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_int_equal(nvfp4_stamp_geometry(p, &s, 100, 0, &ctas, &wpc, &ev), 0);
     assert_int_equal(ctas, 100u);
     assert_int_equal(wpc, 12u);
-    /* the clock sampler (second producer warp) may store GS_CLOCK_SAMPLES pairs; no producer
-     * warpgroup, or one whose spare warps dequantise tokens, leaves no warp to run it */
+    /* the clock sampler (second producer warp) may store GS_CLOCK_SAMPLES pairs; without a
+     * producer warpgroup no warp is free to run it */
     assert_true(nvfp4_variant_clock_sampler(p));
     assert_false(nvfp4_variant_clock_sampler(base));
-    assert_false(nvfp4_variant_clock_sampler(nvfp4_variant_find("s4_w128_t128_ws_p_tma_ft")));
     /* it is the warp after the first producer warp: 8 consumer warps, the loader, then it */
     assert_int_equal(nvfp4_variant_sampler_warp(p), 9);
     assert_int_equal(nvfp4_variant_sampler_warp(nvfp4_variant_find("s4_w64_t128_ws_p_tma")), 5);
     assert_int_equal(nvfp4_variant_sampler_warp(base), -1);
-    assert_int_equal(nvfp4_variant_sampler_warp(nvfp4_variant_find("s4_w128_t128_ws_p_tma_ft")), -1);
     assert_int_equal(ev, GS_CLOCK_SAMPLES);
-    /* with fused tokens the spare warps dequantise and nothing samples the clock: the
-     * consumers' phases set the capacity (128 tiles on 100 CTAs: some CTA runs two, none three) */
-    const nvfp4_variant *ft = nvfp4_variant_find("s4_w128_t128_ws_p_tma_ft");
-    assert_non_null(ft);
-    assert_int_equal(nvfp4_stamp_geometry(ft, &s, 100, 0, &ctas, &wpc, &ev), 0);
-    assert_int_equal(ev, 8u);
-    /* fused tokens need every CTA resident (persistent), _ft also the producer warpgroup's
-     * spare warps; the name says which */
-    int fused[3] = {0, 0, 0};
+    /* the name spells the knobs; the production points are each benchmark shape's default and
+     * what the rule for other shapes picks (points.h) */
+    int production = 0;
     for (int i = 0; i < nvfp4_variant_count(); i++) {
         const nvfp4_variant *v = nvfp4_variant_at(i);
-        assert_true(v->fused_tokens >= 0 && v->fused_tokens <= 2);
-        fused[v->fused_tokens]++;
-        assert_true(!v->fused_tokens || v->persistent);
-        assert_true(v->fused_tokens != 1 || v->warp_spec);
-        assert_int_equal(strstr(v->name, "_ft") != NULL, v->fused_tokens == 1);
-        assert_int_equal(strstr(v->name, "_fp") != NULL, v->fused_tokens == 2);
-        assert_int_equal(strstr(v->name, "_mma2") != NULL, v->mma_depth == 2);
-        assert_true(v->mma_depth == 1 || (v->mma_depth == 2 && v->warp_spec && v->stages >= 2));
+        char name[64];
+        snprintf(name, sizeof name, "s%d_w%d_t%d%s%s%s%s", v->stages, v->tile_w, v->tile_t, v->warp_spec ? "_ws" : "",
+                 v->persistent ? "_p" : "", v->tma_store == 1 ? "_tma" : v->tma_store == 2 ? "_tmr" : "",
+                 v->split_k == 1 ? "_sk" : v->split_k == 2 ? "_skr" : "");
+        assert_string_equal(v->name, name);
+        assert_true(v->split_k == 0 || v->persistent);
+        production += !v->evidence;
         /* the TMA-store epilogue: own staging (_tma) or the unit's last ring slot (_tmr), whose
          * consumers hold it while a producer warpgroup loads the next unit into the others */
         assert_true(v->tma_store >= 0 && v->tma_store <= 2);
         assert_int_equal(strstr(v->name, "_tma") != NULL, v->tma_store == 1);
         assert_int_equal(strstr(v->name, "_tmr") != NULL, v->tma_store == 2);
-        assert_true(v->tma_store != 2 || (v->warp_spec && v->stages >= 2 && v->mma_depth == 1));
+        assert_true(v->tma_store != 2 || (v->warp_spec && v->stages >= 2));
     }
-    assert_true(fused[1] > 0 && fused[2] > 0);
-    /* the fused prologue leaves the spare producer warp to the clock sampler */
-    assert_true(nvfp4_variant_clock_sampler(nvfp4_variant_find("s4_w128_t128_ws_p_tma_fp")));
+    assert_int_equal(production, 4);
+    const char *shapes[] = {"g8k7168", "g8k2048", "g2k4096", "g2k1536", "t0", "t1", "t2", "t3", "t4", "t5",
+                            "t6", "t7", "t8", "t9", "m=200;n=512;k=4096"};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        assert_int_equal(nvfp4_shape_parse(shapes[i], &s, err, sizeof err), 0);
+        assert_false(nvfp4_variant_default(&s)->evidence);
+    }
 }
 
 int main(void)
@@ -952,10 +855,8 @@ int main(void)
         cmocka_unit_test(test_kperm_bijection_per_block),
         cmocka_unit_test(test_kperm_matches_fragment_layout),
         cmocka_unit_test(test_schedule_covers_each_tile_once),
-        cmocka_unit_test(test_schedule_width_step_of_a_point),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
-        cmocka_unit_test(test_token_order),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),

@@ -6,10 +6,8 @@
  * before each launch, median; the ceiling is its fastest repetition).  Ratios in a row come from the same run.  A benchmark, not a
  * test: it prints figures and fails only when something could not run or was wrong.
  *
- * Usage: nvfp4-bench [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE] [--time-wrong]
+ * Usage: nvfp4-bench [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]
  * --variants takes point names and the word "default" (each shape's production point).
- * --time-wrong times points whose check failed too (kernel experiments that skip work on
- * purpose, docs/variants.md), marks them "NO" and does not count them as failures.
  * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod
  * detail_over_prod correct */
 #include <math.h>
@@ -83,7 +81,7 @@ int main(int argc, char **argv)
 {
     const char *shapes = BENCH_SHAPES, *variants = "all", *tsv = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows how far a run got */
-    int reps = 50, failures = 0, time_wrong = 0, wrong = 0;
+    int reps = 50, failures = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
             shapes = argv[++i];
@@ -92,12 +90,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             long r = 0;
             reps = gs_parse_long(argv[++i], 1, 100000, &r) ? 0 : (int)r;
-        } else if (!strcmp(argv[i], "--time-wrong"))
-            time_wrong = 1;
-        else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
+        } else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
             tsv = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE] [--time-wrong]\n",
+            fprintf(stderr, "usage: %s [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]\n",
                     argv[0]);
             return 2;
         }
@@ -165,14 +161,13 @@ int main(int argc, char **argv)
                        detl = {v, p, NVFP4_DETAIL, {0}};
             nvfp4_check chk;
             memset(&chk, 0, sizeof chk);
-            const int ran = nvfp4_problem_poison(p, 0) == 0 && nvfp4_launch(v, 0, p, prod.stamps, 0) == 0 &&
-                            nvfp4_problem_verify(p, &chk) == 0;
-            const int ok = ran && nvfp4_check_ok(&chk);
+            const int ok = nvfp4_problem_poison(p, 0) == 0 && nvfp4_launch(v, 0, p, prod.stamps, 0) == 0 &&
+                           nvfp4_problem_verify(p, &chk) == 0 && nvfp4_check_ok(&chk);
             double pm = NAN, tm = NAN, dm = NAN;
             gs_stamps st_twin, st_detl;
             memset(&st_twin, 0, sizeof st_twin);
             memset(&st_detl, 0, sizeof st_detl);
-            if ((ok || (ran && time_wrong)) && alloc_stamps(v, p, 0, &st_twin) == 0 &&
+            if (ok && alloc_stamps(v, p, 0, &st_twin) == 0 &&
                 alloc_stamps(v, p, 1, &st_detl) == 0) {
                 twin.stamps = st_twin.dev;
                 detl.stamps = st_detl.dev;
@@ -197,10 +192,8 @@ int main(int argc, char **argv)
             if (out)
                 fprintf(out, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\n", s.name, v->name, 1e3 * pm, tf,
                         100.0 * tf / ceil_tf, cublas_ms / pm, tm / pm, dm / pm, ok);
-            if ((!ok && !time_wrong) || isnan(pm) || isnan(tm) || isnan(dm))
+            if (!ok || isnan(pm) || isnan(tm) || isnan(dm))
                 failures++;
-            else if (!ok)
-                wrong++;
         }
         printf("%-8s %-25s %9.2f %8.1f %6.1f%%\n", s.name, "cuBLAS bf16 (anchor)", 1e3 * cublas_ms,
                flops / (cublas_ms * 1e-3) / 1e12, 100.0 * flops / (cublas_ms * 1e-3) / 1e12 / ceil_tf);
@@ -216,8 +209,6 @@ int main(int argc, char **argv)
     }
     if (failures)
         printf("nvfp4-bench: some points failed (see above)\n");
-    else if (wrong)
-        printf("nvfp4-bench: all points ran; %d wrong, timed anyway (--time-wrong)\n", wrong);
     else
         printf("nvfp4-bench: all points ran and were correct\n");
     return failures ? 1 : 0;

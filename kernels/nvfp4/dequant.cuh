@@ -69,9 +69,7 @@ static __device__ __forceinline__ void load_weight_words(weight_words &ww, uint3
 
 /* The fragment of k16 step s (0..7): word i = s / 2, nibble pairs p = 2 (s % 2) and + 1
  * (nvfp4_kperm: word i, pair p feeds step 2i + p/2; half h of the fragment's registers is row
- * half h).  RAW (an ablation, docs/variants.md) puts the raw words in instead, keeping the
- * loads live. */
-template <bool RAW>
+ * half h). */
 static __device__ __forceinline__ void dequant_weight_step(uint32_t (&a)[4], const weight_words &ww, int s)
 {
     const int i = s >> 1, p0 = 2 * (s & 1);
@@ -80,14 +78,12 @@ static __device__ __forceinline__ void dequant_weight_step(uint32_t (&a)[4], con
         const uint32_t sc = i < 2 ? ww.s_lo[h] : ww.s_hi[h];
 #pragma unroll
         for (int d = 0; d < 2; d++)
-            a[2 * d + h] = RAW ? ww.w[h][i] ^ (p0 + d == 0 ? ww.s_lo[h] : ww.s_hi[h])
-                               : dequant_nibbles_x2m14(ww.w[h][i], p0 + d, sc);
+            a[2 * d + h] = dequant_nibbles_x2m14(ww.w[h][i], p0 + d, sc);
     }
 }
 
 /* The register fragments of one stage (eight k16 steps of K = NVFP4_BK).  Shared by the GEMM
  * and the wgmma-rate benchmark. */
-template <bool RAW>
 static __device__ __forceinline__ void dequant_weight_stage(uint32_t (&a)[8][4], uint32_t w_raw, uint32_t sf, int row,
                                                             int band_row, int c)
 {
@@ -95,7 +91,7 @@ static __device__ __forceinline__ void dequant_weight_stage(uint32_t (&a)[8][4],
     load_weight_words(ww, w_raw, sf, row, band_row, c);
 #pragma unroll
     for (int s = 0; s < 8; s++)
-        dequant_weight_step<RAW>(a[s], ww, s);
+        dequant_weight_step(a[s], ww, s);
 }
 
 #endif

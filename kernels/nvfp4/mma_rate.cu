@@ -78,7 +78,7 @@ __device__ __forceinline__ void issue_interleaved(float (&acc)[N / 2], const uin
             wgmma_rs_step<N>(acc, a[s], tok, TOK_SLAB, s);
 #pragma unroll
         for (int s = s0; s < s0 + CH; s++)
-            dequant_weight_step<false>(next[s], ww, s);
+            dequant_weight_step(next[s], ww, s);
     }
     wgmma_commit();
 }
@@ -100,7 +100,7 @@ __device__ __forceinline__ void one_stage(float (&acc)[N / 2], const uint32_t (&
         if (DEPTH == 2)
             wgmma_wait<1>();
         if (DEQ == 1)
-            dequant_weight_stage<false>(next, w, sf, row, row, c);
+            dequant_weight_stage(next, w, sf, row, row, c);
         if (DEPTH == 1)
             wgmma_wait<0>();
     }
@@ -136,8 +136,8 @@ __global__ void __launch_bounds__(THREADS, 1) rate_kernel(int stages, unsigned l
     for (int i = 0; i < N / 2; i++)
         acc[i] = 0.0f;
     uint32_t fa[8][4], fb[8][4];
-    dequant_weight_stage<false>(fa, wbase, wbase + 128 * (NVFP4_BK / 2), row, row, c);
-    dequant_weight_stage<false>(fb, wbase + W_STAGE, wbase + W_STAGE + 128 * (NVFP4_BK / 2), row, row, c);
+    dequant_weight_stage(fa, wbase, wbase + 128 * (NVFP4_BK / 2), row, row, c);
+    dequant_weight_stage(fb, wbase + W_STAGE, wbase + W_STAGE + 128 * (NVFP4_BK / 2), row, row, c);
 
     unsigned long long t0 = 0, c0 = 0;
     if (threadIdx.x == 0) {

@@ -64,15 +64,15 @@ int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out);
 /* 1 when the check found nothing wrong (bad == unwritten == cpu_bad == 0, something checked). */
 int nvfp4_check_ok(const nvfp4_check *c);
 
-/* ---- kernel variants: the knob space (variants.h, variants.c, gemm.cu) ---- */
+/* ---- kernel variants: the knob space (points.h, variants.h, variants.c, gemm.cu,
+ * gemm_evidence.cu) ---- */
 
 /* The three builds of the kernel source. */
 #define NVFP4_PROD 0   /* no stamps */
 #define NVFP4_TWIN 1   /* per-tile phases */
 #define NVFP4_DETAIL 2 /* per-tile phases + per-stage sub-phases */
 
-/* Enqueue one GEMM of p with v on s: the token pre-pass (not for fused-token points, whose
- * GEMM dequantises the tokens itself), then build `build` (NVFP4_PROD:
+/* Enqueue one GEMM of p with v on s: the token pre-pass, then build `build` (NVFP4_PROD:
  * stamps ignored; NVFP4_TWIN / NVFP4_DETAIL: stamps sized from nvfp4_stamp_geometry with
  * nvfp4_problem_sms(p) and detail = (build == NVFP4_DETAIL)).  0 or a CUDA error. */
 int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer stamps,
@@ -87,8 +87,8 @@ int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream
  * what the attribute itself costs.  0 or a CUDA error. */
 int nvfp4_problem_set_pdl(nvfp4_problem *p, int on);
 
-/* Enqueue what nvfp4_launch_gemm_alone needs before it: the token pre-pass, or nothing for
- * a fused-token point.  0 or a CUDA error. */
+/* Enqueue what nvfp4_launch_gemm_alone needs before it: the token pre-pass.  0 or a CUDA
+ * error. */
 int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);
 
 /* Enqueue the token pre-pass of p alone (a gs_launch_fn: `problem` is an nvfp4_problem *),

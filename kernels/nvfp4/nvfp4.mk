@@ -2,7 +2,11 @@
 # NVFP4_HOST_C:   pure C11, no CUDA headers (also what tests/test_nvfp4.c links with).
 # NVFP4_CUDA_C:   C11 that includes CUDA headers (-I$(CUDA)/include), no device code.
 # NVFP4_CU:       .cu compiled once.
-# NVFP4_KERNEL_CU: .cu compiled twice: plain (production) and with -DGS_TWIN=1 (twin).
+# NVFP4_KERNEL_CU: .cu compiled three times: production, -DGS_TWIN=1 (twin) and -DGS_TWIN=2
+#                 (detail twin); gemm.cu holds the production points (points.h).
+# NVFP4_EVIDENCE_CU: the evidence points (points.h), compiled the same three ways, but only
+#                 for `make nvfp4-evidence`; programs built without them link
+#                 NVFP4_EVIDENCE_NONE (C with CUDA headers) instead.
 # NVFP4_HEADERS:  what all of the above include (for dependencies).
 # NVFP4_LIBS:     extra link libraries (cudart is assumed; libcuda is NOT needed:
 #                 cuTensorMapEncodeTiled is reached through cudaGetDriverEntryPointByVersion).
@@ -11,9 +15,10 @@ NVFP4_HOST_C    := kernels/nvfp4/format.c kernels/nvfp4/shapes.c kernels/nvfp4/r
 NVFP4_CUDA_C    :=
 NVFP4_CU        := kernels/nvfp4/problem.cu kernels/nvfp4/tokens.cu kernels/nvfp4/cublas_anchor.cu
 NVFP4_KERNEL_CU := kernels/nvfp4/gemm.cu
+NVFP4_EVIDENCE_CU := kernels/nvfp4/gemm_evidence.cu
+NVFP4_EVIDENCE_NONE := kernels/nvfp4/evidence_none.c
 NVFP4_HEADERS   := kernels/nvfp4/nvfp4.h kernels/nvfp4/shapes.h kernels/nvfp4/format.h \
                    kernels/nvfp4/reference_cpu.h kernels/nvfp4/nvfp4_internal.h kernels/nvfp4/ptx.cuh kernels/nvfp4/dequant.cuh \
-                   kernels/nvfp4/tokens.cuh \
                    kernels/nvfp4/variants.h kernels/nvfp4/schedule.h kernels/nvfp4/points.h \
                    instrument/gs_format.h instrument/gs_stamp.cuh
 NVFP4_SELFCHECK := kernels/nvfp4/selfcheck.c

@@ -34,7 +34,7 @@ static void report(const char *what, cudaError_t e, const char *file, int line)
 /* ------------------------------------------------------------------------------------------ */
 /* the problem object */
 
-#define KP_CACHE 32 /* --variant all uses 11 distinct (tile, persistence, split, step) keys */
+#define KP_CACHE 32 /* --variant all uses 11 distinct (tile, persistence, split) keys */
 
 typedef struct host_group {
     uint8_t *A, *B, *SFA, *SFB;
@@ -60,12 +60,7 @@ struct nvfp4_problem {
     uint16_t *T[NVFP4_MAX_GROUPS]; /* the token pre-pass output: fp16 [M, K], K permuted */
     nvfp4_tparams tp;
     int sms;
-    /* fused tokens: finished rows per (group, K block) (_ft) and the prologue arrivals (_fp), cumulative */
-    unsigned *token_ready; /* device: token_counters per-block counters, the all-items one, the prologue's */
-    int token_counters, ready0[NVFP4_MAX_GROUPS];
-    unsigned token_epoch;   /* _ft launches enqueued so far */
-    unsigned prologue_ctas; /* CTAs of the _fp launches enqueued so far (their counter's target) */
-    int no_pdl;             /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
+    int no_pdl; /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
     /* nvfp4_problem_verify's host copies: the fp32 reference (made on its first call, with the
      * inputs, which are dropped once the CPU sample is made; nothing writes the inputs, so every
      * later call reads back C alone), and C */
@@ -73,13 +68,12 @@ struct nvfp4_problem {
     struct cpu_sample *samples; /* the elements checked against the float64 CPU reference, with it */
     long long nsamples;
     struct { /* keyed by everything the schedule depends on */
-        int tile_w, tile_t, persistent, split_k, n_step;
+        int tile_w, tile_t, persistent, split_k;
         nvfp4_kparams *kp;
         nvfp4_tile *tiles; /* device copies of the schedule */
         int *cta_first;
         float *partials; /* split K workspace (NULL without) */
         int *flags;
-        uint32_t *tok_order; /* the fused tokens' table (schedule.h, NVFP4_FT_SENTINELS) */
     } cache[KP_CACHE];
     int ncache;
 };
@@ -273,11 +267,6 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
                                                             (uint16_t)NVFP4_POISON_HALF);
         CK(cudaGetLastError());
     }
-    /* the fused-token counters (one per (group, K block)) */
-    const int counters = nvfp4_token_counters(s, p->ready0);
-    p->token_counters = counters;
-    CK(cudaMalloc((void **)&p->token_ready, (size_t)(counters + 2) * sizeof(unsigned)));
-    CK(cudaMemset(p->token_ready, 0, (size_t)(counters + 2) * sizeof(unsigned)));
     CK(cudaDeviceSynchronize());
     return cudaSuccess;
 }
@@ -328,17 +317,13 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
     }
     for (int i = 0; i < p->ncache; i++) {
         free(p->cache[i].kp);
-        void *bufs[5] = {p->cache[i].tiles, p->cache[i].cta_first, p->cache[i].partials, p->cache[i].flags,
-                         p->cache[i].tok_order};
-        for (int b = 0; b < 5; b++) {
+        void *bufs[4] = {p->cache[i].tiles, p->cache[i].cta_first, p->cache[i].partials, p->cache[i].flags};
+        for (int b = 0; b < 4; b++) {
             cudaError_t e = cudaFree(bufs[b]);
             if (e != cudaSuccess)
                 report("cudaFree", e, __FILE__, __LINE__);
         }
     }
-    cudaError_t e = cudaFree(p->token_ready);
-    if (e != cudaSuccess)
-        report("cudaFree", e, __FILE__, __LINE__);
     if (p->host) {
         host_free(p->host, p->shape.groups);
         free(p->host);
@@ -437,9 +422,10 @@ static int encode_2d(CUtensorMap *m, const void *base, CUtensorMapDataType type,
     return 0;
 }
 
-/* Host parameters of one (tile, persistence) point: tensor maps and the uploaded schedule. */
+/* Host parameters of one (tile, persistence, split K) point: tensor maps and the uploaded
+ * schedule. */
 static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams *kp, nvfp4_tile **tiles_dev,
-                         int **first_dev, float **partials_dev, int **flags_dev, uint32_t **order_dev)
+                         int **first_dev, float **partials_dev, int **flags_dev)
 {
     const nvfp4_shape *s = &p->shape;
     nvfp4_schedule sc;
@@ -454,22 +440,6 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     kp->tile_t = v->tile_t;
     kp->persistent = v->persistent;
     kp->grid = sc.grid;
-    kp->token_ready = p->token_ready;
-    kp->tp = p->tp;
-    /* the fused-token stream (gemm.cu, dequant_tokens): rows x K blocks of every group */
-    long long items = 0;
-    kp->tok_all = p->token_counters;
-    for (int g = 0; g < s->groups; g++) {
-        items += (long long)s->m[g] * (s->k[g] / NVFP4_BK);
-        if (s->k[g] / NVFP4_BK > kp->tok_kblocks)
-            kp->tok_kblocks = s->k[g] / NVFP4_BK;
-    }
-    for (int g = 0; g < s->groups; g++)
-        if (s->m[g] > 8 * 65535) /* an item is 8 rows, its row block 16 bits (gemm.cu, ft_item) */
-            kp->tok_kblocks = 0;
-    if (kp->tok_kblocks > 256 || p->token_counters > NVFP4_FT_MAX_PAIRS || items > INT_MAX)
-        kp->tok_kblocks = 0; /* the fused points refuse to launch (cudaErrorInvalidValue) */
-    kp->tok_items = kp->tok_kblocks ? (int)items : 0;
     int rc = 0;
     for (int g = 0; g < s->groups && rc == 0; g++) {
         const int M = s->m[g], N = s->n[g], K = s->k[g];
@@ -485,7 +455,6 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
                        CU_TENSOR_MAP_SWIZZLE_128B);
         kp->sfW[g] = p->SFB[g];
         kp->C[g] = p->C[g];
-        kp->ready0[g] = p->ready0[g];
         kp->m[g] = M;
         kp->n[g] = N;
         kp->k[g] = K;
@@ -494,27 +463,6 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     *first_dev = NULL;
     *partials_dev = NULL;
     *flags_dev = NULL;
-    *order_dev = NULL;
-    /* the fused tokens' table (schedule.h): the order with each pair's first item */
-    const int pairs = p->token_counters, padded = (pairs + NVFP4_FT_SENTINELS + 3) / 4 * 4;
-    uint16_t *pair_order = kp->tok_kblocks ? (uint16_t *)calloc((size_t)pairs, sizeof(uint16_t)) : NULL;
-    uint32_t *order = kp->tok_kblocks ? (uint32_t *)calloc((size_t)padded, sizeof(uint32_t)) : NULL;
-    if (!order || !pair_order || nvfp4_token_order(s, &sc, pair_order) != pairs) {
-        kp->tok_kblocks = 0; /* the fused points will not launch; every other point can */
-    } else {
-        long long first = 0;
-        for (int i = 0; i < pairs; i++) {
-            order[i] = (uint32_t)(first << 12) | pair_order[i];
-            first += (s->m[pair_order[i] >> 8] + NVFP4_FT_ROWS - 1) / NVFP4_FT_ROWS;
-            if (first >= NVFP4_FT_MAX_ITEMS)
-                break;
-        }
-        for (int i = pairs; i < padded; i++)
-            order[i] = (uint32_t)(first << 12);
-        if (first >= NVFP4_FT_MAX_ITEMS)
-            kp->tok_kblocks = 0;
-    }
-    free(pair_order);
     if (rc == 0) {
         const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
         /* split K: one fp32 buffer per non-owning part, one counter per (split tile, warpgroup) */
@@ -529,10 +477,6 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
             e = cudaMalloc((void **)flags_dev, flb);
         if (e == cudaSuccess && flb)
             e = cudaMemset(*flags_dev, 0, flb);
-        if (e == cudaSuccess && kp->tok_kblocks)
-            e = cudaMalloc((void **)order_dev, (size_t)padded * sizeof *order);
-        if (e == cudaSuccess && kp->tok_kblocks)
-            e = cudaMemcpy(*order_dev, order, (size_t)padded * sizeof *order, cudaMemcpyHostToDevice);
         if (e == cudaSuccess)
             e = cudaMemcpy(*tiles_dev, sc.tiles, tb, cudaMemcpyHostToDevice);
         if (e == cudaSuccess)
@@ -543,21 +487,17 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
             cudaFree(*first_dev);
             cudaFree(*partials_dev);
             cudaFree(*flags_dev);
-            cudaFree(*order_dev);
             *tiles_dev = NULL;
             *first_dev = NULL;
             *partials_dev = NULL;
             *flags_dev = NULL;
-            *order_dev = NULL;
             rc = -1;
         }
     }
-    free(order);
     kp->tiles = *tiles_dev;
     kp->cta_first = *first_dev;
     kp->partials = *partials_dev;
     kp->flags = *flags_dev;
-    kp->tok_order = *order_dev;
     nvfp4_schedule_free(&sc);
     return rc ? -1 : 0;
 }
@@ -566,8 +506,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
 {
     for (int i = 0; i < p->ncache; i++)
         if (p->cache[i].tile_w == v->tile_w && p->cache[i].tile_t == v->tile_t &&
-            p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k &&
-            p->cache[i].n_step == nvfp4_variant_n_step(v))
+            p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k)
             return p->cache[i].kp;
     if (p->ncache == KP_CACHE) {
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
@@ -578,12 +517,11 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     nvfp4_tile *tiles = NULL;
     int *first = NULL, *flags = NULL;
     float *partials = NULL;
-    uint32_t *tok_order = NULL;
     if (!kp) {
         fprintf(stderr, "nvfp4: out of host memory\n");
         return NULL;
     }
-    if (build_kparams(p, v, kp, &tiles, &first, &partials, &flags, &tok_order)) {
+    if (build_kparams(p, v, kp, &tiles, &first, &partials, &flags)) {
         free(kp);
         return NULL;
     }
@@ -591,77 +529,29 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     p->cache[p->ncache].tile_t = v->tile_t;
     p->cache[p->ncache].persistent = v->persistent;
     p->cache[p->ncache].split_k = v->split_k;
-    p->cache[p->ncache].n_step = nvfp4_variant_n_step(v);
     p->cache[p->ncache].kp = kp;
     p->cache[p->ncache].tiles = tiles;
     p->cache[p->ncache].cta_first = first;
     p->cache[p->ncache].partials = partials;
     p->cache[p->ncache].flags = flags;
-    p->cache[p->ncache].tok_order = tok_order;
     p->ncache++;
     return kp;
 }
 
-/* The cached parameters of v with this launch's fused-token fields: an _ft launch is the
- * problem's next epoch (its counters must reach epoch x M_g), an _fp launch adds its CTAs
- * to the prologue counter's target.  *taken says whether to give that back if the launch
- * fails to enqueue (the kernel never ran). */
-static nvfp4_kparams *launch_kparams(nvfp4_problem *p, const nvfp4_variant *v, int *taken)
-{
-    nvfp4_kparams *kp = (nvfp4_kparams *)nvfp4_problem_kparams(p, v); /* owned by p's cache */
-    *taken = 0;
-    if (!kp)
-        return NULL;
-    kp->fuse_tokens = v->fused_tokens;
-    kp->pdl = !p->no_pdl;
-    if (v->fused_tokens == 1) {
-        kp->epoch = ++p->token_epoch;
-        *taken = 1;
-    } else if (v->fused_tokens == 2) {
-        p->prologue_ctas += (unsigned)kp->grid; /* wraps: the kernel compares differences */
-        kp->prologue_target = p->prologue_ctas;
-        *taken = 1;
-    }
-    return kp;
-}
-
-/* Undoes launch_kparams' count for a launch that did not enqueue. */
-static void give_back_launch(nvfp4_problem *p, const nvfp4_variant *v, const nvfp4_kparams *kp)
-{
-    if (v->fused_tokens == 1)
-        p->token_epoch--;
-    else if (v->fused_tokens == 2)
-        p->prologue_ctas -= (unsigned)kp->grid;
-}
+/* The launcher of v's build: gemm.cu's for the production points, gemm_evidence.cu's (or
+ * evidence_none.c's) for the evidence points (points.h). */
+typedef int (*gemm_launcher)(const nvfp4_variant *, const nvfp4_kparams *, gs_buffer, cudaStream_t);
+static const gemm_launcher k_launchers[2][3] = {
+    {nvfp4_gemm_launch_prod, nvfp4_gemm_launch_twin, nvfp4_gemm_launch_detail},
+    {nvfp4_gemm_evidence_launch_prod, nvfp4_gemm_evidence_launch_twin, nvfp4_gemm_evidence_launch_detail}};
 
 static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_buffer stamps, cudaStream_t s)
 {
-    int taken = 0, e;
-    nvfp4_kparams *kp = launch_kparams(p, v, &taken);
-    if (!kp)
+    nvfp4_kparams *kp = (nvfp4_kparams *)nvfp4_problem_kparams(p, v); /* owned by p's cache */
+    if (!kp || build < NVFP4_PROD || build > NVFP4_DETAIL)
         return (int)cudaErrorInvalidValue;
-    if (v->fused_tokens == 1 && kp->tok_kblocks == 0) {
-        fprintf(stderr, "nvfp4: %s cannot run shape %s (fused tokens need K <= 32768, at most 1024 (group, K block) pairs and 2^20 items of 8 rows)\n", v->name,
-                p->shape.name);
-        give_back_launch(p, v, kp);
-        return (int)cudaErrorInvalidValue;
-    }
-    switch (build) {
-    case NVFP4_PROD:
-        e = nvfp4_gemm_launch_prod(v, kp, stamps, s);
-        break;
-    case NVFP4_TWIN:
-        e = nvfp4_gemm_launch_twin(v, kp, stamps, s);
-        break;
-    case NVFP4_DETAIL:
-        e = nvfp4_gemm_launch_detail(v, kp, stamps, s);
-        break;
-    default:
-        e = (int)cudaErrorInvalidValue;
-    }
-    if (e && taken)
-        give_back_launch(p, v, kp);
-    return e;
+    kp->pdl = !p->no_pdl;
+    return k_launchers[v->evidence ? 1 : 0][build](v, kp, stamps, s);
 }
 
 int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)
@@ -685,7 +575,7 @@ int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)
 {
     if (!v || !p)
         return (int)cudaErrorInvalidValue;
-    return v->fused_tokens ? 0 : nvfp4_tokens_launch(&p->tp, s);
+    return nvfp4_tokens_launch(&p->tp, s);
 }
 
 int nvfp4_tokens_only(void *problem, cudaStream_t s)
@@ -700,11 +590,9 @@ int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer 
         return (int)cudaErrorInvalidValue;
     if (!nvfp4_problem_kparams(p, v)) /* built and cached on the first call */
         return (int)cudaErrorInvalidValue;
-    if (!v->fused_tokens) {
-        int e = nvfp4_tokens_launch(&p->tp, s);
-        if (e)
-            return e;
-    }
+    int e = nvfp4_tokens_launch(&p->tp, s);
+    if (e)
+        return e;
     return gemm_enqueue(p, v, build, stamps, s);
 }
 

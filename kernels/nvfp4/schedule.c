@@ -1,7 +1,6 @@
 /* Tile schedule (see schedule.h). */
 #include "schedule.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,7 +37,7 @@ static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k, int 
         t[i] = tmp[i];
 }
 
-static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, int n_step, nvfp4_tile *out)
+static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, nvfp4_tile *out)
 {
     int n = 0;
     for (int g = 0; g < s->groups; g++)
@@ -46,7 +45,7 @@ static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, int n_step, n
             int valid = s->m[g] - tt * tile_t;
             if (valid > tile_t)
                 valid = tile_t;
-            const int n_eff = (valid + n_step - 1) / n_step * n_step;
+            const int n_eff = (valid + NVFP4_N_STEP - 1) / NVFP4_N_STEP * NVFP4_N_STEP;
             for (int wt = 0; wt < s->n[g] / tile_w; wt++) {
                 if (out)
                     out[n] = (nvfp4_tile){(uint16_t)g, (uint16_t)tt, (uint16_t)wt, (uint16_t)n_eff, 0,
@@ -291,15 +290,14 @@ out:
     return rc;
 }
 
-int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int n_step, int persistent, int split,
-                         int sms, nvfp4_schedule *out, char *err, size_t errlen)
+int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
+                         nvfp4_schedule *out, char *err, size_t errlen)
 {
     nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
-    if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || n_step <= 0 || n_step % NVFP4_N_STEP ||
-        tile_t % n_step || (persistent && sms <= 0) || split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_REBALANCE ||
-        (split && !persistent) || sms > 65535) {
-        snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, width step %d, persistent %d, split %d, sms %d)",
-                 tile_w, tile_t, n_step, persistent, split, sms);
+    if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || (persistent && sms <= 0) ||
+        split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_REBALANCE || (split && !persistent) || sms > 65535) {
+        snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, persistent %d, split %d, sms %d)", tile_w, tile_t,
+                 persistent, split, sms);
         return -1;
     }
     for (int g = 0; g < s->groups; g++)
@@ -309,7 +307,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int n_ste
                      s->n[g], s->k[g], tile_w, tile_t);
             return -1;
         }
-    const int ntiles = enumerate(s, tile_w, tile_t, n_step, NULL);
+    const int ntiles = enumerate(s, tile_w, tile_t, NULL);
     sc.grid = persistent ? (split ? sms : (ntiles < sms ? ntiles : sms)) : ntiles;
     const int room = split ? 2 * (ntiles + sc.grid) : ntiles;
     nvfp4_tile *sorted = malloc((size_t)ntiles * sizeof *sorted);
@@ -323,7 +321,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int n_ste
         free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
         return -1;
     }
-    enumerate(s, tile_w, tile_t, n_step, sorted);
+    enumerate(s, tile_w, tile_t, sorted);
     sort_tiles(sorted, tmp, ntiles, s->k, tile_w, split);
     if (split == NVFP4_SPLIT_DEAL) {
         sc.ntiles = deal_split(s, sorted, ntiles, tile_w, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
@@ -369,64 +367,4 @@ void nvfp4_schedule_free(nvfp4_schedule *sc)
     sc->tiles = NULL;
     sc->cta_first = NULL;
     sc->ntiles = sc->grid = sc->split_tiles = sc->partial_bufs = 0;
-}
-
-int nvfp4_token_counters(const nvfp4_shape *s, int *ready0)
-{
-    int n = 0;
-    for (int g = 0; g < s->groups; g++) {
-        ready0[g] = n;
-        n += s->k[g] / NVFP4_BK;
-    }
-    return n;
-}
-
-typedef struct token_need {
-    int need, kb, g;
-} token_need;
-
-static int cmp_need(const void *a, const void *b)
-{
-    const token_need *x = a, *y = b;
-    if (x->need != y->need)
-        return x->need < y->need ? -1 : 1;
-    if (x->kb != y->kb)
-        return x->kb < y->kb ? -1 : 1;
-    return (x->g > y->g) - (x->g < y->g);
-}
-
-int nvfp4_token_order(const nvfp4_shape *s, const nvfp4_schedule *sc, uint16_t *order)
-{
-    int ready0[NVFP4_MAX_GROUPS];
-    const int n = nvfp4_token_counters(s, ready0);
-    if (s->groups > 256)
-        return -1;
-    token_need *need = malloc((size_t)(n > 0 ? n : 1) * sizeof *need);
-    if (!need)
-        return -1;
-    for (int g = 0; g < s->groups; g++) {
-        if (s->k[g] / NVFP4_BK > 256) {
-            free(need);
-            return -1;
-        }
-        for (int kb = 0; kb < s->k[g] / NVFP4_BK; kb++)
-            need[ready0[g] + kb] = (token_need){INT_MAX, kb, g};
-    }
-    for (int b = 0; b < sc->grid; b++) {
-        int stage = 0;
-        for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
-            const nvfp4_tile *u = &sc->tiles[t];
-            for (int kb = u->kb0; kb < u->kb1; kb++) {
-                token_need *e = &need[ready0[u->group] + kb];
-                if (stage + kb - u->kb0 < e->need)
-                    e->need = stage + kb - u->kb0;
-            }
-            stage += u->kb1 - u->kb0;
-        }
-    }
-    qsort(need, (size_t)n, sizeof *need, cmp_need);
-    for (int i = 0; i < n; i++)
-        order[i] = (uint16_t)(need[i].g << 8 | need[i].kb);
-    free(need);
-    return n;
 }

@@ -81,8 +81,7 @@ static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile
     return nvfp4_tile_cost(split, (u->kb1 - u->kb0) * NVFP4_BK, u->n_eff, tile_w) +
            (split == NVFP4_SPLIT_REBALANCE && u->part > 0 ? NVFP4_PART_NS : 0);
 }
-/* Builds the schedule.  n_step: the step n_eff is rounded up to (NVFP4_N_STEP, or a larger
- * multiple of it that divides tile_t: the points that compile fewer wgmma widths).  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
+/* Builds the schedule.  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
  * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
  * (longest-processing-time first).  Split K (persistent only; all `sms` CTAs take part):
  * - NVFP4_SPLIT_DEAL: the sorted tiles are dealt out in order, every CTA taking the same
@@ -95,33 +94,9 @@ static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile
  *   tile on the CTA that takes it.
  * Either way an owner only waits for parts that run before anything that waits.
  * 0, or -1 with a one-line reason in err. */
-int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int n_step, int persistent, int split,
-                         int sms, nvfp4_schedule *out, char *err, size_t errlen);
+int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
+                         nvfp4_schedule *out, char *err, size_t errlen);
 void nvfp4_schedule_free(nvfp4_schedule *sc);
-
-/* Fused token dequantisation (the _ft points): one counter of finished token rows per
- * (group g, K block kb of NVFP4_BK), at ready0[g] + kb, group by group.  Fills
- * ready0[0 .. groups) and returns the number of counters (sum_g K_g / NVFP4_BK). */
-int nvfp4_token_counters(const nvfp4_shape *s, int *ready0);
-
-/* The order in which the fused dequantisation (the _ft points) makes the token blocks: every
- * (group g, K block kb) once, by the earliest stage at which any CTA of the schedule loads
- * it (a CTA's stages count through its units in its order), ties by K block, then group;
- * entry i is g << 8 | kb.  So the blocks the first stages of every CTA wait for (K block 0,
- * and the first K block of each handed-over split part) come first, whatever the split.
- * Fills order[0 .. sum_g K_g / NVFP4_BK) and returns that count, or -1 (out of host memory,
- * or more than 256 groups or K blocks). */
-int nvfp4_token_order(const nvfp4_shape *s, const nvfp4_schedule *sc, uint16_t *order);
-/* Most (group, K block) pairs the fused points take (the kernel holds the order in shared memory). */
-#define NVFP4_FT_MAX_PAIRS 1024
-/* The fused dequantisation's item: this many token rows of one (group, K block). */
-#define NVFP4_FT_ROWS 8
-/* The kernel's table of the order (problem.cu builds it, gemm.cu walks it): entry i of the
- * pairs in order is (items before it) << 12 | group << 8 | K block, items = ceil(M_g /
- * NVFP4_FT_ROWS) per pair; then NVFP4_FT_SENTINELS entries (items of all pairs) << 12, the
- * whole padded to a multiple of 4 entries with more of them.  Items must stay below 2^20. */
-#define NVFP4_FT_SENTINELS 8
-#define NVFP4_FT_MAX_ITEMS (1 << 20)
 
 /* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
  * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */

@@ -7,9 +7,12 @@
 #include "schedule.h"
 #include "../../instrument/gs_format.h"
 
-#define NVFP4_ENTRY(NAME, DESC, S, TW, TT, WS, P, TS, SK, FT, MD) {NAME, DESC, S, TW, TT, WS, P, TS, SK, FT, MD},
-static const nvfp4_variant k_variants[] = {NVFP4_POINTS(NVFP4_ENTRY)};
-#undef NVFP4_ENTRY
+#define NVFP4_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0},
+#define NVFP4_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1},
+static const nvfp4_variant k_variants[] = {NVFP4_PRODUCTION_POINTS(NVFP4_PRODUCTION)
+                                               NVFP4_EVIDENCE_POINTS(NVFP4_EVIDENCE)};
+#undef NVFP4_PRODUCTION
+#undef NVFP4_EVIDENCE
 #define N_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
 
 int nvfp4_variant_count(void)
@@ -61,21 +64,15 @@ int nvfp4_variant_warps(const nvfp4_variant *v)
     return v ? (v->tile_w / 64) * 4 + (v->warp_spec ? 4 : 0) : 0;
 }
 
-int nvfp4_variant_n_step(const nvfp4_variant *v)
-{
-    return v && v->mma_depth == 2 ? v->tile_t / 2 : NVFP4_N_STEP;
-}
-
 int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
                            size_t errlen)
 {
-    return nvfp4_schedule_build(s, v->tile_w, v->tile_t, nvfp4_variant_n_step(v), v->persistent, v->split_k, sms, sc,
-                                err, errlen);
+    return nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, v->split_k, sms, sc, err, errlen);
 }
 
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
 {
-    return v && v->warp_spec && v->fused_tokens != 1;
+    return v && v->warp_spec;
 }
 
 int nvfp4_variant_sampler_warp(const nvfp4_variant *v)

@@ -22,18 +22,14 @@ typedef struct nvfp4_variant {
     int warp_spec;  /* 1 = a producer warpgroup issues the loads */
     int persistent; /* 1 = one CTA per SM walks a precomputed share of the tiles */
     int tma_store;  /* epilogue through shared memory and TMA store: 1 = staging of its own,
-                       2 = staged in the unit's last ring slot (warp_spec, stages >= 2, mma_depth 1) */
+                       2 = staged in the unit's last ring slot (warp_spec, stages >= 2) */
     int split_k;    /* (persistent) NVFP4_SPLIT_DEAL: equal shares dealt in order, tiles cut at K blocks;
                        NVFP4_SPLIT_REBALANCE: whole tiles, then K ranges moved off the most loaded
                        CTAs (schedule.h) */
-    int fused_tokens; /* no token pre-pass, the GEMM dequantises the tokens itself: 1 = (warp_spec,
-                         persistent) K block by K block, while its main loop runs; 2 = (persistent)
-                         all of them first, every CTA its share, then one grid-wide barrier */
-    int mma_depth;    /* stages whose wgmmas are in flight at once: 1, or 2 (warp_spec, stages >= 2;
-                         tile widths tile_t / 2 and tile_t only: nvfp4_variant_n_step) */
+    int evidence;   /* 1: an evidence point (points.h), built only by `make nvfp4-evidence` */
 } nvfp4_variant;
 
-/* Number of points; every one is instantiated in gemm.cu. */
+/* Number of points, production and evidence (points.h). */
 int nvfp4_variant_count(void);
 /* Point i (0 <= i < count) or NULL. */
 const nvfp4_variant *nvfp4_variant_at(int i);
@@ -45,17 +41,13 @@ const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s);
 /* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
 int nvfp4_variant_warps(const nvfp4_variant *v);
 
-/* The step a tile's token width (its wgmma N) is rounded up to: NVFP4_N_STEP, or tile_t / 2
- * for mma_depth 2, whose main loop compiles for two widths only (gemm.cu). */
-int nvfp4_variant_n_step(const nvfp4_variant *v);
-/* v's schedule on shape s with `sms` SMs (nvfp4_schedule_build with the point's tiling, width
- * step, persistence and split K): 0, or -1 with the reason in err. */
+/* v's schedule on shape s with `sms` SMs (nvfp4_schedule_build with the point's tiling,
+ * persistence and split K): 0, or -1 with the reason in err. */
 int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
                            size_t errlen);
 
-/* 1 when the point's twins run the clock sampler: on the second producer warp, which only
- * a producer warpgroup whose spare warps do not dequantise tokens (fused_tokens 1) leaves
- * spare (gemm.cu). */
+/* 1 when the point's twins run the clock sampler: on the second warp of its producer
+ * warpgroup, which only the first needs (gemm.cu). */
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
 /* That warp: the producer warpgroup's second (its first issues the loads), after the
  * consumer warps; gemm.cu starts the sampler there and the checks look for its pairs there. */
