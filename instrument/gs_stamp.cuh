@@ -35,40 +35,6 @@
 
 #if defined(GS_TWIN) && GS_TWIN
 
-/* Twin-overhead study (scripts/twin-overhead.sh): GS_STAMP_ABLATE removes the twin's
- * work a piece at a time.  0 (default): the full twin.  1: GS_END reads the clock but
- * stores no record.  2: GS_BEGIN/GS_END do nothing.  3: as 2, and GS_INIT/GS_FINISH read
- * their pair without waiting for a timer edge.  4: as 3 without the header stores (a twin
- * that does nothing: its time against the production build is the measurement's noise).
- * Only for timing: an ablated twin's buffer is not a recording (headers count records that
- * were never stored). */
-#ifndef GS_STAMP_ABLATE
-#define GS_STAMP_ABLATE 0
-#endif
-/* Finer study switches: 1 drops the warp header's start part (GS_INIT: its pair and stores),
- * resp. its end part (GS_FINISH). */
-#ifndef GS_ABLATE_HDR_INIT
-#define GS_ABLATE_HDR_INIT 0
-#endif
-#ifndef GS_ABLATE_HDR_FINISH
-#define GS_ABLATE_HDR_FINISH 0
-#endif
-/* GS_ABLATE_PHASES: a mask of phases (1 << GS_MAINLOOP ...) whose GS_BEGIN/GS_END do nothing,
- * to find which stamps cost; GS_PHASE_CLOBBER=0: the per-phase clock reads without the asm
- * "memory" clobber, so the compiler may move ordinary loads and stores across them (the
- * phases' edges then bound the code less tightly; study only). */
-#ifndef GS_ABLATE_PHASES
-#define GS_ABLATE_PHASES 0
-#endif
-#ifndef GS_PHASE_CLOBBER
-#define GS_PHASE_CLOBBER 1
-#endif
-/* GS_EDGE_WAIT=0 (study): GS_INIT/GS_FINISH take their pair without waiting for a timer edge,
- * the per-phase stamps kept (GS_STAMP_ABLATE=3 drops both) */
-#ifndef GS_EDGE_WAIT
-#define GS_EDGE_WAIT 1
-#endif
-
 /* The twin stamps once per phase of a tile, so a warp carries between stamps only what
  * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
  * are allowed, and each register the twin held through them cost a spill (docs/method.md,
@@ -76,39 +42,18 @@
  * register); the warp's slot, lane and SM are read again where a record is stored.  The
  * detail twin stamps inside the main loops, where reading them again at every stamp costs
  * more than holding them (GS_HOLD_SLOT). */
-#ifndef GS_HOLD_SLOT
 #define GS_HOLD_SLOT (GS_TWIN >= 2)
-#endif
 /* The twin (GS_TWIN=1) stores its records in batches: GS_END keeps a finished phase in
  * the registers of one lane (record i of the batch in lane i, with its tile tag: four
  * registers a lane, whatever the batch size) and the warp writes the whole batch with one
- * pair of 16-byte stores per lane at the next GS_TILE (see GS_BATCH_TILES) or GS_SET_ROLE
- * (every record of a batch has the same role), at GS_FINISH, or when 32 are pending.  A
- * tile's four phase records then cost one store instruction pair, one address computation
- * and one branch instead of four of each, off the phases themselves.  The detail twin, whose
- * per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
+ * pair of 16-byte stores per lane at the next GS_TILE or GS_SET_ROLE (every record of a batch
+ * has the same role), at GS_FINISH, or when 32 are pending.  A tile's four phase records then
+ * cost one store instruction pair, one address computation and one branch instead of four of
+ * each, off the phases themselves.  The batch is not kept across GS_TILE: its registers would
+ * then stay live through every main loop (docs/method.md, "Twin overhead").  The detail twin,
+ * whose per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
  * would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
-/* GS_BATCH_TILES=1 keeps the batch across GS_TILE (one store per 32 records instead of one per
- * tile).  Measured on the H100 (docs/method.md, "Twin overhead"): it made the twin slower, by
- * up to 10 points on g8k2048, because the batch's registers then stay live through every main
- * loop (and in the non-persistent baselines, where a CTA runs one tile, ptxas spilled: the
- * loop carries the batch for the compiler); kept for the study, off by default. */
-#ifndef GS_BATCH_TILES
-#define GS_BATCH_TILES 0
-#endif
-/* GS_OUT_OF_LINE=1 (a study switch): the twin's per-warp set-up, batch flush, record close
- * and clock sampler are called instead of inlined, so the kernel's own code holds only the
- * calls (docs/method.md, "What the profile says").  Off: inlined, as always built. */
-#ifndef GS_OUT_OF_LINE
-#define GS_OUT_OF_LINE 0
-#endif
-#if GS_OUT_OF_LINE
-#define GS_OUT_OF_LINE_FN __device__ __noinline__
-#else
-#define GS_OUT_OF_LINE_FN __device__ __forceinline__
-#endif
-
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -148,41 +93,18 @@ __device__ __forceinline__ uint32_t gs_smid(void)
     return s;
 }
 
-/* clock64 for GS_BEGIN/GS_END (see GS_PHASE_CLOBBER) */
-__device__ __forceinline__ uint64_t gs_phase_clock(void)
-{
-    uint64_t c;
-#if GS_PHASE_CLOBBER
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
-#else
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-#endif
-    return c;
-}
-
 /* Special registers read where they are used (volatile: never hoisted to the kernel's start
- * and kept live through its loops).  GS_PLAIN_SREGS=1 (study): lane, warp and CTA from the
- * compiler's own threadIdx/blockIdx instead, whose uniformity it knows. */
-#ifndef GS_PLAIN_SREGS
-#define GS_PLAIN_SREGS 0
-#endif
+ * and kept live through its loops). */
 __device__ __forceinline__ uint32_t gs_lane(void)
 {
-#if GS_PLAIN_SREGS
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-#else
     uint32_t l;
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
     return l;
-#endif
 }
 
 /* Linear CTA index. */
 __device__ __forceinline__ uint32_t gs_cta_index(void)
 {
-#if GS_PLAIN_SREGS
-    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-#else
     uint32_t x, y, z, nx, ny;
     asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(x));
     asm volatile("mov.u32 %0, %%ctaid.y;" : "=r"(y));
@@ -190,19 +112,14 @@ __device__ __forceinline__ uint32_t gs_cta_index(void)
     asm volatile("mov.u32 %0, %%nctaid.x;" : "=r"(nx));
     asm volatile("mov.u32 %0, %%nctaid.y;" : "=r"(ny));
     return x + nx * (y + ny * z);
-#endif
 }
 
 /* Warp index inside the CTA. */
 __device__ __forceinline__ uint32_t gs_warp_index(void)
 {
-#if GS_PLAIN_SREGS
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5;
-#else
     uint32_t tid;
     asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
     return tid >> 5;
-#endif
 }
 
 /* The calling warp's index in the buffer. */
@@ -215,15 +132,14 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
     uint64_t g0 = gs_globaltimer(), g = g0;
-    if (GS_STAMP_ABLATE < 3 && GS_EDGE_WAIT)
-        do {
-            g = gs_globaltimer();
-        } while (g == g0);
+    do {
+        g = gs_globaltimer();
+    } while (g == g0);
     *clk = gs_clock();
     *gt = g;
 }
 
-GS_OUT_OF_LINE_FN void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
+__device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
 {
     c.b = b;
     c.n = 0;
@@ -238,7 +154,7 @@ GS_OUT_OF_LINE_FN void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
     c.sm = (uint16_t)gs_smid();
     c.writer = gs_lane() == 0;
 #endif
-    if (GS_STAMP_ABLATE < 4 && !GS_ABLATE_HDR_INIT && gs_lane() == 0) {
+    if (gs_lane() == 0) {
         gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
@@ -281,19 +197,17 @@ __device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_beg
 #if GS_BATCH
 /* Writes the pending batch: lane i stores record n - pending + i (records past the
  * capacity are counted, not stored). */
-GS_OUT_OF_LINE_FN void gs_flush(gs_ctx &c)
+__device__ __forceinline__ void gs_flush(gs_ctx &c)
 {
     if (c.pending == 0)
         return;
-    if (GS_STAMP_ABLATE < 1) {
-        const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
-        if (lane < c.pending && idx < c.b.capacity) {
-            const uint64_t now = gs_clock();
-            gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
-            const uint16_t sm = (uint16_t)gs_smid();
-            gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
-                            (uint8_t)c.flags, sm);
-        }
+    const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
+    if (lane < c.pending && idx < c.b.capacity) {
+        const uint64_t now = gs_clock();
+        gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
+        const uint16_t sm = (uint16_t)gs_smid();
+        gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
+                        (uint8_t)c.flags, sm);
     }
     /* constants again: nothing of the batch stays live through the code that follows */
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
@@ -301,14 +215,12 @@ GS_OUT_OF_LINE_FN void gs_flush(gs_ctx &c)
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    const uint32_t dur = (uint32_t)gs_phase_clock() - clk0;
-    if (GS_STAMP_ABLATE < 1) {
-        const bool mine = gs_lane() == c.pending;
-        c.p_clk0 = mine ? clk0 : c.p_clk0;
-        c.p_dur = mine ? dur : c.p_dur;
-        c.p_tag = mine ? c.tag : c.p_tag;
-        c.p_phase = mine ? phase : c.p_phase;
-    }
+    const uint32_t dur = (uint32_t)gs_clock() - clk0;
+    const bool mine = gs_lane() == c.pending;
+    c.p_clk0 = mine ? clk0 : c.p_clk0;
+    c.p_dur = mine ? dur : c.p_dur;
+    c.p_tag = mine ? c.tag : c.p_tag;
+    c.p_phase = mine ? phase : c.p_phase;
     c.n++;
     if (++c.pending == 32)
         gs_flush(c);
@@ -316,8 +228,8 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 #else /* the detail twin: lane 0 stores each record at its GS_END */
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    const uint64_t clk1 = gs_phase_clock();
-    if (GS_STAMP_ABLATE < 1 && c.writer && c.n < c.b.capacity) {
+    const uint64_t clk1 = gs_clock();
+    if (c.writer && c.n < c.b.capacity) {
         const uint32_t dur = (uint32_t)clk1 - clk0;
         gs_store_record(c.seg + c.n, clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
     }
@@ -325,12 +237,12 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 }
 #endif
 
-GS_OUT_OF_LINE_FN void gs_finish(gs_ctx &c)
+__device__ __forceinline__ void gs_finish(gs_ctx &c)
 {
 #if GS_BATCH
     gs_flush(c);
 #endif
-    if (GS_STAMP_ABLATE < 4 && !GS_ABLATE_HDR_FINISH && gs_lane() == 0) {
+    if (gs_lane() == 0) {
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
@@ -371,35 +283,22 @@ __device__ __forceinline__ void gs_clock_done(void)
                      : "memory");
 }
 
-/* Between samples the sampler polls with mbarrier.test_wait and __nanosleep(GS_CLOCK_POLL_NS),
- * so it keeps to GS_CLOCK_PERIOD_NS.  With GS_CLOCK_POLL_NS=0 it suspends in mbarrier.try_wait
- * instead: the hardware wakes it promptly when the workers are done, but otherwise after a
- * time of its own, about 4.5 us on the H100 whatever the hint, too sparse to follow the
- * clock.  What the sampler costs the twin: at most 0.6 points on the g8 shapes, 1-3 on the g2
- * shapes (H100, docs/method.md, "Twin overhead"); -DGS_CLOCK_SAMPLING=0 removes it. */
-#ifndef GS_CLOCK_SAMPLING
-#define GS_CLOCK_SAMPLING 1
-#endif
-#ifndef GS_CLOCK_POLL_NS
-#define GS_CLOCK_POLL_NS 64
-#endif
+/* Between samples the sampler polls with mbarrier.test_wait and sleeps GS_CLOCK_POLL_NS, so it
+ * keeps to GS_CLOCK_PERIOD_NS (suspended in mbarrier.try_wait instead, it was woken after a time
+ * of the hardware's own, about 4.5 us on the H100 whatever the hint: too sparse to follow the
+ * clock).  What the sampler costs the twin: at most 0.6 points on the g8 shapes, 1-3 on the g2
+ * shapes (H100, docs/method.md, "Twin overhead"). */
+constexpr unsigned GS_CLOCK_POLL_NS = 64;
 
 __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
 {
     uint32_t done;
-#if GS_CLOCK_POLL_NS > 0
     asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
                  : "=r"(done)
                  : "r"(gs_clock_bar_addr())
                  : "memory");
     if (!done)
         __nanosleep(GS_CLOCK_POLL_NS);
-#else
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0, %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(gs_clock_bar_addr()), "r"(GS_CLOCK_PERIOD_NS / 4)
-                 : "memory");
-#endif
     return done;
 }
 
@@ -422,7 +321,7 @@ __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *c
     return false;
 }
 
-GS_OUT_OF_LINE_FN void gs_clock_sampler(gs_ctx &c)
+__device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 {
     if (gs_lane() != 0)
         return;
@@ -461,29 +360,13 @@ GS_OUT_OF_LINE_FN void gs_clock_sampler(gs_ctx &c)
 #define GS_BATCH_FLUSH(c) ((void)(c))
 #endif
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
-#if GS_BATCH_TILES
-#define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
-#else
 #define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
-#endif
 #define GS_FINISH(c) gs_finish(c)
-#if GS_STAMP_ABLATE >= 4 || !GS_CLOCK_SAMPLING /* a twin that does nothing samples nothing */
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#else
 #define GS_CLOCK_INIT(workers) gs_clock_init(workers)
 #define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
-#endif
-#if GS_STAMP_ABLATE >= 2
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#else
-#define GS_PHASE_ON(ph) (!((GS_ABLATE_PHASES >> (ph)) & 1))
-#define GS_BEGIN(c, ph) (GS_PHASE_ON(ph) ? (void)((c).clk0[ph] = (uint32_t)gs_phase_clock()) : (void)(c))
-#define GS_END(c, ph) (GS_PHASE_ON(ph) ? gs_end((c), (uint8_t)(ph), (c).clk0[ph]) : (void)(c))
-#endif
+#define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
+#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) (((c).flags & GS_CTX_SUB) ? (void)GS_BEGIN(c, ph) : (void)0)

@@ -30,12 +30,11 @@ __device__ __forceinline__ int token_chunk_slot(int chunk)
     return chunk ^ ((chunk >> 4) & 7);
 }
 
-__global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const __grid_constant__ nvfp4_tparams tp)
+/* Token block `block` (0 <= block < tp.block_start[tp.groups]), thread tid of its
+ * NVFP4_TOKEN_UNITS; stage: TOKEN_CHUNKS x 16 bytes of shared memory. */
+__device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, uint4 *stage, int tid)
 {
-    griddep_launch_dependents(); /* the GEMM may start its set-up now; it waits before reading T */
-    __shared__ uint4 stage[TOKEN_CHUNKS];
     uint32_t *const words = reinterpret_cast<uint32_t *>(stage);
-    const int block = (int)blockIdx.x, u = (int)threadIdx.x;
     int g = 0;
     while (g + 1 < tp.groups && block >= tp.block_start[g + 1])
         g++;
@@ -44,6 +43,7 @@ __global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const _
         tp.units[g] - first < NVFP4_TOKEN_UNITS ? tp.units[g] - first : NVFP4_TOKEN_UNITS;
     const int K = tp.k[g], per_row = K / 32;
 
+    const int u = tid;
     if (u < units) {
         const long long unit = first + u;
         const int row = (int)(unit / per_row), j = (int)(unit % per_row); /* K elements 32j .. 32j + 31 */
@@ -64,9 +64,16 @@ __global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const _
     __syncthreads();
     uint4 *const out = reinterpret_cast<uint4 *>(tp.T[g]) + 4 * first;
     const int chunks = 4 * (int)units;
-    for (int k = u; k < chunks; k += NVFP4_TOKEN_UNITS)
+    for (int k = tid; k < chunks; k += NVFP4_TOKEN_UNITS)
         out[k] = stage[token_chunk_slot(k)];
     __syncthreads();
+}
+
+__global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const __grid_constant__ nvfp4_tparams tp)
+{
+    griddep_launch_dependents(); /* the GEMM may start its set-up now; it waits before reading T */
+    __shared__ uint4 stage[TOKEN_CHUNKS];
+    token_block(tp, (int)blockIdx.x, stage, (int)threadIdx.x);
 }
 
 } // namespace
