@@ -21,18 +21,6 @@ int gs_l2_flush_clean(const gs_l2_flusher *f, cudaStream_t s);
  * L2 is left empty rather than full of clean lines.  0 or a CUDA error. */
 int gs_l2_flush_discard(const gs_l2_flusher *f, cudaStream_t s);
 
-/* For studies of a cold start (cupti-check --evict, scripts/gap-study.sh): what the L2
- * flushes leave warm besides L2.
- * gs_evict_code enqueues a kernel whose every warp runs GS_EVICT_CODE_BYTES of straight-line
- * code, four warps a CTA, two CTAs for every SM: the instruction caches then hold its code,
- * not the code that ran before (where the hardware puts CTAs and warps is its choice).  0 or a CUDA error. */
-#define GS_EVICT_CODE_BYTES (512u * 1024u)
-int gs_evict_code(cudaStream_t s);
-/* gs_evict_tlb enqueues a read of one word in every 64 KiB of buf (bytes long; allocate far
- * more than the TLBs cover, e.g. 16 GiB), so the address translations cached before are
- * replaced by the buffer's.  0 or a CUDA error. */
-int gs_evict_tlb(const void *buf, size_t bytes, cudaStream_t s);
-
 #ifdef __cplusplus
 }
 #endif
