@@ -2,9 +2,9 @@
 # Times nvfp4-bench binaries against each other in alternation: each round runs every
 # binary once, in turn, so drift between processes falls on all alike; then the medians
 # over the rounds (scripts/ab-summary.sh).  Used by the A/B step of gpu-session.sh and by
-# twin-overhead.sh.  GPU required.
+# study/twin-overhead.sh.  GPU required.
 # usage: scripts/ab-rounds.sh DIR ROUNDS SHAPES VARIANTS REPS NAME=BINARY [NAME=BINARY ...]
-# GS_AB_BENCH_ARGS adds arguments to every nvfp4-bench call (e.g. --time-wrong).
+# GS_AB_BENCH_ARGS adds arguments to every nvfp4-bench call.
 # writes DIR/<NAME>-<round>.tsv (earlier tables there are removed first) and DIR/summary.tsv
 set -u -o pipefail
 [ $# -ge 6 ] || { echo "usage: ab-rounds.sh DIR ROUNDS SHAPES VARIANTS REPS NAME=BINARY..." >&2; exit 2; }
@@ -15,7 +15,7 @@ names=$(for nb in "$@"; do echo "${nb%%=*}"; done | sort | uniq -d)
 [ -z "$names" ] || { echo "ab-rounds.sh: two binaries named $(echo $names) (give them different NAMEs)" >&2; exit 2; }
 mkdir -p "$dir"
 rm -f "$dir"/*.tsv "$dir"/*.partial # never mix with an earlier call's rounds
-read -ra extra <<<"${GS_AB_BENCH_ARGS:-}" # extra words for nvfp4-bench (e.g. --time-wrong)
+read -ra extra <<<"${GS_AB_BENCH_ARGS:-}" # extra words for nvfp4-bench
 failed=0
 for r in $(seq "$rounds"); do
     for nb in "$@"; do

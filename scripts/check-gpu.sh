@@ -182,7 +182,7 @@ elif command -v ncu >/dev/null 2>&1; then
         # the state every pass of our collector starts from: no line of the kernel's data in
         # L2 and no dirty line (our discard flush).  With --cache-control none, ncu's own work
         # between our flush and the launch changes what L2 holds, and the launch ran 3-7%
-        # shorter than after our flush (scripts/gap-study.sh, docs/method.md)
+        # shorter than after our flush (scripts/study/gap-study.sh, docs/method.md)
         # durations are compared against a second ncu run of the default set alone (one pass):
         # ncu's duration of a short kernel grows with the metrics collected beside it (g2k1536:
         # 3% with the sol set's), ours does not (docs/method.md, "Comparison with Nsight Compute")

@@ -6,43 +6,33 @@
 # steps: quick   selfcheck of the variants in GS_QUICK_VARIANTS (default all) on a few
 #                small shapes (GS_QUICK_SHAPES), for fast feedback; with each build of
 #                GS_QUICK_BUILDS (default build; e.g. "build build/NAME" for an experiment)
-#        flush   scripts/flush-study.sh (L2 state before metrics passes: ours vs ncu)
 #        check   make check-gpu (everything, with its final 'N passed, N failed' line)
 #        ncu     only check-gpu's comparison of the CUPTI collectors with Nsight Compute
 #        sanitizer only check-gpu's compute-sanitizer part
-#        bench   make bench-variants (every knob point on the benchmark shapes)
+#        bench   make bench-variants (every knob point on the benchmark shapes; it builds the
+#                evidence points, `make nvfp4-evidence`, as check and evidence do)
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        example examples/own-kernel against `make install`: its known-answer check (check.sh), then
 #                one recording of its default shape, packed as samples/own-kernel
 #        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
-#        twin    scripts/twin-overhead.sh (what each piece of the twin's stamping costs; GS_TWIN_LEVELS,
-#                GS_TWIN_EXTRA="NAME=FLAG,FLAG ...", GS_TWIN_ROUNDS, GS_TWIN_SHAPES: see that script)
-#        setup   where the set-up before each metrics pass runs (cupti-check --setup outside:
-#                before the range profiler starts, inside: after it), on the probe kernels of
-#                known traffic and on g8k2048 and g2k1536 (docs/method.md, "Metric truth")
-#        spread  scripts/process-spread.sh (the GEMM's duration from process to process, ours and
-#                ncu's, alternating; GS_SPREAD_ROUNDS, GS_SPREAD_REPS)
-#        gap     scripts/gap-study.sh (the GEMM's duration alone, in our collector and under
-#                ncu, with programmatic dependent launch on and off)
-#        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS
-#                (e.g. -DGS_STAMP_ABLATE=1) and every GEMM build with GS_ALT_KERNEL_FLAGS (a
-#                kernel experiment), for the ab step (GS_AB_BINS=build/alt/nvfp4-bench)
-#        exp     kernel experiments, built side by side: GS_EXPERIMENTS holds NAME=FLAG words
-#                (e.g. "abl1=-DNVFP4_ABLATE=1 abl3=-DNVFP4_ABLATE=3"), each built as
-#                build/NAME/nvfp4-bench with every GEMM build compiled with FLAG, for the ab
-#                step; ablations give wrong results on purpose: GS_AB_BENCH_ARGS=--time-wrong.
-#                Their builds start from nothing beside the main build (the GEMM objects are
-#                the long pole of both); the step waits for them
+#        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS and
+#                every GEMM build with GS_ALT_KERNEL_FLAGS (an experiment's -D switch), for the
+#                ab step (GS_AB_BINS=build/alt/nvfp4-bench; scripts/study/build-twin-alt.sh)
+#        exp     kernel experiments, built side by side: GS_EXPERIMENTS holds NAME=FLAG words,
+#                each built as build/NAME/nvfp4-bench with every GEMM build compiled with FLAG,
+#                for the ab step.  Their builds start from nothing beside the main build (the
+#                GEMM objects are the long pole of both); the step waits for them
 #        relink  builds build/base/nvfp4-bench from this build's objects, with every host C file
 #                that .gs-base/ holds compiled in place of its own: .gs-base/ has an earlier
 #                commit's versions of the changed files at their paths (git archive COMMIT FILES),
 #                carried along; an A/B of a host-only change (the schedule) without building the
 #                kernels twice (then GS_AB_BINS=build/base/nvfp4-bench)
-#        sass    cuobjdump SASS and resource usage of the production and twin kernels (and of
-#                the builds named in GS_SASS_BUILDS="NAME=BUILD_DIR ..."); GS_SASS_FILTER (an awk
-#                regex on the mangled names, e.g. ILi3ELi128ELi256ELi1ELi1ELi2ELi1ELi0E) keeps only
-#                the functions it matches (the whole dump is too large to come back)
-#        icache  scripts/icache-study.sh: ncu's instruction-cache misses and instruction stalls of
+#        sass    cuobjdump SASS and resource usage of the production and twin kernels, the
+#                evidence points' too where built (and of the builds named in
+#                GS_SASS_BUILDS="NAME=BUILD_DIR ..."); GS_SASS_FILTER (an awk regex on the
+#                mangled names, e.g. point_cfgILi3ELi128ELi256ELi1ELi1ELi2ELi0E) keeps only the
+#                functions it matches (the whole dump is too large to come back)
+#        icache  scripts/study/icache-study.sh: ncu's instruction-cache misses and instruction stalls of
 #                the production and twin launches, this build's and those of GS_ICACHE_BINS
 #                ("NAME=BINARY ..."), on GS_ICACHE_SHAPES (default g8k7168,g2k1536)
 #        mmarate build/nvfp4-mma-rate: the consumer's per-stage floor per wgmma width (no memory
@@ -55,6 +45,9 @@
 #                medians over the rounds in reports/ab/summary.tsv (scripts/ab-summary.sh);
 #                points GS_AB_VARIANTS (default "default": each shape's production point; a
 #                binary built before nvfp4-bench knew that word needs the names)
+# The study steps flush, gap, spread, setup and twin are gone: their scripts (scripts/study/) need
+# cupti-check options or gs_stamp.cuh switches that were removed; run this script at commit
+# 16da9bf for them (docs/notebook/2026-11-26-lab-out-of-production.md).
 # Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
 # shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
 set -u -o pipefail
@@ -73,7 +66,7 @@ log="$out/session.log"
         for e in ${GS_EXPERIMENTS:-}; do
             [[ $e =~ ^[A-Za-z0-9_-]+=.+ ]] || { echo "gpu-session: experiment '$e' is not NAME=FLAG"; continue; }
             # each build's output in its own log: parallel builds would interleave
-            (time GS_ALT_FRESH=1 GS_ALT_JOBS=8 scripts/build-twin-alt.sh "build/${e%%=*}" "" "${e#*=}") \
+            (time GS_ALT_FRESH=1 GS_ALT_JOBS=8 scripts/study/build-twin-alt.sh "build/${e%%=*}" "" "${e#*=}") \
                 >"$out/exp-${e%%=*}.log" 2>&1 &
             exp_pids+=($!) exp_names+=("${e%%=*}")
         done
@@ -89,9 +82,6 @@ log="$out/session.log"
                         --shapes "${GS_QUICK_SHAPES:-t0,t3,t8,g2k1536,m=200;n=512;k=4096}"
                 done
             done ;;
-        flush) echo "== flush study"; time scripts/flush-study.sh ;;
-        gap) echo "== gap study"; time scripts/gap-study.sh "$@" ;;
-        spread) echo "== process spread"; time scripts/process-spread.sh "$@" ;;
         check) echo "== check-gpu"; time make check-gpu ;;
         ncu) echo "== check-gpu (ncu part)"; time GS_CHECK_PARTS=ncu scripts/check-gpu.sh ;;
         sanitizer) echo "== check-gpu (sanitizer part)"; time GS_CHECK_PARTS=sanitizer scripts/check-gpu.sh ;;
@@ -100,7 +90,7 @@ log="$out/session.log"
             for s in "$@"; do
                 echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
             done ;;
-        evidence) echo "== evidence"; time scripts/evidence.sh ;;
+        evidence) echo "== evidence"; time scripts/evidence.sh ;; # it builds the evidence points
         example) echo "== examples/own-kernel"
             prefix=$(pwd)/build/install
             make --no-print-directory install PREFIX="$prefix" >/dev/null &&
@@ -109,19 +99,8 @@ log="$out/session.log"
             make --no-print-directory -C examples/own-kernel GEMMSCOPE="$prefix" RUN="../../$run" run &&
                 ln -sfn "$(basename "$run")" reports/own-kernel/default/latest
             ;;
-        twin) echo "== twin overhead study"; time scripts/twin-overhead.sh ;;
-        setup) echo "== set-up before or after the range profiler's start"
-            m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
-            for su in outside inside; do
-                echo "-- probes, set-up $su"
-                build/cupti-check --truth --setup $su | grep -E '^(metric |metrics\.|probe|[0-9]+ passed)'
-                for sh in g8k2048 g2k1536; do
-                    echo "-- $sh, set-up $su"
-                    build/cupti-check --shape $sh --setup $su --only-metrics $m | grep -E '^(metric |metrics\.)'
-                done
-            done ;;
         alt) echo "== build/alt: twin with ${GS_ALT_TWIN_FLAGS:-}, every GEMM build with ${GS_ALT_KERNEL_FLAGS:-}"
-            time scripts/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" "${GS_ALT_KERNEL_FLAGS:-}" ;;
+            time scripts/study/build-twin-alt.sh build/alt "${GS_ALT_TWIN_FLAGS:-}" "${GS_ALT_KERNEL_FLAGS:-}" ;;
         exp) echo "== kernel experiments: ${GS_EXPERIMENTS:-}"
             for i in "${!exp_pids[@]}"; do
                 wait "${exp_pids[$i]}" ||
@@ -134,6 +113,7 @@ log="$out/session.log"
             { read -r objs; read -r libs; read -r cudalib; read -r nvcc; read -r arch; read -r cc; read -r cflags; } <<<"$vars"
             linked=() ok=1
             for o in $objs; do
+                case $o in *.o | *.a) ;; *) continue ;; esac # not the point-set marker
                 src=.gs-base/${o#build/}
                 src=${src%.o}.c
                 if [ -f "$src" ]; then
@@ -150,7 +130,7 @@ log="$out/session.log"
                 || echo "gpu-session: relink failed" ;;
         launch) echo "== launch cost against parameter size"; build/launch-cost --reps "${GS_LAUNCH_REPS:-200}" ;;
         icache) echo "== instruction fetch: production and twin"
-            time scripts/icache-study.sh "${GS_ICACHE_SHAPES:-g8k7168,g2k1536}" build=build/nvfp4-bench ${GS_ICACHE_BINS:-} ;;
+            time scripts/study/icache-study.sh "${GS_ICACHE_SHAPES:-g8k7168,g2k1536}" build=build/nvfp4-bench ${GS_ICACHE_BINS:-} ;;
         mmarate) echo "== wgmma rate per width"; build/nvfp4-mma-rate | tee "$out/mma-rate.tsv" ;;
         sass) echo "== sass"
             # this build into sass/, and each NAME=BUILD_DIR of GS_SASS_BUILDS (e.g. an earlier
@@ -158,11 +138,12 @@ log="$out/session.log"
             for nb in "=build" ${GS_SASS_BUILDS:-}; do
                 name=${nb%%=*} dir=${nb#*=} dest=$out/sass${name:+-$name}
                 mkdir -p "$dest"
-                for b in prod twin; do
-                    cuobjdump -res-usage "$dir/kernels/nvfp4/gemm_$b.o" >"$dest/res-$b.txt" 2>&1
-                    cuobjdump -sass "$dir/kernels/nvfp4/gemm_$b.o" |
+                for b in gemm_prod gemm_twin gemm_evidence_prod gemm_evidence_twin; do
+                    [ -f "$dir/kernels/nvfp4/$b.o" ] || continue
+                    cuobjdump -res-usage "$dir/kernels/nvfp4/$b.o" >"$dest/res-${b#gemm_}.txt" 2>&1
+                    cuobjdump -sass "$dir/kernels/nvfp4/$b.o" |
                         awk -v re="${GS_SASS_FILTER:-}" 'BEGIN { keep = (re == "") } /Function : / { keep = (re == "" || $0 ~ re) } keep' |
-                        gzip -9 >"$dest/gemm_$b.sass.gz"
+                        gzip -9 >"$dest/$b.sass.gz"
                 done
             done ;;
         ab) echo "== A/B timing: ${GS_AB_BINS:-} and this build, alternating"

@@ -3,7 +3,7 @@
 # (the production point of SHAPE, the set-up of our collector's passes before each launch),
 # ncu --clock-control none on the GEMM's kernel, past cupti-check's 5 warm-up launches, REPS
 # launches profiled, CSV in base units on stdout.  NCU_OPTIONs go to ncu (e.g. --replay-mode
-# application --cache-control none), the words after -- to cupti-check (e.g. --evict code).
+# application --cache-control none), the words after -- to cupti-check (e.g. --no-pdl).
 # usage: scripts/ncu-gemm.sh SHAPE REPS METRICS [NCU_OPTION ...] [-- CUPTI_CHECK_OPTION ...]
 set -u -o pipefail
 [ $# -ge 3 ] || { echo "usage: ncu-gemm.sh SHAPE REPS METRICS [NCU_OPTION ...] [-- CUPTI_CHECK_OPTION ...]" >&2; exit 2; }

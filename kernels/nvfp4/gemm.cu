@@ -84,7 +84,7 @@ using kernel_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SP
 
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
- * (samples/narrow-params.tsv).  nvfp4_kparams, whose arrays hold NVFP4_MAX_GROUPS groups, is
+ * (samples/studies/narrow-params.tsv).  nvfp4_kparams, whose arrays hold NVFP4_MAX_GROUPS groups, is
  * several KB (CUtensorMap is 128 bytes).  Problems of at most NARROW_GROUPS groups (the g2
  * benchmarks, every test) get a copy narrowed to that many, laid out in the order a CTA
  * first reads it: the schedule, then the per-group fields, the tensor maps last. */

@@ -57,7 +57,7 @@ enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
  *   weights below made the deal slower (its cuts multiplied);
  * - the rebalanced split K: ns per K block of 128-row tiles by width (NVFP4_KB_NS: medians of
  *   the whole tiles' MAINLOOP per K block in the twin's recording of g8k7168,
- *   samples/g8k7168-twin; 32 and 224 are not benchmark widths: 32 as 64, 224 between its
+ *   samples/studies/g8k7168-twin; 32 and 224 are not benchmark widths: 32 as 64, 224 between its
  *   neighbours), and every handed-over part NVFP4_PART_NS more (split_rebalance; the fit of
  *   that recording's CTA end times).  Other tile heights: 3/2 (2 n_eff + 3 tile_w), the
  *   earlier weighting in the same unit (1344 at 256 x 128, where the table has 1341).  Not faster than

@@ -1,4 +1,6 @@
 #!/bin/bash
+# A past study: needs cupti-check --alone, --evict, --replay, --setup, --flush and --only-metrics,
+# removed since: run at commit 16da9bf (there it is scripts/gap-study.sh).
 # Why does the GEMM's range last longer in our collector than under Nsight Compute?  Per
 # shape, the duration, cycles and SM clock (medians of 5) from:
 #   alone: the GEMM by itself after the set-up and a wait (CUDA events, CUPTI activity;
@@ -10,7 +12,7 @@
 #          last cupti-check's --evict for the launches ncu profiles).
 # GPU and ncu required.
 # GS_GAP_METRICS replaces the metric list.
-# usage: scripts/gap-study.sh [SHAPES...]   (default: the four benchmark shapes)
+# usage: scripts/study/gap-study.sh [SHAPES...]   (default: the four benchmark shapes)
 set -u -o pipefail
 m=${GS_GAP_METRICS:-gpu__time_duration.sum,gpc__cycles_elapsed.max,sm__cycles_elapsed.avg.per_second}
 shapes=${*:-g8k7168 g8k2048 g2k4096 g2k1536}

@@ -1,4 +1,6 @@
 #!/bin/bash
+# A past study: needs cupti-check --evict and --only-metrics, removed since: run at commit 16da9bf
+# (there it is scripts/process-spread.sh).
 # How much does the GEMM's duration move from one process to the next, in our collector and
 # under Nsight Compute?  Per shape, GS_SPREAD_ROUNDS rounds (default 6), each one process of
 # ours per set-up of GS_SPREAD_EVICT (cupti-check --evict values, default "none"), then one
@@ -6,7 +8,7 @@
 # launches each (default 9).  Prints one line per round and set-up (both medians) into
 # reports/spread/rounds.tsv, and the pooled comparison per set-up (ncu-compare over all
 # rounds).  GPU and ncu required; run after 'make all'.
-# usage: scripts/process-spread.sh [SHAPES...]   (default g2k1536 g2k4096)
+# usage: scripts/study/process-spread.sh [SHAPES...]   (default g2k1536 g2k4096)
 set -u -o pipefail
 m=gpu__time_duration.sum,gpc__cycles_elapsed.max
 rounds=${GS_SPREAD_ROUNDS:-6} reps=${GS_SPREAD_REPS:-9} evicts=${GS_SPREAD_EVICT:-none}

@@ -1,4 +1,5 @@
 #!/bin/bash
+# A past study (runs at this commit).
 # Does the twin lose its time to instruction fetch?  Runs Nsight Compute over nvfp4-bench
 # binaries (each shape's production point, whose production and twin launches it
 # interleaves) and collects, per launch, the duration, the SM instruction cache's requests
@@ -6,7 +7,7 @@
 # per binary, shape and build (prod, twin) into DIR/summary.tsv.  GPU and ncu required.
 # GS_ICACHE_METRICS replaces the metric list; GS_ICACHE_LAUNCHES (default 16) is how many
 # GEMM launches ncu profiles per binary and shape, after GS_ICACHE_SKIP (default 6).
-# usage: scripts/icache-study.sh SHAPES NAME=BINARY [NAME=BINARY ...]   (SHAPES: a,b,..)
+# usage: scripts/study/icache-study.sh SHAPES NAME=BINARY [NAME=BINARY ...]   (SHAPES: a,b,..)
 # writes reports/icache/<NAME>-<shape>.csv (ncu's) and reports/icache/summary.tsv; exits 1 if any ncu run failed
 set -u -o pipefail
 [ $# -ge 2 ] || { echo "usage: icache-study.sh SHAPES NAME=BINARY [NAME=BINARY ...]" >&2; exit 2; }

@@ -1,4 +1,6 @@
 #!/bin/bash
+# A past study: needs cupti-check --only-metrics, --flush and --replay, removed since: run at
+# commit 16da9bf (there it is scripts/flush-study.sh).
 # Why do our collector's DRAM bytes and duration differ from Nsight Compute's on the same
 # kernel?  Per shape, the same metrics (duration, DRAM reads and writes, L2 misses):
 #   ours:  user replay (the token pre-pass, then an L2 flush before every pass: read = 2x L2
@@ -8,7 +10,7 @@
 #          replay with none, whose profiled launch follows the same pre-pass and flush as
 #          ours (it sees our L2 state).
 # GPU and ncu required.
-# usage: scripts/flush-study.sh [SHAPES...]   (default: g2k1536 g8k2048)
+# usage: scripts/study/flush-study.sh [SHAPES...]   (default: g2k1536 g8k2048)
 set -u -o pipefail
 m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_lookup_miss.sum,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed
 shapes=${*:-g2k1536 g8k2048}

@@ -1,4 +1,6 @@
 #!/bin/bash
+# A past study: needs GS_STAMP_ABLATE and the other study switches of gs_stamp.cuh, removed since:
+# run at commit 16da9bf (there it is scripts/twin-overhead.sh).
 # Where does the instrumented twin's overhead come from?  Builds nvfp4-bench once per
 # GS_STAMP_ABLATE level (instrument/gs_stamp.cuh: 1 no record stores, 2 no per-phase stamps,
 # 3 no timer-edge wait, 4 a twin that does nothing) next to the normal build (level 0),
@@ -9,7 +11,7 @@
 # build/twin-study/NAME.  GS_TWIN_ROUNDS=0 builds only; GS_TWIN_REUSE=1 keeps a binary an
 # earlier call built (the same machine, the same sources) instead of building it again.
 # GPU required; run after 'make all'.
-# usage: scripts/twin-overhead.sh [SHAPES]     (default GS_TWIN_SHAPES, else g8k7168,g8k2048,g2k4096,g2k1536)
+# usage: scripts/study/twin-overhead.sh [SHAPES]     (default GS_TWIN_SHAPES, else g8k7168,g8k2048,g2k4096,g2k1536)
 # writes reports/twin-overhead/L<level>-<round>.tsv and reports/twin-overhead/summary.tsv
 set -u -o pipefail
 shapes=${1:-${GS_TWIN_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}}
@@ -25,7 +27,7 @@ done
 for i in "${!names[@]}"; do
     b=build/twin-study/${names[$i]}
     [ "${GS_TWIN_REUSE:-0}" = 1 ] && [ -x "$b/nvfp4-bench" ] && continue
-    scripts/build-twin-alt.sh "$b" "${flags[$i]//,/ }" >"$dir/build-${names[$i]}.log" 2>&1 &
+    scripts/study/build-twin-alt.sh "$b" "${flags[$i]//,/ }" >"$dir/build-${names[$i]}.log" 2>&1 &
 done
 wait
 for n in "${names[@]}"; do
