@@ -79,13 +79,6 @@ static __device__ __forceinline__ void fence_proxy_async_smem(void)
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
-/* Generic-proxy global writes <-> async-proxy (TMA) accesses of the same locations: the fused
- * token dequantisation writes T with st.global, other CTAs' TMA loads read it. */
-static __device__ __forceinline__ void fence_proxy_async_global(void)
-{
-    asm volatile("fence.proxy.async.global;" ::: "memory");
-}
-
 /* ---- exact fp16x2 multiply (round-to-nearest, subnormals kept: no .ftz) ---- */
 
 static __device__ __forceinline__ uint32_t hmul2_rn(uint32_t a, uint32_t b)
@@ -374,65 +367,6 @@ static __device__ __forceinline__ int ld_acquire_gpu(const int *p)
 static __device__ __forceinline__ void st_relaxed_gpu(int *p, int v)
 {
     asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-/* Fused token dequantisation: counters of finished rows, cumulative over launches (compared
- * with wrap-around arithmetic). */
-static __device__ __forceinline__ void red_relaxed_gpu_add_u32(unsigned *p, unsigned v)
-{
-    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-static __device__ __forceinline__ unsigned ld_relaxed_gpu_u32(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-static __device__ __forceinline__ unsigned ld_acquire_gpu_u32(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-/* With a relaxed access after it (before it): a release (acquire) pattern at GPU scope. */
-static __device__ __forceinline__ void fence_acq_rel_gpu(void)
-{
-    asm volatile("fence.acq_rel.gpu;" ::: "memory");
-}
-
-/* Read-only input that no thread of the kernel writes (non-coherent path). */
-static __device__ __forceinline__ uint32_t ldg_nc_u32(const void *p)
-{
-    uint32_t v;
-    asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
-    return v;
-}
-
-static __device__ __forceinline__ uint4 ldg_nc_u4(const void *p)
-{
-    uint4 v;
-    asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-    return v;
-}
-
-static __device__ __forceinline__ uint32_t ldg_nc_u16(const void *p)
-{
-    uint16_t v;
-    asm volatile("ld.global.nc.u16 %0, [%1];" : "=h"(v) : "l"(p));
-    return v;
-}
-
-static __device__ __forceinline__ void stg_u32(void *p, uint32_t a)
-{
-    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(a) : "memory");
-}
-
-static __device__ __forceinline__ void stg_u4(void *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
-{
-    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(a), "r"(b), "r"(c), "r"(d) : "memory");
 }
 
 /* fp32 x4 through L2 only (another SM wrote or will read it; nothing to keep in L1). */
