@@ -50,9 +50,9 @@
  * has the same role), at GS_FINISH, or when 32 are pending.  A tile's four phase records then
  * cost one store instruction pair, one address computation and one branch instead of four of
  * each, off the phases themselves.  The batch is not kept across GS_TILE: its registers would
- * then stay live through every main loop (docs/method.md, "Twin overhead").  The detail twin,
- * whose per-stage stamps sit inside the main loops, stores each record at its GS_END: a batch
- * would stay live through the loops. */
+ * then stay live through every main loop (docs/notebook/2026-11-21-twin-overhead.md).  The
+ * detail twin, whose per-stage stamps sit inside the main loops, stores each record at its
+ * GS_END: a batch would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
 struct gs_ctx {
     gs_buffer b;

@@ -200,7 +200,8 @@ __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, 
 
 /* Issues the loads of the cursor's stage (after the slot's previous use was released) and
  * advances the cursor.  One thread. */
-template <class Cfg, class KP> __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base)
+template <class Cfg, class KP>
+__device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base)
 {
     const nvfp4_tile tl = kp.tiles[cur.t];
     const uint32_t use = cur.j / Cfg::STAGES;
@@ -293,8 +294,8 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
 template <class Cfg, class KP>
 __device__ __forceinline__ float *partial_base(const KP &kp, uint32_t buf, int cw, int tid_wg)
 {
-    return kp.partials + (size_t)buf * (size_t)(Cfg::TILE_W * Cfg::TILE_T) + (size_t)cw * (size_t)(64 * Cfg::TILE_T) +
-           (size_t)tid_wg * 4u;
+    return kp.partials + (size_t)buf * (size_t)(Cfg::TILE_W * Cfg::TILE_T) +
+           (size_t)cw * (size_t)(64 * Cfg::TILE_T) + (size_t)tid_wg * 4u;
 }
 
 /* A non-owning part: store the partial sum, then (one thread, after the warpgroup's
@@ -530,7 +531,7 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
  * (what its setmaxnreg.dec released) holds enough: two consumer warpgroups launched at 168
  * registers need 256 x (232 - 168) = 128 x (168 - 40), so the producer cannot keep more
  * than 40 while the consumers take 232 (with 48 the kernels hung on the H100:
- * docs/variants.md, inline tokens). */
+ * docs/notebook/2026-11-21-inline-tokens.md). */
 constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
 template <class Cfg> constexpr int threads_of()
@@ -649,7 +650,8 @@ template <int G> void narrow(const nvfp4_kparams *kp, narrow_kparams<G> *d)
 
 /* Launch the kernel of point Cfg with parameter block KP (nvfp4_kparams itself, or a
  * narrow_kparams built from it). */
-template <class Cfg, class KP> int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cudaStream_t s)
+template <class Cfg, class KP>
+int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cudaStream_t s)
 {
     using K = kernel_cfg<Cfg>;
     using L = smem_plan<K>;
