@@ -507,7 +507,7 @@ int main(int argc, char **argv)
     }
 
     int rc = 1;
-    gs_stamps st = {0};
+    gs_stamps st = {0}, st_detail = {0};
     gs_subject_run run = {0};
     gs_l2_flusher fl = {0};
     gs_timing tp = {0}, tt = {0};
@@ -535,14 +535,21 @@ int main(int argc, char **argv)
         gs_meta_set(meta, "stamps.events_per_warp_declared", "%u", run.events_per_warp);
         if (gs_stamps_alloc(&st, run.ctas, run.warps_per_cta, cap))
             goto done;
+        if (run.events_per_warp_detail) {
+            unsigned dcap = (unsigned)(run.events_per_warp_detail * a.capacity_scale);
+            gs_meta_set(meta, "stamps.detail.events_per_warp_declared", "%u", run.events_per_warp_detail);
+            if (gs_stamps_alloc(&st_detail, run.ctas, run.warps_per_cta, dcap < 1 ? 1 : dcap))
+                goto done;
+        }
     }
     if (cudaStreamCreate(&s) != cudaSuccess || gs_l2_flusher_init(&fl, 0))
         goto done;
     gs_meta_set(meta, "timing.l2_flush_bytes", "%zu", fl.bytes);
 
     /* Production build, then twin, each with the same method. */
+    const int detail_too = run.events_per_warp_detail > 0;
     twin_arg prod = {&run, {0}, GS_BUILD_PROD}, twin = {&run, st.dev, GS_BUILD_TWIN},
-             detail = {&run, st.dev, GS_BUILD_DETAIL};
+             detail = {&run, detail_too ? st_detail.dev : st.dev, GS_BUILD_DETAIL};
     twin_arg *stamped = run.stamp_build == GS_BUILD_DETAIL ? &detail : &twin;
     /* every timing before CUPTI is loaded into this process */
     {
@@ -550,7 +557,7 @@ int main(int argc, char **argv)
         const gs_launch_fn fns[3] = {launch_build, launch_build, launch_build};
         void *const args[3] = {&prod, &twin, &detail};
         gs_timing t[3];
-        const int n = stamped == &detail ? 3 : 2;
+        const int n = stamped == &detail || detail_too ? 3 : 2;
         char what[128];
         snprintf(what, sizeof what, "timing: %d builds interleaved, %d warm-up and %d timed repetitions", n, a.warmup,
                  a.reps);
@@ -586,7 +593,7 @@ int main(int argc, char **argv)
         collector(meta, "durations", 0, "--no-cupti");
     }
     step_begin("verification of every build's output");
-    const int bad_verify = run.verify && run.verify(run.ctx, meta, stamped->buf, s);
+    const int bad_verify = run.verify && run.verify(run.ctx, meta, detail_too ? detail.buf : stamped->buf, s);
     step_end();
     if (bad_verify) {
         fprintf(stderr, "gemmscope-record: verification could not run\n");
@@ -618,8 +625,24 @@ int main(int argc, char **argv)
         goto done;
     }
     if (gs_rundir_stamps(&rd, tick, st.ctas, st.dev.warps_per_cta, st.dev.capacity, st.warps, st.records, err,
-                         sizeof err) ||
-        gs_rundir_commit(&rd, err, sizeof err))
+                         sizeof err))
+        goto fail_msg;
+    if (detail_too) {
+        /* the main loop's sub-phases, from the detail twin's own launch */
+        step_begin("stamps: one launch of the detail twin");
+        const int bad_detail = gs_stamps_reset(&st_detail, s) || gs_l2_flush(&fl, s) || launch_build(&detail, s) ||
+                               cudaStreamSynchronize(s) != cudaSuccess || gs_stamps_download(&st_detail);
+        step_end();
+        if (bad_detail) {
+            fprintf(stderr, "gemmscope-record: detail stamp capture failed: %s\n",
+                    cudaGetErrorString(cudaGetLastError()));
+            goto done;
+        }
+        if (gs_rundir_stamps_detail(&rd, st_detail.ctas, st_detail.dev.warps_per_cta, st_detail.dev.capacity,
+                                    st_detail.warps, st_detail.records, err, sizeof err))
+            goto fail_msg;
+    }
+    if (gs_rundir_commit(&rd, err, sizeof err))
         goto fail_msg;
     printf("gemmscope-record: %s: production %.4f ms, twin %.4f ms (median of %d)\n", subj->name, tp.median_ms,
            tt.median_ms, a.reps);
@@ -635,6 +658,7 @@ done:
     gs_timing_free(&tp);
     gs_timing_free(&tt);
     gs_stamps_free(&st);
+    gs_stamps_free(&st_detail);
     gs_l2_flusher_free(&fl);
     if (s)
         cudaStreamDestroy(s);

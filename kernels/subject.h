@@ -31,8 +31,11 @@ typedef struct gs_subject_run {
      * runs its twin for it) */
     int (*launch)(void *ctx, int build, gs_buffer b, cudaStream_t s);
     int stamp_build; /* the build whose stamps are recorded: GS_BUILD_TWIN or GS_BUILD_DETAIL */
-    /* optional: runs each build once on poisoned outputs and checks them (the twin into
-     * `stamps`); adds keys to meta; 0 = the check ran (its verdict is in meta) */
+    /* > 0: the detail twin's stamps are recorded too (stamps-detail.gss), from a launch of their
+     * own, with this many records per warp (same CTAs and warps); stamp_build is then the twin */
+    unsigned events_per_warp_detail;
+    /* optional: runs each build once on poisoned outputs and checks them (the twins into
+     * `stamps`, sized for the largest); adds keys to meta; 0 = the check ran (its verdict is in meta) */
     int (*verify)(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s);
     /* optional: times reference points with the same method (a library's GEMM) into tim and
      * meta; 0 = ran.  The ceilings are the recorder's (instrument/gs_ceilings.h). */
