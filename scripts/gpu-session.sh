@@ -49,7 +49,8 @@
 # cupti-check options or gs_stamp.cuh switches that were removed; run this script at commit
 # 16da9bf for them (docs/notebook/2026-11-26-lab-out-of-production.md).
 # Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
-# shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, the layout of samples/<name>).
+# shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, stamps-detail.gss.gz, the layout of
+# samples/<name>).
 set -u -o pipefail
 export GS_NO_INSTALL=1
 # the copy on the GPU machine has no .git: the commit comes along in .gs-commit
@@ -171,6 +172,7 @@ for s in "$@" own-kernel; do # own-kernel: the example step's recording
         if [ -f "$run/$f" ]; then cp "$run/$f" "$pack/$s/"; fi
     done
     gzip -9 -c "$run/stamps.gss" >"$pack/$s/stamps.gss.gz"
+    if [ -f "$run/stamps-detail.gss" ]; then gzip -9 -c "$run/stamps-detail.gss" >"$pack/$s/stamps-detail.gss.gz"; fi
 done
 tar cf "$out/samples.tar" -C "$pack" . && rm -rf "$pack"
 echo "packed: $(du -h "$out/results.tar.gz" "$out/samples.tar" | tr '\n' ' ')"

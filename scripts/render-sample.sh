@@ -30,6 +30,7 @@ else
         if [ -f "$src/$f" ]; then cp "$src/$f" "$tmp/"; fi
     done
     gzip -dc "$src/stamps.gss.gz" > "$tmp/stamps.gss"
+    if [ -f "$src/stamps-detail.gss.gz" ]; then cp "$src/stamps-detail.gss.gz" "$tmp/"; fi
 fi
 build/gemmscope report "$tmp" >/dev/null
 rm -rf "$dst"
