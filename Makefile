@@ -25,6 +25,7 @@ TWIN_FLAGS :=
 DETAIL_FLAGS :=
 KERNEL_FLAGS :=
 BUILD := build
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 SHAPE ?= g8k7168
 VARIANT ?= default
@@ -99,7 +100,8 @@ TEST_NAMES := test_format test_sequence test_analysis test_report test_trace tes
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev $(BUILD_PKGS) $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 
-.PHONY: deps-build all nvfp4-evidence host install print-gemmscope-objects test test-run example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+.PHONY: deps-build all nvfp4-evidence host install print-gemmscope-objects test test-build-yes test-build-no \
+        test-run-yes test-run-no test-common example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
@@ -228,14 +230,28 @@ $(BUILD)/tests/test_cupti: tests/test_cupti.c $(CUPTI_OBJS) | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -I$(CUPTI_INC) $< $(CUPTI_OBJS) -L$(CUDA_LIB) -lcudart $(CUPTI_LIBS) -lcmocka -o $@
 
-# packages first, then a second make that sees them (HAVE_JANSSON)
+# packages first, then a second make that sees them (HAVE_JANSSON).  Without nvcc the host
+# tests run alone and the CUDA ones are named as skipped, with why.
+HAVE_NVCC := $(shell test -x "$(NVCC)" && echo yes || echo no)
+CUDA_TEST_NAMES := test_ptx test_cupti
+HOST_TEST_BINS := $(filter-out $(CUDA_TEST_NAMES:%=$(BUILD)/tests/%),$(TEST_BINS))
 test: deps-test
-	@$(MAKE) --no-print-directory test-run
-test-run: all $(TEST_BINS)
+	@$(MAKE) --no-print-directory -j$(NPROC) test-build-$(HAVE_NVCC)
+	@$(MAKE) --no-print-directory test-run-$(HAVE_NVCC)
+# what the tests need, no more: the programs they run and the tests themselves
+test-build-yes: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a $(TEST_BINS)
+test-build-no: $(BUILD)/gemmscope $(HOST_TEST_BINS)
+test-run-yes:
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
+	@$(MAKE) --no-print-directory test-common
+	@$(MAKE) --no-print-directory example
+test-run-no:
+	@set -e; for t in $(HOST_TEST_BINS); do echo "== $$t"; ./$$t; done
+	@$(MAKE) --no-print-directory test-common
+	@echo "== skipped, no nvcc at $(NVCC) (set CUDA_HOME): $(CUDA_TEST_NAMES), the recorder's part of test_cli, the own-kernel example"
+test-common:
 	@echo "== fuzz corpora and past failures, replayed (ASan, UBSan)"
 	@$(MAKE) --no-print-directory fuzz-replay
-	@$(MAKE) --no-print-directory example
 	@echo "== make check-gpu's gate on missing tools"
 	@tests/check-gpu-gate.sh
 	@echo "== the README's figures against the samples"
@@ -323,7 +339,8 @@ bench-analyzer: $(GS_HOST_OBJS)
 report:
 	@scripts/ensure-packages.sh $(BUILD_PKGS) && scripts/ensure-packages.sh --optional $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 	@if scripts/has-gpu.sh; then \
-	    $(MAKE) --no-print-directory all && $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT) METRICS=$(METRICS) DETAIL=$(DETAIL); \
+	    $(MAKE) -j$(NPROC) --no-print-directory $(BUILD)/gemmscope $(BUILD)/gemmscope-record && \
+	    $(BUILD)/gemmscope record SHAPE=$(SHAPE) VARIANT=$(VARIANT) METRICS=$(METRICS) DETAIL=$(DETAIL); \
 	else \
 	    $(MAKE) --no-print-directory host >/dev/null && scripts/render-sample.sh $(SHAPE); \
 	fi

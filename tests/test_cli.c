@@ -1,6 +1,7 @@
 /* The gemmscope program and its recorder (gemmscope-record) on bad input: one clear line
  * on stderr, a non-zero exit, and nothing written.  Runs build/gemmscope and
- * build/gemmscope-record from the repository root (both built by `make all`). */
+ * build/gemmscope-record from the repository root; the recorder's tests are skipped where it
+ * was not built (no nvcc). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,10 +20,13 @@
 
 static char err_text[4096];
 
+/* the recorder needs CUDA to build: where it is absent (no nvcc), its tests are skipped */
+static int have_recorder;
+
 static int setup(void **state)
 {
-    const int built = access("build/gemmscope", X_OK) == 0 && access("build/gemmscope-record", X_OK) == 0;
-    return built ? tmpdir_setup(state) : -1;
+    have_recorder = access("build/gemmscope-record", X_OK) == 0;
+    return access("build/gemmscope", X_OK) == 0 ? tmpdir_setup(state) : -1;
 }
 
 /* Runs `build/PROGRAM ARGS`; returns the exit status; stderr in err_text. */
@@ -196,6 +200,8 @@ static void bad_commands_fail_cleanly(void **state)
 static void record_options_fail_cleanly(void **state)
 {
     (void)state;
+    if (!have_recorder)
+        skip(); /* build/gemmscope-record: built only where nvcc is */
     char args[700];
     const char *bad[][2] = {
         {"--reps 5x", "--reps takes a whole number"},
@@ -241,6 +247,8 @@ static void record_options_fail_cleanly(void **state)
 static void subjects_list_themselves(void **state)
 {
     (void)state;
+    if (!have_recorder)
+        skip();
     assert_int_equal(run_capture("subjects"), 0);
     assert_non_null(strstr(out_text, "calib "));
     assert_non_null(strstr(out_text, "release "));
