@@ -239,8 +239,8 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build-$(HAVE_NVCC)
 	@$(MAKE) --no-print-directory test-run-$(HAVE_NVCC)
 # what the tests need, no more: the programs they run and the tests themselves
-test-build-yes: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a $(TEST_BINS)
-test-build-no: $(BUILD)/gemmscope $(HOST_TEST_BINS)
+test-build-yes: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a $(BUILD)/ncu-compare $(TEST_BINS)
+test-build-no: $(BUILD)/gemmscope $(BUILD)/ncu-compare $(HOST_TEST_BINS)
 test-run-yes:
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
 	@$(MAKE) --no-print-directory test-common
