@@ -168,7 +168,7 @@ for s in "$@" own-kernel; do # own-kernel: the example step's recording
     [ -f "$run/stamps.gss" ] || continue
     mkdir -p "$pack/$s"
     cp "$run/meta.txt" "$run/timings.tsv" "$pack/$s/"
-    for f in units.tsv pcsamp.tsv pcsamp-twin.tsv; do
+    for f in units.tsv probes.tsv pcsamp.tsv pcsamp-twin.tsv; do
         if [ -f "$run/$f" ]; then cp "$run/$f" "$pack/$s/"; fi
     done
     gzip -9 -c "$run/stamps.gss" >"$pack/$s/stamps.gss.gz"

@@ -26,7 +26,7 @@ if [ -f "$src/import.args" ]; then
     (cd "$src" && { tr '\n' ' ' <import.args; printf " -o '%s'\n" "$out"; } | xargs "$gs" import >/dev/null)
 else
     cp "$src/meta.txt" "$src/timings.tsv" "$tmp/"
-    for f in units.tsv pcsamp.tsv pcsamp-twin.tsv; do
+    for f in units.tsv probes.tsv pcsamp.tsv pcsamp-twin.tsv; do
         if [ -f "$src/$f" ]; then cp "$src/$f" "$tmp/"; fi
     done
     gzip -dc "$src/stamps.gss.gz" > "$tmp/stamps.gss"

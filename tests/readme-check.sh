@@ -11,14 +11,14 @@ f=$tmp/doc.md
 {
     echo "# doc"
     echo "<!-- gemmscope table samples/g2k1536 -->"
-    build/gemmscope table samples/g2k1536 | sed 's/19\.5 us/18.5 us/'
+    build/gemmscope table samples/g2k1536 | sed 's/| [0-9.]* us |/| 999.9 us |/'
     echo "<!-- end -->"
     echo "after"
 } >"$f"
-grep -q '18.5 us' "$f" || { echo "readme-check: the sample's table changed; edit this test" >&2; exit 1; }
+grep -q '999.9 us' "$f" || { echo "readme-check: the sample's table has no time; edit this test" >&2; exit 1; }
 scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "an edited figure: --check fails" FAIL || row "an edited figure: --check fails" pass
 cp "$f" "$tmp/before"
-scripts/readme.sh "$f" >/dev/null 2>&1 && ! grep -q '18.5 us' "$f" && grep -qx after "$f" \
+scripts/readme.sh "$f" >/dev/null 2>&1 && ! grep -q '999.9 us' "$f" && grep -qx after "$f" \
     && row "rewriting puts the sample's figure back, keeps the rest" pass || row "rewriting puts the sample's figure back, keeps the rest" FAIL
 scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "after rewriting: --check passes" pass || row "after rewriting: --check passes" FAIL
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
