@@ -146,7 +146,7 @@ int cmd_record(int argc, char **argv)
         if (rc == 2) /* bad input: the recorder said what, in one line */
             return 1;
         if (rc == 3)
-            fprintf(stderr, "gemmscope: no GPU here; `make report` renders the recorded sample instead\n");
+            return gs_die("no GPU here, nothing was written; `make report` renders the recorded sample instead");
         return gs_die("recording failed; nothing was written");
     }
     if (gs_analyse(tmp, tmp, 1)) {

@@ -25,7 +25,8 @@ void gs_resolve_run(const char *in, char *out, size_t n);
 /* The folder this program lives in (where gemmscope-record sits beside it). */
 int gs_self_dir(char *out, size_t n);
 /* Runs the recorder beside this program with `args` (NULL-terminated, without the program);
- * its exit status, or -1 with one line on stderr when it cannot be run. */
+ * its exit status (2 when it is not built: one line on stderr, as for bad input), or -1 with one
+ * line on stderr when it cannot be run. */
 int gs_run_recorder(const char *const *args);
 /* Analyses `run` and writes summary.json, report.md and plots into `out`; 0 or 1. */
 int gs_analyse(const char *run, const char *out, int quiet);

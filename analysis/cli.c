@@ -62,7 +62,7 @@ int gs_run_recorder(const char *const *args)
     if (access(helper, X_OK) != 0) {
         fprintf(stderr, "gemmscope: %s not found: subjects live in the recorder; build it with 'make' (needs nvcc)\n",
                 helper);
-        return -1;
+        return 2; /* said, in one line, as the recorder says bad input */
     }
     argv[n++] = helper;
     for (int i = 0; args[i] && n < 63; i++)
