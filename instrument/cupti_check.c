@@ -128,13 +128,13 @@ static int print_metrics(const char *set, const char *const *names, int n, const
     static gs_metric_values mv;
     if (gs_cupti_metrics_validate("GH100", names, n, &host_passes, why, sizeof why))
         printf("metrics.%s host check (GH100) failed: %s\n", set, why);
-    int e = gs_cupti_metrics_collect_median(pr->launch, pr->arg, pr->before, pr->before_arg, 0, s, names, n,
+    int e = gs_cupti_metrics_collect_median(pr->launch, pr->arg, pr->before, pr->before_arg, s, names, n,
                                             pr->kernel, g_metric_reps, &mv, why, sizeof why);
     if (e && strstr(why, "MULTIPLE_SUBSCRIBERS")) {
         /* our own module-load subscription may hold the one subscriber slot */
         printf("metrics.%s: %s; retrying without our subscriber\n", set, why);
         gs_cupti_pcsamp_release();
-        e = gs_cupti_metrics_collect_median(pr->launch, pr->arg, pr->before, pr->before_arg, 0, s, names, n,
+        e = gs_cupti_metrics_collect_median(pr->launch, pr->arg, pr->before, pr->before_arg, s, names, n,
                                             pr->kernel, g_metric_reps, &mv, why, sizeof why);
     }
     if (e) {

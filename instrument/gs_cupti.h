@@ -123,29 +123,26 @@ int gs_cupti_metrics_validate(const char *chip, const char *const *names, int n,
  * the one measured, which must come last: auto ranges are named by index ("0", "1", ...
  * seen on H100), so kernel_substring only selects a range whose name contains it and
  * otherwise the LAST range is evaluated.
- * With before_pass and without GS_CUPTI_KERNEL_REPLAY: user replay: before_pass(before_arg)
+ * With before_pass: user replay: before_pass(before_arg)
  * runs before every pass (an L2 flush, the helper kernels fn depends on), then fn once per
- * pass; fn must be idempotent.  Otherwise kernel replay (CUPTI re-runs each kernel once per
+ * pass; fn must be idempotent.  Without it kernel replay (CUPTI re-runs each kernel once per
  * pass and restores memory; the caches carry over from pass to pass), with before_pass,
  * when given, run once before the launch.  If the driver refuses user replay, kernel
  * replay is used; out->replay says which ran.  Needs root or CAP_SYS_ADMIN
  * (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES otherwise).
- * GS_CUPTI_SETUP_OUTSIDE: before_pass runs before cuptiRangeProfilerStart rather than after
- * it (its kernels are then not ranges of the pass).  The default, inside, is what makes the
- * L2 state the profiled kernel meets the one before_pass left: starting the range profiler
- * leaves dirty lines in L2 that the kernel then writes back (docs/method.md, "Metric
- * truth"). */
-#define GS_CUPTI_KERNEL_REPLAY 1u
-#define GS_CUPTI_SETUP_OUTSIDE 2u
+ * before_pass runs after cuptiRangeProfilerStart (its kernels are ranges of the pass): that
+ * makes the L2 state the profiled kernel meets the one before_pass left, as starting the
+ * range profiler leaves dirty lines in L2 that the kernel would otherwise write back
+ * (docs/method.md, "Metric truth"). */
 int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
-                             unsigned flags, cudaStream_t s, const char *const *names, int n,
+                             cudaStream_t s, const char *const *names, int n,
                              const char *kernel_substring, gs_metric_values *out, char *why, size_t wn);
 
 /* gs_cupti_metrics_collect `reps` times (1..64); out->values are the medians (the mean of
  * the middle two for an even count), out->lo and out->hi the extremes, out->collections =
  * reps.  Fails as soon as one collection does. */
 int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
-                                    unsigned flags, cudaStream_t s, const char *const *names, int n,
+                                    cudaStream_t s, const char *const *names, int n,
                                     const char *kernel_substring, int reps, gs_metric_values *out, char *why,
                                     size_t wn);
 

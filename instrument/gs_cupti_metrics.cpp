@@ -275,7 +275,7 @@ static int device_supported(int dev, CUpti_Profiler_API api, char *why, size_t w
 }
 
 int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
-                             unsigned flags, cudaStream_t s, const char *const *names, int n,
+                             cudaStream_t s, const char *const *names, int n,
                              const char *kernel_substring, gs_metric_values *out, char *why, size_t wn)
 {
     enum { MAX_RANGES = 16 };
@@ -287,7 +287,6 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
     int dev = 0, rc = -1;
     const char *chip = NULL;
     cudaError_t ce;
-    const int kernel_replay = (flags & GS_CUPTI_KERNEL_REPLAY) != 0, setup_inside = !(flags & GS_CUPTI_SETUP_OUTSIDE);
 
     memset(&c, 0, sizeof c);
     memset(out, 0, sizeof *out);
@@ -379,7 +378,7 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
         p.counterDataImageSize = counter_data_size;
         p.pCounterDataImage = counter_data;
         p.range = CUPTI_AutoRange;
-        p.replayMode = before_pass && !kernel_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
+        p.replayMode = before_pass ? CUPTI_UserReplay : CUPTI_KernelReplay;
         p.maxRangesPerPass = MAX_RANGES;
         p.numNestingLevels = 1;
         p.minNestingLevel = 1;
@@ -410,18 +409,13 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
     /* Kernel replay submits every pass within the one launch (the loop only guards against
      * a configuration that needs the launch again); user replay needs one launch per pass. */
     for (int iter = 0;; iter++) {
-        if (before_pass && !setup_inside &&
-            (ce = gs_cupti_launch_and_wait(before_pass, before_arg, s)) != cudaSuccess) {
-            gs_cupti_failf(why, wn, "the set-up before pass %d failed: %s", iter, cudaGetErrorString(ce));
-            goto fail;
-        }
         CUpti_RangeProfiler_Start_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
         sp.pRangeProfilerObject = obj;
         CUPTI_TRY(cuptiRangeProfilerStart(&sp));
         /* the set-up's kernels become ranges of the pass too; the measured kernel is the last */
-        ce = before_pass && setup_inside ? gs_cupti_launch_and_wait(before_pass, before_arg, s) : cudaSuccess;
+        ce = before_pass ? gs_cupti_launch_and_wait(before_pass, before_arg, s) : cudaSuccess;
         if (ce == cudaSuccess)
             ce = gs_cupti_launch_and_wait(fn, arg, s);
         CUpti_RangeProfiler_Stop_Params tp;
@@ -517,7 +511,7 @@ fail:
 }
 
 int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
-                                    unsigned flags, cudaStream_t s, const char *const *names, int n,
+                                    cudaStream_t s, const char *const *names, int n,
                                     const char *kernel_substring, int reps, gs_metric_values *out, char *why,
                                     size_t wn)
 {
@@ -526,8 +520,7 @@ int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn bef
     if (reps < 1 || reps > MAX_REPS)
         return gs_cupti_failf(why, wn, "gs_cupti_metrics_collect_median: 1..%d collections, not %d", MAX_REPS, reps);
     for (int r = 0; r < reps; r++) {
-        if (gs_cupti_metrics_collect(fn, arg, before_pass, before_arg, flags, s, names, n, kernel_substring, out, why,
-                                     wn))
+        if (gs_cupti_metrics_collect(fn, arg, before_pass, before_arg, s, names, n, kernel_substring, out, why, wn))
             return -1;
         for (int i = 0; i < out->n; i++)
             vals[i][r] = out->values[i];

@@ -304,7 +304,7 @@ static void collect_metrics(gs_meta *m, twin_arg *prod, cudaStream_t s, const gs
         return;
     }
     if (gs_cupti_metrics_collect_median(alone ? launch_alone : launch_build, alone ? (void *)prod->run : (void *)prod,
-                                        before_pass, &ps, 0, s, names, n, "_prod", GS_CUPTI_METRIC_REPS, &v, why,
+                                        before_pass, &ps, s, names, n, "_prod", GS_CUPTI_METRIC_REPS, &v, why,
                                         sizeof why)) {
         collector(m, key, 0, why);
         return;
