@@ -223,7 +223,8 @@ static int cmp_reason(const void *a, const void *b)
     return (x->samples < y->samples) - (x->samples > y->samples);
 }
 
-static void print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv, int have_cubins)
+/* 0, or -1 when the collection did not run (said on stdout) */
+static int print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv, int have_cubins)
 {
     char why[512];
     gs_pcsamp_result r;
@@ -237,7 +238,7 @@ static void print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv
         clock_gettime(CLOCK_MONOTONIC, &t0);
         if (gs_cupti_pcsamp_collect(launch, a, s, KERNEL, period, &r, why, sizeof why)) {
             printf("pcsamp: skipped: %s\n", why);
-            return;
+            return -1;
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -283,6 +284,7 @@ static void print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv
             printf("pcsamp tsv written to %s\n", tsv);
     }
     gs_pcsamp_result_free(&r);
+    return 0;
 }
 
 /* --truth: our collector on the probes (judged against what they must measure), or with
@@ -490,11 +492,12 @@ int main(int argc, char **argv)
 
     printf("== cupti_check nvfp4 %s variant %s on %s (%d SMs)%s\n", shape_name, a.v->name, prop.name,
            prop.multiProcessorCount, g_no_pdl ? ", no programmatic dependent launch" : "");
+    int skipped = 0; /* a collector that did not run: the exit status says so */
     /* ---- stall reasons first: the kernel's module must load while PC sampling is enabled ---- */
     if (!pcsamp_last) {
         if (gs_l2_flush_clean(&fl, s) || cudaStreamSynchronize(s) != cudaSuccess)
             printf("pcsamp: L2 flush failed\n");
-        print_pcsamp(&a, s, period, tsv, pcs_ready);
+        skipped |= print_pcsamp(&a, s, period, tsv, pcs_ready) != 0;
     }
 
     /* ---- durations: CUPTI activity vs CUDA events on the same launches ---- */
@@ -502,6 +505,7 @@ int main(int argc, char **argv)
     memset(&ev, 0, sizeof ev);
     memset(&plain, 0, sizeof plain);
     int act = gs_cupti_activity_begin(why, sizeof why);
+    skipped |= act != 0;
     if (act)
         printf("durations: CUPTI skipped: %s\n", why);
     if (gs_time_launches(launch, &a, s, &fl, warmup, reps, &ev)) {
@@ -513,6 +517,7 @@ int main(int argc, char **argv)
     if (!act && gs_cupti_activity_end(KERNEL, &d, why, sizeof why)) {
         printf("durations: CUPTI failed: %s\n", why);
         act = -1;
+        skipped = 1;
     }
     if (gs_time_launches(launch, &a, s, &fl, warmup, reps, &plain)) {
         fprintf(stderr, "cupti_check: timed launches failed\n");
@@ -559,15 +564,17 @@ int main(int argc, char **argv)
         const char *const *names = gs_cupti_metric_set(set, &n);
         pass_setup ps = {&a, &fl};
         profiled pr = {launch_gemm, before_pass, &a, &ps, KERNEL};
-        print_metrics(set, names, n, &pr, s, NULL);
+        skipped |= print_metrics(set, names, n, &pr, s, NULL) != 0;
     }
 
     /* ---- stall reasons last (--pcsamp-last: the order that gave no PC records on H100) ---- */
     if (pcsamp_last)
-        print_pcsamp(&a, s, period, tsv, pcs_ready);
+        skipped |= print_pcsamp(&a, s, period, tsv, pcs_ready) != 0;
 
     nvfp4_problem_destroy(a.p);
     gs_l2_flusher_free(&fl);
     cudaStreamDestroy(s);
-    return 0;
+    if (skipped)
+        fprintf(stderr, "cupti_check: a collector did not run (the lines above say which)\n");
+    return skipped ? 1 : 0;
 }

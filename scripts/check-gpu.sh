@@ -188,7 +188,12 @@ elif command -v ncu >/dev/null 2>&1; then
         # 3% with the sol set's), ours does not (docs/method.md, "Comparison with Nsight Compute")
         pairs=() durations=()
         for r in $(seq $rounds); do
-            build/cupti-check --shape "$shape" --metric-reps $reps >"$root/cupti-$shape-$r.txt" 2>&1
+            # a collector that did not run is a failure of its own (cupti-check exits 1), whatever
+            # the comparison below makes of the lines it did print
+            if ! build/cupti-check --shape "$shape" --metric-reps $reps >"$root/cupti-$shape-$r.txt" 2>&1; then
+                printf '%-52s FAIL (see %s)\n' "cupti-check --shape $shape, round $r" "$root/cupti-$shape-$r.txt"
+                failed=$((failed + 1))
+            fi
             [ "$r" = 1 ] && grep -E '^(durations|stalls|metrics\.)' "$root/cupti-$shape-$r.txt"
             scripts/ncu-gemm.sh "$shape" $reps "$metrics" >"$root/ncu-$shape-$r.csv" 2>&1
             scripts/ncu-gemm.sh "$shape" $reps "$metrics_default" >"$root/ncu-d-$shape-$r.csv" 2>&1
