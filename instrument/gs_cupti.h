@@ -134,6 +134,12 @@ int gs_cupti_metrics_validate(const char *chip, const char *const *names, int n,
  * makes the L2 state the profiled kernel meets the one before_pass left, as starting the
  * range profiler leaves dirty lines in L2 that the kernel would otherwise write back
  * (docs/method.md, "Metric truth"). */
+/* Optional report of a collection's progress, for a user watching a long recording: called
+ * before every pass (pass of passes, 1-based) of every collection (collection of
+ * collections; 1 of 1 outside gs_cupti_metrics_collect_median).  NULL: no report. */
+typedef void (*gs_cupti_progress_fn)(int collection, int collections, int pass, int passes, void *arg);
+void gs_cupti_set_progress(gs_cupti_progress_fn fn, void *arg);
+
 int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
                              cudaStream_t s, const char *const *names, int n,
                              const char *kernel_substring, gs_metric_values *out, char *why, size_t wn);

@@ -274,6 +274,16 @@ static int device_supported(int dev, CUpti_Profiler_API api, char *why, size_t w
                  level(p.cmp), level(p.wsl));
 }
 
+static gs_cupti_progress_fn g_progress;
+static void *g_progress_arg;
+static int g_collection = 1, g_collections = 1; /* set by gs_cupti_metrics_collect_median */
+
+void gs_cupti_set_progress(gs_cupti_progress_fn fn, void *arg)
+{
+    g_progress = fn;
+    g_progress_arg = arg;
+}
+
 int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pass, void *before_arg,
                              cudaStream_t s, const char *const *names, int n,
                              const char *kernel_substring, gs_metric_values *out, char *why, size_t wn)
@@ -409,6 +419,8 @@ int gs_cupti_metrics_collect(gs_launch_fn fn, void *arg, gs_launch_fn before_pas
     /* Kernel replay submits every pass within the one launch (the loop only guards against
      * a configuration that needs the launch again); user replay needs one launch per pass. */
     for (int iter = 0;; iter++) {
+        if (g_progress)
+            g_progress(g_collection, g_collections, iter + 1, (int)c.passes, g_progress_arg);
         CUpti_RangeProfiler_Start_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
@@ -520,7 +532,11 @@ int gs_cupti_metrics_collect_median(gs_launch_fn fn, void *arg, gs_launch_fn bef
     if (reps < 1 || reps > MAX_REPS)
         return gs_cupti_failf(why, wn, "gs_cupti_metrics_collect_median: 1..%d collections, not %d", MAX_REPS, reps);
     for (int r = 0; r < reps; r++) {
-        if (gs_cupti_metrics_collect(fn, arg, before_pass, before_arg, s, names, n, kernel_substring, out, why, wn))
+        g_collection = r + 1, g_collections = reps;
+        const int bad = gs_cupti_metrics_collect(fn, arg, before_pass, before_arg, s, names, n, kernel_substring, out,
+                                                 why, wn);
+        g_collection = g_collections = 1;
+        if (bad)
             return -1;
         for (int i = 0; i < out->n; i++)
             vals[i][r] = out->values[i];

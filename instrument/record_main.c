@@ -119,8 +119,11 @@ static int launch_build(void *arg, cudaStream_t s)
 /* A long step begins: its name on stderr with the time since the recorder started (when
  * stderr is a terminal), and an NVTX range around it (closed by step_end). */
 static struct timespec start_time;
+static int progress_open; /* a progress line without its newline yet */
 static void step_begin(const char *what)
 {
+    if (progress_open)
+        fputc('\n', stderr), progress_open = 0;
     if (isatty(2)) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -130,7 +133,27 @@ static void step_begin(const char *what)
     nvtxRangePushA(what);
 }
 
-static void step_end(void) { nvtxRangePop(); }
+static void step_end(void)
+{
+    if (progress_open)
+        fputc('\n', stderr), progress_open = 0;
+    nvtxRangePop();
+}
+
+/* A metrics collection's progress, on one terminal line rewritten in place: "collection 2/5,
+ * pass 3/9" (gs_cupti_set_progress). */
+static void metrics_progress(int collection, int collections, int pass, int passes, void *arg)
+{
+    (void)arg;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    fprintf(stderr, "\rgemmscope-record [%6.1f s]   collection %d/%d, pass %d/%d ",
+            (double)(now.tv_sec - start_time.tv_sec) + 1e-9 * (double)(now.tv_nsec - start_time.tv_nsec), collection,
+            collections, pass, passes);
+    progress_open = 1;
+    if (collection == collections && pass == passes)
+        fputc('\n', stderr), progress_open = 0;
+}
 
 /* One line per collector in meta: "ok" or "skipped: <reason>". */
 static void collector(gs_meta *m, const char *name, int ok, const char *why)
@@ -601,6 +624,8 @@ int main(int argc, char **argv)
     }
     if (cupti && strcmp(metrics, "none") != 0) {
         step_begin("hardware metrics: the default set");
+        if (isatty(2))
+            gs_cupti_set_progress(metrics_progress, NULL);
         collect_metrics(meta, &prod, s, &fl, "default");
         step_end();
         if (!strcmp(metrics, "sol")) {
