@@ -359,7 +359,7 @@ PROPOSAL ?=
 evidence: host
 	@test -n "$(PROPOSAL)" || { echo "usage: make evidence SHAPE=... PROPOSAL=... [A=run-off B=run-on]; proposals: $$(grep '^proposal' analysis/proposals.txt | cut -d' ' -f2 | tr '\n' ' ')" >&2; exit 1; }
 	@run=reports/$(SHAPE)/default/latest; \
-	if [ ! -d $$run ]; then scripts/render-sample.sh $(SHAPE) >/dev/null && run=reports/samples/$(SHAPE); fi; \
+	if [ ! -d $$run ]; then scripts/render-sample.sh $(SHAPE) >/dev/null || exit 1; run=reports/samples/$(SHAPE); fi; \
 	mkdir -p reports/evidence; \
 	$(BUILD)/gemmscope evidence $(PROPOSAL) $$run $(if $(A),--ab $(A) $(B)) -o reports/evidence/$(SHAPE)-$(PROPOSAL).md
 
