@@ -74,7 +74,7 @@ GS_LIB_LIBS := -lz -lcublas -lcudart
 
 # recorder: C host code with the CUDA runtime, kernels built as production + twin (+ detail twin for NVFP4)
 REC_C_SRCS := instrument/record_main.c kernels/subjects.c kernels/subject_calib.c \
-              kernels/subject_nvfp4.c $(NVFP4_CUDA_C)
+              kernels/subject_nvfp4.c kernels/subject_dual.c $(NVFP4_CUDA_C)
 REC_CU_SRCS := instrument/gs_flush.cu $(NVFP4_CU)
 # The NVFP4 GEMM's objects: the production points (gemm.cu) in its three builds, and the
 # evidence points (points.h) in theirs with NVFP4_POINT_SET=all (`make nvfp4-evidence`), else
@@ -96,7 +96,8 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
             $(NVFP4_CU:%.cu=$(BUILD)/%.o) $(NVFP4_KERNEL_OBJS) $(NVFP4_HOST_OBJS) $(BUILD)/libgemmscope.a
 
 TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
-              test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks test_proton test_builds
+              test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks test_proton test_builds \
+              test_dual
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev $(BUILD_PKGS) $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 
@@ -136,7 +137,7 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
-# gemm_evidence.cu is gemm.cu with the evidence points
+# gemm_evidence.cu and gemm_dual_evidence.cu are gemm.cu with the evidence points
 $(NVFP4_EVIDENCE_OBJS): $(NVFP4_KERNEL_CU)
 
 # the NVFP4 point set the programs were last linked with (the marker's name holds it)

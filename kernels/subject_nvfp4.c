@@ -2,8 +2,7 @@
  * distribution, a variant of the kernel's knob space; verified on poisoned
  * outputs in both builds, and timed next to cuBLAS and the two ceilings. */
 #define _POSIX_C_SOURCE 200809L
-#include "subject.h"
-#include "nvfp4/nvfp4.h"
+#include "subject_nvfp4.h"
 #include "nvfp4/schedule.h"
 #include "../instrument/gs_ceilings.h"
 
@@ -11,33 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct nvfp4_ctx {
-    nvfp4_problem *p;
-    const nvfp4_variant *v;
-    nvfp4_shape shape;
-    int detail_too; /* the detail twin's stamps recorded beside the twin's */
-} nvfp4_ctx;
-
-
-static int launch(void *ctx, int build, gs_buffer b, cudaStream_t s)
+int nvfp4_subject_launch(void *ctx, int build, gs_buffer b, cudaStream_t s)
 {
     nvfp4_ctx *c = ctx;
     return nvfp4_launch(c->v, build == GS_BUILD_DETAIL ? NVFP4_DETAIL : build ? NVFP4_TWIN : NVFP4_PROD, c->p, b, s);
 }
 
-static int prepare(void *ctx, cudaStream_t s)
+int nvfp4_subject_prepare(void *ctx, cudaStream_t s)
 {
     nvfp4_ctx *c = ctx;
     return nvfp4_prepare(c->v, c->p, s);
 }
 
-static int launch_alone(void *ctx, cudaStream_t s)
+int nvfp4_subject_launch_alone(void *ctx, cudaStream_t s)
 {
     nvfp4_ctx *c = ctx;
     return nvfp4_launch_gemm_alone(c->v, c->p, s);
 }
 
-static void close_ctx(void *ctx)
+void nvfp4_subject_close(void *ctx)
 {
     nvfp4_ctx *c = ctx;
     nvfp4_problem_destroy(c->p);
@@ -73,7 +64,7 @@ static int check_build(nvfp4_ctx *c, int which, gs_buffer b, cudaStream_t s, gs_
 
 /* Every build the run times: production, twin and, where recorded, the detail twin; `stamps`
  * holds the largest of their stamp buffers. */
-static int verify(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s)
+int nvfp4_subject_verify(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s)
 {
     nvfp4_ctx *c = ctx;
     int prod = check_build(c, NVFP4_PROD, (gs_buffer){0}, s, meta);
@@ -114,8 +105,8 @@ out:
 }
 
 /* The kernel's sub-phases, as the run names them: each stamped once per K block by the
- * detail twin's first consumer warp of each warpgroup. */
-static int name_phases(gs_rundir *rd)
+ * detail twin's first consumer warp of each warpgroup (the dual GEMM's gate 2: DEQUANT twice). */
+int nvfp4_subject_name_phases(gs_rundir *rd)
 {
     char err[256];
     if (gs_rundir_phase(rd, NVFP4_LOAD_WAIT, "LOAD_WAIT", GS_MAINLOOP, "wait", err, sizeof err) ||
@@ -129,7 +120,8 @@ static int name_phases(gs_rundir *rd)
 
 /* The point's schedule as the run's units (the kernel's GS_TILE tag is the unit's index),
  * and what a unit is; *computed gets the flops the tiles compute, padding included. */
-static int write_units(const nvfp4_variant *v, const nvfp4_shape *sh, int sms, gs_rundir *rd, double *computed)
+int nvfp4_subject_write_units(const nvfp4_variant *v, const nvfp4_shape *sh, int sms, int gemms, const char *what,
+                              gs_rundir *rd, double *computed)
 {
     nvfp4_schedule sc;
     char why[256];
@@ -143,7 +135,7 @@ static int write_units(const nvfp4_variant *v, const nvfp4_shape *sh, int sms, g
         for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1] && !rc; t++) {
             const nvfp4_tile *x = &sc.tiles[t];
             gs_unit u = {(uint32_t)t, (uint32_t)b, x->group, x->n_eff, x->kb0, x->kb1, x->parts,
-                         2.0 * v->tile_w * x->n_eff * NVFP4_BK * (x->kb1 - x->kb0)};
+                         2.0 * gemms * v->tile_w * x->n_eff * NVFP4_BK * (x->kb1 - x->kb0)};
             *computed += u.flops;
             if (gs_rundir_unit(rd, &u, why, sizeof why)) {
                 fprintf(stderr, "gemmscope-record: %s\n", why);
@@ -152,8 +144,7 @@ static int write_units(const nvfp4_variant *v, const nvfp4_shape *sh, int sms, g
         }
     nvfp4_schedule_free(&sc);
     gs_meta *m = &rd->meta;
-    gs_meta_set(m, "units.what", "an output tile of %d weight rows by up to %d tokens, or a split-K part of one",
-                v->tile_w, v->tile_t);
+    gs_meta_set(m, "units.what", "%s", what);
     gs_meta_set(m, "units.width", "token columns the wgmmas compute (n_eff): the tile's valid tokens rounded up to %d",
                 NVFP4_N_STEP);
     gs_meta_set(m, "units.k_block", "%d", NVFP4_BK);
@@ -191,20 +182,15 @@ static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
         free(c);
         return -1;
     }
-    unsigned ctas, wpc, epw, dctas = 0, dwpc = 0, depw = 0;
     const int sms = nvfp4_problem_sms(c->p);
-    c->detail_too = a->detail;
-    if (nvfp4_stamp_geometry(c->v, &c->shape, sms, 0, &ctas, &wpc, &epw) ||
-        (a->detail && (nvfp4_stamp_geometry(c->v, &c->shape, sms, 1, &dctas, &dwpc, &depw) || dctas != ctas ||
-                       dwpc != wpc))) {
-        fprintf(stderr, "gemmscope-record: variant %s cannot run shape %s\n", c->v->name, a->shape);
-        close_ctx(c);
-        return -1;
-    }
     const nvfp4_shape *sh = &c->shape;
     double computed = 0;
-    if (name_phases(rd) || write_units(c->v, sh, sms, rd, &computed)) {
-        close_ctx(c);
+    char what[160];
+    snprintf(what, sizeof what, "an output tile of %d weight rows by up to %d tokens, or a split-K part of one",
+             c->v->tile_w, c->v->tile_t);
+    if (nvfp4_subject_geometry(c, a, run, meta) || nvfp4_subject_name_phases(rd) ||
+        nvfp4_subject_write_units(c->v, sh, sms, 1, what, rd, &computed)) {
+        nvfp4_subject_close(c);
         return -1;
     }
     gs_meta_set(meta, "shape", "%s", a->shape);
@@ -221,23 +207,44 @@ static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
     gs_meta_set(meta, "min_bytes", "%.0f", nvfp4_shape_min_bytes(sh));
     gs_meta_set(meta, "flops_computed", "%.0f", computed);
     gs_meta_set(meta, "padding.what", "token rows past each group's M");
+    run->verify = nvfp4_subject_verify;
+    run->anchors = anchors;
+    run->close = nvfp4_subject_close;
+    run->ctx = c;
+    return 0;
+}
+
+int nvfp4_subject_geometry(nvfp4_ctx *c, const gs_record_args *a, gs_subject_run *run, gs_meta *meta)
+{
+    unsigned ctas, wpc, epw, dctas = 0, dwpc = 0, depw = 0;
+    const int sms = nvfp4_problem_sms(c->p);
+    nvfp4_schedule sc;
+    char why[256];
+    c->detail_too = a->detail;
+    if (nvfp4_variant_schedule(c->v, &c->shape, sms, &sc, why, sizeof why)) { /* the reason, where there is one */
+        fprintf(stderr, "gemmscope-record: variant %s cannot run shape %s: %s\n", c->v->name, a->shape, why);
+        return -1;
+    }
+    nvfp4_schedule_free(&sc);
+    if (nvfp4_stamp_geometry(c->v, &c->shape, sms, 0, &ctas, &wpc, &epw) ||
+        (a->detail && (nvfp4_stamp_geometry(c->v, &c->shape, sms, 1, &dctas, &dwpc, &depw) || dctas != ctas ||
+                       dwpc != wpc))) {
+        fprintf(stderr, "gemmscope-record: variant %s cannot run shape %s\n", c->v->name, a->shape);
+        return -1;
+    }
     gs_meta_set(meta, "ctas", "%u", ctas);
     gs_meta_set(meta, "threads_per_cta", "%u", wpc * 32);
     run->ctas = ctas;
     run->warps_per_cta = wpc;
     run->events_per_warp = epw;
-    run->launch = launch;
+    run->launch = nvfp4_subject_launch;
     /* the twin's stamps give every figure; with DETAIL=1 the detail twin's give the main loop's
      * sub-phases (stamps-detail.gss) */
     run->stamp_build = GS_BUILD_TWIN;
     run->events_per_warp_detail = a->detail ? depw : 0;
     gs_meta_set(meta, "stamps.build", "twin");
-    run->verify = verify;
-    run->anchors = anchors;
-    run->prepare = prepare;
-    run->launch_alone = launch_alone;
-    run->close = close_ctx;
-    run->ctx = c;
+    run->prepare = nvfp4_subject_prepare;
+    run->launch_alone = nvfp4_subject_launch_alone;
     return 0;
 }
 
@@ -247,8 +254,10 @@ static int claims(const char *name, char *why, size_t n)
     why[0] = 0;
     if (nvfp4_shape_parse(name, &s, why, n) == 0)
         return 1;
-    /* a registry-like name or a spec: the parser's reason is the useful one */
-    if (!(strchr(name, '=') || ((name[0] == 'g' || name[0] == 't') && name[1] >= '0' && name[1] <= '9')))
+    /* a registry-like name or a spec: the parser's reason is the useful one (the dual GEMM's
+     * specs are its subject's) */
+    if (!(strchr(name, '=') || ((name[0] == 'g' || name[0] == 't') && name[1] >= '0' && name[1] <= '9')) ||
+        !strncmp(name, "dual:", 5))
         why[0] = 0;
     return 0;
 }

@@ -1,5 +1,5 @@
-/* The evidence points' launchers in a program built without them (gemm_evidence.cu holds
- * the real ones): each refuses, and says how to build the point. */
+/* The evidence points' launchers in a program built without them (gemm_evidence.cu and
+ * gemm_dual_evidence.cu hold the real ones): each refuses, and says how to build the point. */
 #include <stdio.h>
 
 #include "nvfp4_internal.h"
@@ -20,3 +20,6 @@ static int not_built(const nvfp4_variant *v)
 NOT_BUILT(nvfp4_gemm_evidence_launch_prod)
 NOT_BUILT(nvfp4_gemm_evidence_launch_twin)
 NOT_BUILT(nvfp4_gemm_evidence_launch_detail)
+NOT_BUILT(nvfp4_gemm_dual_evidence_launch_prod)
+NOT_BUILT(nvfp4_gemm_dual_evidence_launch_twin)
+NOT_BUILT(nvfp4_gemm_dual_evidence_launch_detail)

@@ -33,6 +33,17 @@
  *   SPLIT_K    lives in the schedule, whose units carry a K range and a part number; every
  *              persistent kernel runs either form, so points that differ in it alone share
  *              one kernel (kernel_cfg)
+ *   GATE       0 the grouped GEMM.  The gated dual GEMM C = silu(A B1^T) * (A B2^T) (one group;
+ *              B2 is entry g + 1 of the parameters) is this GEMM with two weight matrices whose
+ *              output columns pair up: a stage brings B1's and B2's rows of the tile's columns
+ *              beside one token tile that both use, and the epilogue forms silu(acc1) * acc2 in
+ *              fp32 before the fp16 conversion and the stores.  1: a B1 and a B2 warpgroup per 64
+ *              columns (TILE_W 64); the B2 warpgroup hands its fp32 accumulators to the B1 one
+ *              through shared memory (an exchange buffer and its two mbarriers) and moves on to
+ *              its next unit.  2: each warpgroup holds both accumulators of its 64 columns
+ *              (TILE_T <= 128 for registers), B2's fragments dequantised while B1's wgmmas run.
+ *              Every GATE 0 path compiles as it did before the knob (the knob's code is under
+ *              `if constexpr`).
  *
  * Stamps: the twin records the loading warp's PROLOGUE (from the CTA's set-up to the
  * pre-pass kernel's completion, when its first token slabs may be loaded), and MAINLOOP,
@@ -63,9 +74,11 @@
 #include "dequant.cuh"
 #include "ptx.cuh"
 
-/* The points this translation unit instantiates, and the name of its launcher. */
+/* The points this translation unit instantiates (the grouped GEMM's and the dual GEMM's), and
+ * the name of its launcher. */
 #ifndef NVFP4_POINT_LIST
 #define NVFP4_POINT_LIST NVFP4_PRODUCTION_POINTS
+#define NVFP4_DUAL_POINT_LIST NVFP4_DUAL_PRODUCTION_POINTS
 #define NVFP4_LAUNCHER GS_SYM(nvfp4_gemm_launch)
 #endif
 
@@ -74,13 +87,25 @@ namespace {
 constexpr int BK = NVFP4_BK;
 
 /* A knob point (points.h) as the kernel's compile-time configuration. */
-template <int S, int TW, int TT, int WS, int P, int TS, int SK> struct point_cfg {
+template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0> struct point_cfg {
     static constexpr int STAGES = S, TILE_W = TW, TILE_T = TT, WARP_SPEC = WS, PERSISTENT = P, TMA_STORE = TS,
-                         SPLIT_K = SK;
+                         SPLIT_K = SK, GATE = GT;
 };
 /* The kernel that runs point Cfg: the one of its knobs with SPLIT_K 0 (see above). */
 template <class Cfg>
-using kernel_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT, Cfg::TMA_STORE, 0>;
+using kernel_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT, Cfg::TMA_STORE, 0,
+                             Cfg::GATE>;
+
+/* Consumer warpgroups of a CTA (64 weight rows each: TILE_W / 64, GATE 1 a B1 and a B2 one) and
+ * the accumulator sets each holds (GATE 2: B1's and B2's). */
+template <class Cfg> __host__ __device__ constexpr int consumers_of()
+{
+    return Cfg::GATE == 1 ? 2 : Cfg::TILE_W / 64;
+}
+template <class Cfg> __host__ __device__ constexpr int acc_sets_of()
+{
+    return Cfg::GATE == 2 ? 2 : 1;
+}
 
 /* The kernel's parameter block.  A launch copies the whole block, and its time grows with
  * the size: an empty launch took 4.2 us with 64 bytes, 4.26 with 1920 and 4.50 with 7552
@@ -121,22 +146,28 @@ constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 constexpr int CONSUMERS_BAR = 4;
 
 /* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
- * staging (TMA_STORE 1: one [TILE_T][64] fp16 swizzled slab per consumer warpgroup; with 2
- * the same slabs lie in a ring slot's token slabs, which hold TILE_T x 256 bytes), then
- * barriers. */
+ * staging (TMA_STORE 1: one [TILE_T][64] fp16 swizzled slab per 64 output columns; with 2
+ * the same slabs lie in a ring slot's token slabs, which hold TILE_T x 256 bytes), then (GATE
+ * 1) the exchange buffer, then barriers.  The dual GEMM's stage holds B1's rows and atoms,
+ * then B2's. */
 template <class Cfg> struct smem_plan {
     static constexpr int T_SLAB = Cfg::TILE_T * 128; /* 64 fp16 of K per token row */
     static constexpr int o_t = 0;
-    static constexpr int o_w = 2 * T_SLAB;           /* raw weights: TILE_W rows of 64 B */
-    static constexpr int W_BYTES = Cfg::TILE_W * (BK / 2);
-    static constexpr int o_sf = o_w + W_BYTES;       /* 2 atoms x 512 B of the 128-row band */
-    static constexpr int SF_BYTES = 2 * 512;
+    static constexpr int o_w = 2 * T_SLAB;           /* raw weights: TILE_W rows of 64 B (per matrix) */
+    static constexpr int W_MAT = Cfg::TILE_W * (BK / 2);
+    static constexpr int W_BYTES = (Cfg::GATE ? 2 : 1) * W_MAT;
+    static constexpr int o_sf = o_w + W_BYTES;       /* 2 atoms x 512 B of the 128-row band (per matrix) */
+    static constexpr int SF_ATOMS = 2 * 512;
+    static constexpr int SF_BYTES = (Cfg::GATE ? 2 : 1) * SF_ATOMS;
     static constexpr int STAGE = o_sf + SF_BYTES;
     static constexpr int o_c = Cfg::STAGES * STAGE;
     static constexpr int C_SLABS = (Cfg::TILE_W / 64) * Cfg::TILE_T * 128; /* the staging of one tile */
     static constexpr int C_BYTES = Cfg::TMA_STORE == 1 ? C_SLABS : 0;
-    static constexpr int o_bar = o_c + C_BYTES;      /* full[STAGES], empty[STAGES] */
-    static constexpr int bytes = o_bar + 16 * Cfg::STAGES;
+    /* GATE 1: the B2 warpgroup's fp32 accumulators, float4 [TILE_T / 8][128 threads] */
+    static constexpr int o_x = o_c + C_BYTES;
+    static constexpr int X_BYTES = Cfg::GATE == 1 ? 64 * Cfg::TILE_T * 4 : 0;
+    static constexpr int o_bar = o_x + X_BYTES;      /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty */
+    static constexpr int bytes = o_bar + 16 * Cfg::STAGES + (Cfg::GATE == 1 ? 16 : 0);
     static constexpr int dyn_bytes = bytes + 1024;   /* slack to align the base to 1024 */
     /* the mbarriers of ring slot `slot`: full (the producer's arrival + bytes) and empty (the
      * consumers' releases) */
@@ -144,6 +175,13 @@ template <class Cfg> struct smem_plan {
     static __device__ __forceinline__ uint32_t empty_bar(uint32_t base, uint32_t slot)
     {
         return base + o_bar + 8 * (Cfg::STAGES + slot);
+    }
+    /* GATE 1's exchange: full (the B2 warpgroup's 128 threads have written it), empty (the B1
+     * warpgroup's 128 threads have read it) */
+    static __device__ __forceinline__ uint32_t x_full_bar(uint32_t base) { return base + o_bar + 16 * Cfg::STAGES; }
+    static __device__ __forceinline__ uint32_t x_empty_bar(uint32_t base)
+    {
+        return base + o_bar + 16 * Cfg::STAGES + 8;
     }
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
     static_assert(Cfg::TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's "
@@ -155,6 +193,16 @@ template <class Cfg> struct smem_plan {
 /* The weights enter the wgmmas as v s 2^-14 (dequant_nibbles_x2m14: one multiply per pair
  * instead of two), so every accumulator holds 2^-14 x its sum; x 2^14 in fp32 is exact. */
 constexpr float ACC_UNSCALE = 16384.0f;
+
+/* The dual GEMM's output from the accumulators g and u of its two GEMMs, in their scale:
+ * silu(G) * U with G = 2^14 g, U = 2^14 u, in fp32, times 2^-14 (exact) so that pack_half2's
+ * x 2^14 leaves the one rounding, to fp16.  silu(G) = G / (1 + exp(-G)): for G far below zero
+ * exp overflows and the quotient is -0 (silu is below 2^-120 there). */
+__device__ __forceinline__ float gate_value(float g, float u)
+{
+    const float G = ACC_UNSCALE * g, U = ACC_UNSCALE * u;
+    return __fdividef(G, 1.0f + __expf(-G)) * U * (1.0f / ACC_UNSCALE);
+}
 
 /* Two accumulators -> the fp16x2 of the output. */
 __device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
@@ -182,8 +230,13 @@ __device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl,
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + 2 * 128 * kp.t_box[g]));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
-    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_BYTES, L::SF_BYTES,
+    bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_ATOMS, L::SF_ATOMS,
               full);
+    if constexpr (Cfg::GATE != 0) { /* B2's rows of the same output columns, on the same barrier */
+        tma_load_2d(st + L::o_w + L::W_MAT, &kp.tmW[g + 1], full, kb * (BK / 2), w0);
+        bulk_load(st + L::o_sf + L::SF_ATOMS, kp.sfW[g + 1] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_ATOMS,
+                  L::SF_ATOMS, full);
+    }
 }
 
 template <class Cfg, class KP>
@@ -221,12 +274,46 @@ struct consumer_ctx {
     uint32_t sm_base;
     int cw, wq, lane, tid_wg; /* consumer warpgroup, warp in it, lane, thread in it */
     uint32_t j;               /* stages consumed so far */
+    uint32_t xs;              /* GATE 1: exchanges so far (the exchange barriers' phases) */
 };
+
+/* Where a consumer thread's two weight rows (row, row + 8) of one matrix lie in a stage: `row`
+ * among its raw weight rows, `band_row` in the 128-row band of its scale atoms, `sf` the
+ * offset of those atoms (the dual GEMM's B2 has its own rows and atoms). */
+struct wrow {
+    int row, band_row;
+    uint32_t sf;
+};
+
+/* This thread's rows of matrix b (GATE 2: 0 = B1, 1 = B2) in the tile at weight row w0.
+ * GATE 0: row 64 cw + ... of the tile.  GATE 1: the same rows, the B2 warpgroup's (rows
+ * 64..127 of the stage) with B2's atoms.  GATE 2: B2's rows TILE_W further on. */
+template <class Cfg> __device__ __forceinline__ wrow weight_rows(const consumer_ctx &cc, int w0, int b)
+{
+    const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2);
+    if constexpr (Cfg::GATE == 1)
+        return {row, (w0 & 127) + (row & 63), (uint32_t)cc.cw * (uint32_t)smem_plan<Cfg>::SF_ATOMS};
+    else if constexpr (Cfg::GATE == 2)
+        return {row + b * Cfg::TILE_W, (w0 & 127) + row, (uint32_t)b * (uint32_t)smem_plan<Cfg>::SF_ATOMS};
+    else
+        return {row, (w0 & 127) + row, 0u}; /* run_tile builds this one itself (the same code as before the knob) */
+}
+
+/* Dequantises the rows w of the stage at st (already landed) into the fragments a. */
+template <class Cfg>
+__device__ __forceinline__ void dequant_rows(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t st, const wrow &w,
+                                             gs_ctx &gs)
+{
+    using L = smem_plan<Cfg>;
+    GS_SUB_BEGIN(gs, NVFP4_DEQUANT);
+    dequant_weight_stage(a, st + L::o_w, st + L::o_sf + w.sf, w.row, w.band_row, cc.lane & 3);
+    GS_SUB_END(gs, NVFP4_DEQUANT);
+}
 
 /* Waits for stage j's data and dequantises its weights into the fragments a. */
 template <class Cfg>
-__device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t j, int row,
-                                            int band_row, gs_ctx &gs)
+__device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t j, const wrow &w,
+                                            gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
     const uint32_t slot = j % Cfg::STAGES;
@@ -234,9 +321,7 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     GS_SUB_BEGIN(gs, NVFP4_LOAD_WAIT);
     mbar_wait(L::full_bar(cc.sm_base, slot), (j / Cfg::STAGES) & 1);
     GS_SUB_END(gs, NVFP4_LOAD_WAIT);
-    GS_SUB_BEGIN(gs, NVFP4_DEQUANT);
-    dequant_weight_stage(a, st + L::o_w, st + L::o_sf, row, band_row, cc.lane & 3);
-    GS_SUB_END(gs, NVFP4_DEQUANT);
+    dequant_rows<Cfg>(a, cc, st, w, gs);
 }
 
 /* The eight wgmmas of a stage whose token slabs start at tok, one commit group. */
@@ -261,12 +346,13 @@ template <class Cfg> __device__ __forceinline__ void release_slot(const consumer
 
 /* The main loop's body, stage cc.j: issue its eight wgmmas from the fragments a; with two or
  * more stages, fetch the next stage into `next` while they run; wait for them and release the
- * slot (TMA_STORE 2: not the unit's last, whose token slabs stage the store: store_tma_ring).
+ * slot (TMA_STORE 2: not the unit's last, whose token slabs stage the store: store_tma_ring;
+ * GATE 1's B2 warpgroup stages nothing and releases it too).
  * With one stage the slot must be released before the next stage can even be loaded into it. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
                                           bool has_next, const KP &kp, consumer_ctx &cc, load_cursor &cur, int last,
-                                          int row, int band_row, gs_ctx &gs)
+                                          const wrow &w, gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
     /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
@@ -275,52 +361,97 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     GS_SUB_BEGIN(gs, NVFP4_MMA);
     issue_stage<N, Cfg>(acc, a, tok);
     if (Cfg::STAGES > 1 && has_next)
-        fetch_stage<Cfg>(next, cc, cc.j + 1, row, band_row, gs);
+        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
     wgmma_wait<0>();
     fence_regs(acc);
+    if (Cfg::TMA_STORE != 2 || has_next || (Cfg::GATE == 1 && cc.cw == 1))
+        mbar_arrive(empty); /* release_slot(cc, cc.j) */
+    GS_SUB_END(gs, NVFP4_MMA);
+    if (!Cfg::WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
+        load_stage<Cfg>(kp, cur, cc.sm_base);
+    if (Cfg::STAGES == 1 && has_next)
+        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
+    cc.j++;
+}
+
+/* GATE 2's main-loop body, stage cc.j: B1's eight wgmmas into acc from the fragments a; B2's
+ * fragments dequantised into b while they run; B2's eight into acc2 from b; with two or more
+ * stages, once B1's are done (wait_group 1) the next stage's B1 fragments are fetched into a
+ * while B2's run; both waited for before the slot is released (as mma_stage).  One MMA
+ * sub-phase spans both sets, issue to retire; DEQUANT is stamped for each matrix. */
+template <int N, class Cfg, class KP>
+__device__ __forceinline__ void mma_stage_dual(float (&acc)[N / 2], float (&acc2)[N / 2], uint32_t (&a)[8][4],
+                                               uint32_t (&b)[8][4], bool has_next, const KP &kp, consumer_ctx &cc,
+                                               load_cursor &cur, int last, const wrow &w1, const wrow &w2, gs_ctx &gs)
+{
+    using L = smem_plan<Cfg>;
+    const uint32_t slot = cc.j % Cfg::STAGES, st = cc.sm_base + slot * L::STAGE, tok = st + L::o_t,
+                   empty = L::empty_bar(cc.sm_base, slot);
+    GS_SUB_BEGIN(gs, NVFP4_MMA);
+    issue_stage<N, Cfg>(acc, a, tok);
+    dequant_rows<Cfg>(b, cc, st, w2, gs);
+    issue_stage<N, Cfg>(acc2, b, tok);
+    if (Cfg::STAGES > 1 && has_next) {
+        wgmma_wait<1>(); /* B1's wgmmas have read a */
+        fetch_stage<Cfg>(a, cc, cc.j + 1, w1, gs);
+    }
+    wgmma_wait<0>();
+    fence_regs(acc);
+    fence_regs(acc2);
     if (Cfg::TMA_STORE != 2 || has_next)
         mbar_arrive(empty); /* release_slot(cc, cc.j) */
     GS_SUB_END(gs, NVFP4_MMA);
     if (!Cfg::WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
         load_stage<Cfg>(kp, cur, cc.sm_base);
     if (Cfg::STAGES == 1 && has_next)
-        fetch_stage<Cfg>(next, cc, cc.j + 1, row, band_row, gs);
+        fetch_stage<Cfg>(a, cc, cc.j + 1, w1, gs);
     cc.j++;
 }
 
 /* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as
- * float4 [N / 8][128 threads]: both sides address it with the fragment layout, so every
- * access is a coalesced 16-byte one and no shuffle is needed. */
+ * float4 [N / 8][128 threads] (GATE 2: B1's set, then B2's, 64 x TILE_T floats apart): both
+ * sides address it with the fragment layout, so every access is a coalesced 16-byte one and
+ * no shuffle is needed. */
+template <class Cfg> __host__ __device__ constexpr int part_floats()
+{
+    return consumers_of<Cfg>() * acc_sets_of<Cfg>() * 64 * Cfg::TILE_T;
+}
 template <class Cfg, class KP>
 __device__ __forceinline__ float *partial_base(const KP &kp, uint32_t buf, int cw, int tid_wg)
 {
-    return kp.partials + (size_t)buf * (size_t)(Cfg::TILE_W * Cfg::TILE_T) +
-           (size_t)cw * (size_t)(64 * Cfg::TILE_T) + (size_t)tid_wg * 4u;
+    return kp.partials + (size_t)buf * (size_t)part_floats<Cfg>() +
+           (size_t)cw * (size_t)(acc_sets_of<Cfg>() * 64 * Cfg::TILE_T) + (size_t)tid_wg * 4u;
 }
 
-/* A non-owning part: store the partial sum, then (one thread, after the warpgroup's
- * barrier) publish it on the tile's flag with release semantics. */
+/* A non-owning part: store the partial sum (GATE 2: both), then (one thread, after the
+ * warpgroup's barrier) publish it on the tile's flag with release semantics. */
 template <int N, class Cfg, class KP>
-__device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
-                                              const consumer_ctx &cc)
+__device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const float (&acc2)[N / 2], const KP &kp,
+                                              const nvfp4_tile &tl, const consumer_ctx &cc)
 {
     float *const b = partial_base<Cfg>(kp, tl.pbuf, cc.cw, cc.tid_wg);
 #pragma unroll
     for (int i = 0; i < N / 8; i++)
         st_cg_f4(b + (size_t)i * 512u, acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]);
+    if constexpr (Cfg::GATE == 2) {
+#pragma unroll
+        for (int i = 0; i < N / 8; i++)
+            st_cg_f4(b + (size_t)(64 * Cfg::TILE_T) + (size_t)i * 512u, acc2[4 * i], acc2[4 * i + 1], acc2[4 * i + 2],
+                     acc2[4 * i + 3]);
+    }
     named_barrier(1 + cc.cw, 128);
     if (cc.tid_wg == 0)
-        red_release_gpu_add(kp.flags + (size_t)tl.slot * (Cfg::TILE_W / 64) + cc.cw, 1);
+        red_release_gpu_add(kp.flags + (size_t)tl.slot * consumers_of<Cfg>() + cc.cw, 1);
 }
 
 /* The owning part (K blocks from 0): wait until the other parts have published, reset the
  * flag for the next launch, add their partial sums in part order (the result does not
- * depend on which CTA finished first). */
+ * depend on which CTA finished first; GATE 2: B2's into acc2). */
 template <int N, class Cfg, class KP>
-__device__ __forceinline__ void add_partials(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
-                                             const consumer_ctx &cc)
+__device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
+                                             const nvfp4_tile &tl, const consumer_ctx &cc)
 {
-    int *const flag = kp.flags + (size_t)tl.slot * (Cfg::TILE_W / 64) + cc.cw;
+    int *const flag = kp.flags + (size_t)tl.slot * consumers_of<Cfg>() + cc.cw;
     if (cc.tid_wg == 0) {
         while (ld_acquire_gpu(flag) < tl.parts - 1) {
         }
@@ -337,23 +468,91 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], const KP &kp, 
             acc[4 * i + 2] += v.z;
             acc[4 * i + 3] += v.w;
         }
+        if constexpr (Cfg::GATE == 2) {
+#pragma unroll
+            for (int i = 0; i < N / 8; i++) {
+                const float4 v = ld_cg_f4(b + (size_t)(64 * Cfg::TILE_T) + (size_t)i * 512u);
+                acc2[4 * i] += v.x;
+                acc2[4 * i + 1] += v.y;
+                acc2[4 * i + 2] += v.z;
+                acc2[4 * i + 3] += v.w;
+            }
+        }
     }
 }
 
-/* ---- the epilogue's stores: EPILOGUE (the owner adds the other parts' partial sums, the
- * accumulators become fp16) and STORE of the unit's tile of group g at weight row w0, token
- * t0; this thread's accumulator i: weight row w0 + row + 8*((i>>1)&1), token
- * t0 + 8*(i>>2) + 2c + (i&1) ---- */
+/* ---- GATE 1's exchange: the B2 warpgroup's accumulators to the B1 warpgroup, through
+ * float4 [N / 8][128 threads] in shared memory (thread t of one warpgroup holds the same
+ * output elements as thread t of the other), guarded by two mbarriers of 128 arrivals, each
+ * thread arriving after its own accesses.  Both warpgroups walk the same units, so the k-th
+ * exchange of one is the k-th of the other: the B1 warpgroup waits for phase k of x_full, the
+ * B2 warpgroup (from its second exchange on) for phase k - 1 of x_empty before writing. ---- */
+
+template <int N, class Cfg>
+__device__ __forceinline__ void gate_send(const float (&acc)[N / 2], consumer_ctx &cc)
+{
+    using L = smem_plan<Cfg>;
+    const uint32_t x = cc.sm_base + L::o_x + 16u * (uint32_t)cc.tid_wg;
+    if (cc.xs > 0)
+        mbar_wait(L::x_empty_bar(cc.sm_base), (cc.xs - 1) & 1);
+#pragma unroll
+    for (int i = 0; i < N / 8; i++)
+        sts128f(x + (uint32_t)i * 2048u, acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]);
+    mbar_arrive(L::x_full_bar(cc.sm_base));
+    cc.xs++;
+}
+
+/* The B1 warpgroup: acc := its silu(acc) * the B2 warpgroup's accumulators (gate_value). */
+template <int N, class Cfg>
+__device__ __forceinline__ void gate_receive(float (&acc)[N / 2], consumer_ctx &cc)
+{
+    using L = smem_plan<Cfg>;
+    const uint32_t x = cc.sm_base + L::o_x + 16u * (uint32_t)cc.tid_wg;
+    mbar_wait(L::x_full_bar(cc.sm_base), cc.xs & 1);
+#pragma unroll
+    for (int i = 0; i < N / 8; i++) {
+        const uint4 v = lds128(x + (uint32_t)i * 2048u);
+        acc[4 * i] = gate_value(acc[4 * i], __uint_as_float(v.x));
+        acc[4 * i + 1] = gate_value(acc[4 * i + 1], __uint_as_float(v.y));
+        acc[4 * i + 2] = gate_value(acc[4 * i + 2], __uint_as_float(v.z));
+        acc[4 * i + 3] = gate_value(acc[4 * i + 3], __uint_as_float(v.w));
+    }
+    mbar_arrive(L::x_empty_bar(cc.sm_base));
+    cc.xs++;
+}
+
+/* The EPILOGUE's arithmetic before a store: the owner of a split tile adds the other parts'
+ * partial sums; the dual GEMM then forms silu(acc1) * acc2 in acc (GATE 1: acc2 comes from
+ * the B2 warpgroup; GATE 2: this warpgroup's own second set). */
+template <int N, class Cfg, class KP>
+__device__ __forceinline__ void epilogue_acc(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
+                                             const nvfp4_tile &tl, consumer_ctx &cc)
+{
+    if (tl.parts > 1)
+        add_partials<N, Cfg>(acc, acc2, kp, tl, cc);
+    if constexpr (Cfg::GATE == 1) {
+        gate_receive<N, Cfg>(acc, cc);
+    } else if constexpr (Cfg::GATE == 2) {
+#pragma unroll
+        for (int i = 0; i < N / 2; i++)
+            acc[i] = gate_value(acc[i], acc2[i]);
+    }
+}
+
+/* ---- the epilogue's stores: EPILOGUE (epilogue_acc, then the accumulators become fp16) and
+ * STORE of the unit's tile of group g at weight row w0, token t0; this thread's accumulator i:
+ * weight row w0 + row + 8*((i>>1)&1), token t0 + 8*(i>>2) + 2c + (i&1) (the dual GEMM: output
+ * column; acc2 its second accumulators, unused elsewhere) ---- */
 
 /* TMA_STORE 0: straight from registers. */
 template <int N, class Cfg, class KP>
-__device__ __forceinline__ void store_simt(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
-                                           const consumer_ctx &cc, int g, int w0, int t0, int row, int c, gs_ctx &gs)
+__device__ __forceinline__ void store_simt(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
+                                           const nvfp4_tile &tl, consumer_ctx &cc, int g, int w0, int t0, int row,
+                                           int c, gs_ctx &gs)
 {
     const int M = kp.m[g], Nw = kp.n[g];
     GS_BEGIN(gs, GS_EPILOGUE);
-    if (tl.parts > 1)
-        add_partials<N, Cfg>(acc, kp, tl, cc);
+    epilogue_acc<N, Cfg>(acc, acc2, kp, tl, cc);
     uint32_t packed[N / 4];
 #pragma unroll
     for (int i = 0; i < N / 4; i++)
@@ -422,12 +621,12 @@ __device__ __forceinline__ void tma_store_slab(const KP &kp, const consumer_ctx 
 /* TMA_STORE 1: a staging slab of the warpgroup's own (smem_plan::o_c), free again once the
  * previous tile's store has read it. */
 template <int N, class Cfg, class KP>
-__device__ __forceinline__ void store_tma_own(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
-                                              const consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
+__device__ __forceinline__ void store_tma_own(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
+                                              const nvfp4_tile &tl, consumer_ctx &cc, int g, int w0, int t0,
+                                              gs_ctx &gs)
 {
     GS_BEGIN(gs, GS_EPILOGUE);
-    if (tl.parts > 1)
-        add_partials<N, Cfg>(acc, kp, tl, cc);
+    epilogue_acc<N, Cfg>(acc, acc2, kp, tl, cc);
     const uint32_t slab = cc.sm_base + smem_plan<Cfg>::o_c + (uint32_t)cc.cw * (Cfg::TILE_T * 128);
     if (cc.tid_wg == 0)
         bulk_wait_read0(); /* the previous tile's store has read the staging slab */
@@ -444,16 +643,17 @@ __device__ __forceinline__ void store_tma_own(float (&acc)[N / 2], const KP &kp,
 /* TMA_STORE 2: staged in the token slabs of the unit's last ring slot, which mma_stage did not
  * release; it goes back to the producer once the store has read it (no staging of its own:
  * fits beside three 256-token stages; needs a producer warpgroup, as a consumer issuing loads
- * would wait for the slot it holds, and 2+ stages). */
+ * would wait for the slot it holds, and 2+ stages).  GATE 1: the B1 warpgroup alone; the B2
+ * warpgroup released its share of the slot after its wgmmas, which precede its exchange. */
 template <int N, class Cfg, class KP>
-__device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
-                                               const consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
+__device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
+                                               const nvfp4_tile &tl, consumer_ctx &cc, int g, int w0, int t0,
+                                               gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
-    constexpr int CW = Cfg::TILE_W / 64;
+    constexpr int CW = Cfg::TILE_W / 64; /* the warpgroups that store */
     GS_BEGIN(gs, GS_EPILOGUE);
-    if (tl.parts > 1)
-        add_partials<N, Cfg>(acc, kp, tl, cc);
+    epilogue_acc<N, Cfg>(acc, acc2, kp, tl, cc);
     const uint32_t held = (cc.j - 1) % Cfg::STAGES; /* the unit's last slot, not yet released */
     const uint32_t slab = cc.sm_base + (held * L::STAGE + L::o_t) + (uint32_t)cc.cw * (Cfg::TILE_T * 128);
     /* both warpgroups' wgmmas have read the slot's token slabs (wait_group 0 in each) */
@@ -472,6 +672,49 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], const KP &kp
     GS_END(gs, GS_STORE);
 }
 
+/* A unit after its main loop and ACC_TO_REG: a part of a split tile that does not own it hands
+ * its partial sums over; otherwise the epilogue and the store of the point (acc2: GATE 2's
+ * second accumulators, else acc itself, unused).  GATE 1's B2 warpgroup stores nothing: its
+ * EPILOGUE is the owner's partial sums and the exchange, its STORE empty. */
+template <int N, class Cfg, class KP>
+__device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
+                                            const nvfp4_tile &tl, consumer_ctx &cc, int g, int w0, int t0, int row,
+                                            int c, gs_ctx &gs)
+{
+    /* a part of a split tile that does not own it: hand the partial sum over, done */
+    if (tl.parts > 1 && tl.part != 0) {
+        /* nothing to stage: give the held slot back at once (GATE 1's B2 warpgroup holds none) */
+        if (Cfg::TMA_STORE == 2 && !(Cfg::GATE == 1 && cc.cw == 1))
+            release_slot<Cfg>(cc, cc.j - 1);
+        GS_BEGIN(gs, GS_EPILOGUE);
+        GS_END(gs, GS_EPILOGUE);
+        GS_BEGIN(gs, GS_STORE);
+        store_partial<N, Cfg>(acc, acc2, kp, tl, cc);
+        GS_END(gs, GS_STORE);
+        return;
+    }
+
+    if constexpr (Cfg::GATE == 1) {
+        if (cc.cw == 1) {
+            GS_BEGIN(gs, GS_EPILOGUE);
+            if (tl.parts > 1)
+                add_partials<N, Cfg>(acc, acc2, kp, tl, cc);
+            gate_send<N, Cfg>(acc, cc);
+            GS_END(gs, GS_EPILOGUE);
+            GS_BEGIN(gs, GS_STORE);
+            GS_END(gs, GS_STORE);
+            return;
+        }
+    }
+
+    if constexpr (Cfg::TMA_STORE == 0)
+        store_simt<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, row, c, gs);
+    else if constexpr (Cfg::TMA_STORE == 1)
+        store_tma_own<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, gs);
+    else
+        store_tma_ring<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, gs);
+}
+
 /* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,
  * epilogue, store. */
 template <int N, class Cfg, class KP>
@@ -482,6 +725,7 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
     const int w0 = tl.wtile * Cfg::TILE_W, t0 = tl.ttile * Cfg::TILE_T;
     const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
     const int band_row = (w0 & 127) + row;
+    const wrow w = Cfg::GATE == 0 ? wrow{row, band_row, 0u} : weight_rows<Cfg>(cc, w0, 0);
     const int nkb = tl.kb1 - tl.kb0;
 
     float acc[N / 2];
@@ -489,42 +733,46 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
     for (int i = 0; i < N / 2; i++)
         acc[i] = 0.0f;
 
-    /* two fragment sets: the wgmmas of one stage read one while the next is dequantised into
-     * the other (the loop is unrolled by two so both stay in registers) */
-    uint32_t a0[8][4], a1[8][4];
-    GS_BEGIN(gs, GS_MAINLOOP);
-    fetch_stage<Cfg>(a0, cc, cc.j, row, band_row, gs);
-    for (int kb = 0; kb < nkb; kb += 2) {
-        mma_stage<N, Cfg>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, row, band_row, gs);
-        if (kb + 1 < nkb)
-            mma_stage<N, Cfg>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last, row, band_row, gs);
+    if constexpr (Cfg::GATE == 2) {
+        /* B1's fragments in a, B2's in b, every stage (mma_stage_dual) */
+        float acc2[N / 2];
+#pragma unroll
+        for (int i = 0; i < N / 2; i++)
+            acc2[i] = 0.0f;
+        const wrow w2 = weight_rows<Cfg>(cc, w0, 1);
+        uint32_t a[8][4], b[8][4];
+        GS_BEGIN(gs, GS_MAINLOOP);
+        fetch_stage<Cfg>(a, cc, cc.j, w, gs);
+        for (int kb = 0; kb < nkb; kb++)
+            mma_stage_dual<N, Cfg>(acc, acc2, a, b, kb + 1 < nkb, kp, cc, cur, last, w, w2, gs);
+        GS_END(gs, GS_MAINLOOP);
+
+        GS_BEGIN(gs, GS_ACC_TO_REG);
+        wgmma_wait<0>();
+        fence_regs(acc);
+        fence_regs(acc2);
+        GS_END(gs, GS_ACC_TO_REG);
+        finish_unit<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, row, c, gs);
+    } else {
+        /* two fragment sets: the wgmmas of one stage read one while the next is dequantised into
+         * the other (the loop is unrolled by two so both stay in registers) */
+        uint32_t a0[8][4], a1[8][4];
+        GS_BEGIN(gs, GS_MAINLOOP);
+        fetch_stage<Cfg>(a0, cc, cc.j, w, gs);
+        for (int kb = 0; kb < nkb; kb += 2) {
+            mma_stage<N, Cfg>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, w, gs);
+            if (kb + 1 < nkb)
+                mma_stage<N, Cfg>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last, w, gs);
+        }
+        GS_END(gs, GS_MAINLOOP);
+
+        /* every stage already waited for its wgmmas: this is the (near-empty) hand-off */
+        GS_BEGIN(gs, GS_ACC_TO_REG);
+        wgmma_wait<0>();
+        fence_regs(acc);
+        GS_END(gs, GS_ACC_TO_REG);
+        finish_unit<N, Cfg>(acc, acc, kp, tl, cc, g, w0, t0, row, c, gs);
     }
-    GS_END(gs, GS_MAINLOOP);
-
-    /* every stage already waited for its wgmmas: this is the (near-empty) hand-off */
-    GS_BEGIN(gs, GS_ACC_TO_REG);
-    wgmma_wait<0>();
-    fence_regs(acc);
-    GS_END(gs, GS_ACC_TO_REG);
-
-    /* a part of a split tile that does not own it: hand the partial sum over, done */
-    if (tl.parts > 1 && tl.part != 0) {
-        if (Cfg::TMA_STORE == 2) /* nothing to stage: give the held slot back at once */
-            release_slot<Cfg>(cc, cc.j - 1);
-        GS_BEGIN(gs, GS_EPILOGUE);
-        GS_END(gs, GS_EPILOGUE);
-        GS_BEGIN(gs, GS_STORE);
-        store_partial<N, Cfg>(acc, kp, tl, cc);
-        GS_END(gs, GS_STORE);
-        return;
-    }
-
-    if constexpr (Cfg::TMA_STORE == 0)
-        store_simt<N, Cfg>(acc, kp, tl, cc, g, w0, t0, row, c, gs);
-    else if constexpr (Cfg::TMA_STORE == 1)
-        store_tma_own<N, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
-    else
-        store_tma_ring<N, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
 }
 
 /* Registers per thread after reallocation.  setmaxnreg.inc blocks until the CTA's own pool
@@ -536,7 +784,7 @@ constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
 template <class Cfg> constexpr int threads_of()
 {
-    return (Cfg::TILE_W / 64) * 128 + (Cfg::WARP_SPEC ? 128 : 0);
+    return consumers_of<Cfg>() * 128 + (Cfg::WARP_SPEC ? 128 : 0);
 }
 
 } // namespace
@@ -554,8 +802,13 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
                   "nvfp4 gemm: the ring-staged store needs a producer warpgroup (a consumer issuing loads would "
                   "wait for the slot it holds) and 2+ stages");
     static_assert(Cfg::SPLIT_K == 0, "nvfp4 gemm: one kernel runs every split K form (kernel_cfg)");
+    static_assert(Cfg::GATE >= 0 && Cfg::GATE <= 2, "nvfp4 gemm: gate is 0 (grouped), 1 or 2 (dual)");
+    static_assert(Cfg::GATE != 1 || Cfg::TILE_W == 64, "nvfp4 gemm: gate 1 pairs a B1 and a B2 warpgroup on 64 "
+                                                       "output columns (tile_w 64)");
+    static_assert(Cfg::GATE != 2 || Cfg::TILE_T <= 128, "nvfp4 gemm: gate 2 holds two accumulators per thread "
+                                                        "(tile_t <= 128)");
     using L = smem_plan<Cfg>;
-    constexpr int CW = Cfg::TILE_W / 64;
+    constexpr int CW = consumers_of<Cfg>();
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
@@ -568,6 +821,10 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
         for (int s = 0; s < Cfg::STAGES; s++) {
             mbar_init(L::full_bar(sm_base, s), 1);          /* full: the producer's arrival + bytes */
             mbar_init(L::empty_bar(sm_base, s), 128 * CW);  /* empty: every consumer thread */
+        }
+        if constexpr (Cfg::GATE == 1) { /* the exchange: one warpgroup's threads each */
+            mbar_init(L::x_full_bar(sm_base), 128);
+            mbar_init(L::x_empty_bar(sm_base), 128);
         }
         GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
@@ -601,7 +858,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             load_stage<Cfg>(kp, cur, sm_base);
     }
 
-    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0};
+    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0};
     /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
      * records the per-stage sub-phases for all four */
     GS_SUB_ENABLE(gs, cc.wq == 0);
@@ -687,12 +944,17 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
     return (int)cudaLaunchKernelEx(&cfg, kern, args, stamps);
 }
 
-/* A point with the narrow parameter block when the problem's groups fit in it. */
+/* A point with the narrow parameter block when the problem's groups fit in it (the dual GEMM's
+ * two entries always do: its points are built for the narrow block alone). */
 template <class Cfg> int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
 {
     static_assert(Cfg::SPLIT_K == 0 || Cfg::PERSISTENT, "nvfp4 gemm: split K needs persistent CTAs (schedule.h)");
-    if (kp->groups > NARROW_GROUPS)
+    if constexpr (Cfg::GATE != 0) {
+        if (kp->groups != 2)
+            return (int)cudaErrorInvalidValue;
+    } else if (kp->groups > NARROW_GROUPS) {
         return launch_point<Cfg>(kp, *kp, stamps, s);
+    }
     narrow_kparams<NARROW_GROUPS> args;
     narrow(kp, &args);
     return launch_point<Cfg>(kp, args, stamps, s);
@@ -711,10 +973,16 @@ extern "C" int NVFP4_LAUNCHER(const nvfp4_variant *v, const nvfp4_kparams *kp, g
         return (int)cudaErrorInvalidValue;
 #endif
 #define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK)                                                    \
-    if (v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS && v->persistent == P &&   \
-        v->tma_store == TS && v->split_k == SK)                                                              \
+    if (v->gate == 0 && v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS &&         \
+        v->persistent == P && v->tma_store == TS && v->split_k == SK)                                          \
         return launch_point<point_cfg<S, TW, TT, WS, P, TS, SK>>(kp, stamps, s);
     NVFP4_POINT_LIST(NVFP4_POINT)
 #undef NVFP4_POINT
+#define NVFP4_DUAL_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT)                                           \
+    if (v->gate == GT && v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS &&        \
+        v->persistent == P && v->tma_store == TS && v->split_k == SK)                                          \
+        return launch_point<point_cfg<S, TW, TT, WS, P, TS, SK, GT>>(kp, stamps, s);
+    NVFP4_DUAL_POINT_LIST(NVFP4_DUAL_POINT)
+#undef NVFP4_DUAL_POINT
     return (int)cudaErrorNotSupported;
 }

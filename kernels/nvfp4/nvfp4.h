@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 #include "../../instrument/gs_format.h"
+#include "dual.h"
 #include "shapes.h"
 #include "variants.h"
 
@@ -35,8 +36,15 @@ enum nvfp4_phase {
 typedef struct nvfp4_problem nvfp4_problem; /* opaque */
 
 /* Allocates every tensor (one cudaMalloc per group and tensor) and generates the inputs on
- * the current device from seed.  0, or -1 with a message on stderr (nothing leaked). */
+ * the current device from seed.  0, or -1 with a message on stderr (nothing leaked).
+ * A dual shape (s->dual, dual.h) makes a gated dual GEMM problem: A, B1, B2, their scales and
+ * C; gpumode then draws the scales from [0, 1) (rounded to e4m3), full as
+ * nvfp4_dual_full_cap_code says; its GEMM runs the dual points only (gate 1 or 2), and its
+ * references are silu(A B1^T) * (A B2^T) (the GPU one accumulating in float64: the product
+ * amplifies each GEMM's rounding by the other's magnitude). */
 int nvfp4_problem_create(const nvfp4_shape *s, nvfp4_dist d, uint64_t seed, nvfp4_problem **out);
+/* 1 for a gated dual GEMM problem. */
+int nvfp4_problem_is_dual(const nvfp4_problem *p);
 /* Frees everything; NULL is fine. */
 void nvfp4_problem_destroy(nvfp4_problem *p);
 /* The shape the problem was created with. */
@@ -109,6 +117,27 @@ int nvfp4_cublas_launch(void *cublas, cudaStream_t s);
  * 1e-2 + 1e-2*|ref| (bf16 output rounding); *bad = failures.  0 if it could run. */
 int nvfp4_cublas_verify(nvfp4_cublas *c, long long *bad, long long *elements);
 void nvfp4_cublas_destroy(nvfp4_cublas *c);
+
+/* ---- the dual GEMM's cuBLAS anchors (dual_anchor.cu) ----
+ * What a user without a fused kernel would run on Hopper: A, B1 and B2 dequantised to bf16
+ * once (untimed), then either route, each ending in the same elementwise kernel that reads the
+ * two bf16 GEMM outputs and writes fp16 silu(g) * u (computed in fp32) into a private C:
+ *   NVFP4_DUAL_CAT: one cublasGemmEx against B1 and B2 stacked into 2N rows (M x 2N bf16);
+ *   NVFP4_DUAL_TWO: two cublasGemmEx, one per B (two M x N bf16). */
+enum { NVFP4_DUAL_CAT = 0, NVFP4_DUAL_TWO = 1 };
+typedef struct nvfp4_dual_cublas nvfp4_dual_cublas;
+/* p must be a dual problem.  0, or -1 with a message on stderr. */
+int nvfp4_dual_cublas_create(nvfp4_problem *p, nvfp4_dual_cublas **out);
+/* A line naming the route's calls. */
+const char *nvfp4_dual_cublas_method(const nvfp4_dual_cublas *c, int route);
+/* gs_launch_fns: enqueue one route on s.  0 or a CUDA/cuBLAS error code. */
+int nvfp4_dual_cublas_launch_cat(void *c, cudaStream_t s);
+int nvfp4_dual_cublas_launch_two(void *c, cudaStream_t s);
+/* Runs the route once and compares its fp16 output with the problem's GPU reference, tolerance
+ * 1e-2 + 1e-2*|ref| plus what the route's bf16 rounding of g and u moves the element
+ * (dual_anchor.cu); *bad = failures.  0 if it could run. */
+int nvfp4_dual_cublas_verify(nvfp4_dual_cublas *c, int route, long long *bad, long long *elements);
+void nvfp4_dual_cublas_destroy(nvfp4_dual_cublas *c);
 
 
 #ifdef __cplusplus

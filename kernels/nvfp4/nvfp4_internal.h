@@ -28,7 +28,10 @@ typedef struct nvfp4_tparams {
 /* Kernel parameters of one (problem, tile shape, persistence, split K): passed by value as a
  * __grid_constant__ parameter (parameters above 4 KB need CUDA >= 12.1), or, for problems of
  * at most four groups, as a copy narrowed to them (gemm.cu, narrow_kparams).
- * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side). */
+ * Swap-AB naming: W = weights = B_g (the wgmma M side), T = tokens = A_g (the N side).
+ * The dual GEMM (one group) fills two entries: entry 0 is its problem with B1, entry 1 the same
+ * with B2 (tmW[1], sfW[1]), which the gate points read as entry g + 1; groups is then 2, the
+ * entries in use (the narrow copy takes that many). */
 typedef struct nvfp4_kparams {
     CUtensorMap tmW[NVFP4_MAX_GROUPS]; /* B_g bytes [N, K/2], box {64 B, tile_w rows}, no swizzle */
     CUtensorMap tmT[NVFP4_MAX_GROUPS]; /* dequantised tokens fp16 [M, K] (K permuted), box {64, t_box},
@@ -57,18 +60,20 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
 /* Device pointers of group g (pointers into p; do not free). */
 typedef struct nvfp4_group_dev {
     const uint8_t *A, *B, *SFA, *SFB; /* A [M, K/2], B [N, K/2], scales blocked */
+    const uint8_t *B2, *SFB2;         /* the dual GEMM's second B and its scales; else NULL */
     uint16_t *C;                      /* fp16 bits [M, N] */
     int M, N, K;
 } nvfp4_group_dev;
 int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out);
 
 /* Runs the fp32 GPU reference of every group on s and returns the per-group float buffers
- * [M_g, N_g] (owned by p) in refs[0..groups).  0 or a CUDA error. */
+ * [M_g, N_g] (owned by p) in refs[0..groups) (the dual GEMM: silu(A B1^T) * (A B2^T), both
+ * GEMMs accumulated in float64, then fp32).  0 or a CUDA error. */
 int nvfp4_problem_reference(nvfp4_problem *p, cudaStream_t s, const float **refs);
 
 /* Launchers of gemm.cu (the production points), one per build (GS_SYM: _prod / _twin /
- * _detail), and of gemm_evidence.cu (the evidence points; evidence_none.c in a program built
- * without them).  0 or a CUDA error; cudaErrorNotSupported for a knob point that the
+ * _detail), and of gemm_evidence.cu and gemm_dual_evidence.cu (the evidence points of each
+ * GEMM; evidence_none.c in a program built without them).  0 or a CUDA error; cudaErrorNotSupported for a knob point that the
  * launcher does not instantiate. */
 int nvfp4_gemm_launch_prod(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                            cudaStream_t s);
@@ -82,6 +87,12 @@ int nvfp4_gemm_evidence_launch_twin(const nvfp4_variant *v, const nvfp4_kparams 
                                     cudaStream_t s);
 int nvfp4_gemm_evidence_launch_detail(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                                       cudaStream_t s);
+int nvfp4_gemm_dual_evidence_launch_prod(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
+                                         cudaStream_t s);
+int nvfp4_gemm_dual_evidence_launch_twin(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
+                                         cudaStream_t s);
+int nvfp4_gemm_dual_evidence_launch_detail(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
+                                           cudaStream_t s);
 
 #ifdef __cplusplus
 }

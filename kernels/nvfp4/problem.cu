@@ -1,6 +1,8 @@
 /* Device memory, input generation, poison, references and verification of one
- * NVFP4 grouped-GEMM problem (see nvfp4.h).  Compiled once (not part of the twin). */
+ * NVFP4 grouped-GEMM problem, or of one gated dual GEMM (see nvfp4.h).  Compiled once (not
+ * part of the twin). */
 #include <cuda_runtime.h>
+#include <cuda_fp8.h>
 #include <cudaTypedefs.h> /* PFN_cuTensorMapEncodeTiled_v12000 */
 
 #include <limits.h>
@@ -34,10 +36,11 @@ static void report(const char *what, cudaError_t e, const char *file, int line)
 /* ------------------------------------------------------------------------------------------ */
 /* the problem object */
 
-#define KP_CACHE 32 /* --variant all uses 11 distinct (tile, persistence, split) keys */
+#define KP_CACHE 32 /* --variant all uses 11 distinct (tile, persistence, split) keys, the dual points 17 */
 
 typedef struct host_group {
     uint8_t *A, *B, *SFA, *SFB;
+    uint8_t *B2, *SFB2; /* the dual GEMM's */
     uint16_t *C;
     float *Cref;
 } host_group;
@@ -58,6 +61,8 @@ struct nvfp4_problem {
     uint16_t *C[NVFP4_MAX_GROUPS];
     float *Cref[NVFP4_MAX_GROUPS]; /* allocated on first verify */
     uint16_t *T[NVFP4_MAX_GROUPS]; /* the token pre-pass output: fp16 [M, K], K permuted */
+    int dual;                      /* the gated dual GEMM (shape.dual): B2 beside B[0] */
+    uint8_t *B2, *SFB2;
     nvfp4_tparams tp;
     int sms;
     int no_pdl; /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
@@ -67,8 +72,8 @@ struct nvfp4_problem {
     struct host_group *host;
     struct cpu_sample *samples; /* the elements checked against the float64 CPU reference, with it */
     long long nsamples;
-    struct { /* keyed by everything the schedule depends on */
-        int tile_w, tile_t, persistent, split_k;
+    struct { /* keyed by everything the schedule and its workspace depend on */
+        int tile_w, tile_t, persistent, split_k, gate;
         nvfp4_kparams *kp;
         nvfp4_tile *tiles; /* device copies of the schedule */
         int *cta_first;
@@ -96,7 +101,7 @@ __host__ __device__ static inline uint64_t hash3(uint64_t seed, uint64_t stream,
     return mix64(mix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i * 0x9E3779B97F4A7C15ull);
 }
 
-enum { T_A = 0, T_B = 1, T_SFA = 2, T_SFB = 3 };
+enum { T_A = 0, T_B = 1, T_SFA = 2, T_SFB = 3, T_B2 = 4, T_SFB2 = 5 };
 static uint64_t stream_id(int g, int tensor)
 {
     return ((uint64_t)g << 8) | (uint64_t)tensor;
@@ -113,9 +118,12 @@ __global__ void nvfp4_fill_fp4(uint64_t *p, size_t words, uint64_t seed, uint64_
     p[i] = gpumode ? (h & 0xBBBBBBBBBBBBBBBBull) : h;
 }
 
+/* How nvfp4_fill_sf draws the scales of valid rows. */
+enum { SF_FULL = 0, SF_GPUMODE = 1 /* the grouped harness's {1, 2} */, SF_UNIT = 2 /* [0, 1), the dual harness's */ };
+
 /* Blocked scales.  Rows >= rows are padding and get junk: never zero, a quarter NaN codes. */
-__global__ void nvfp4_fill_sf(uint8_t *p, size_t bytes, int rows, int K, uint64_t seed, uint64_t stream,
-                              int gpumode, int cap_code)
+__global__ void nvfp4_fill_sf(uint8_t *p, size_t bytes, int rows, int K, uint64_t seed, uint64_t stream, int mode,
+                              int cap_code)
 {
     size_t o = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (o >= bytes)
@@ -130,7 +138,10 @@ __global__ void nvfp4_fill_sf(uint8_t *p, size_t bytes, int rows, int K, uint64_
     if (i >= rows) {
         unsigned sel = (unsigned)(h >> 16) & 7u;
         v = sel == 0 ? 0x7F : sel == 1 ? 0xFF : ((h & 0xFF) ? (uint8_t)(h & 0xFF) : (uint8_t)0xA5);
-    } else if (gpumode) {
+    } else if (mode == SF_UNIT) {
+        /* torch.rand's 24-bit uniform [0, 1), rounded to the nearest e4m3 (1.0 included) */
+        v = (uint8_t)__nv_cvt_float_to_fp8((float)(h >> 40) * 0x1p-24f, __NV_SATFINITE, __NV_E4M3);
+    } else if (mode == SF_GPUMODE) {
         v = (h & 1) ? 0x40 : 0x38; /* 2.0 or 1.0 */
     } else {
         /* code 0 .. cap_code (zero, all subnormals, normals up to the cap), random sign */
@@ -192,6 +203,34 @@ __global__ void nvfp4_ref_kernel(const uint8_t *A, const uint8_t *SFA, const uin
     out[idx] = acc;
 }
 
+/* The dual GEMM's: both GEMMs accumulated in float64 (every product of two exact fp32 factors
+ * with <= 6 significant bits each is exact), rounded to fp32, then silu and the product in fp32:
+ * an fp32 accumulation here would differ from the kernel's by its own rounding times the other
+ * GEMM's magnitude, which the tolerance does not cover where silu(g) * u is small. */
+__global__ void nvfp4_dual_ref_kernel(const uint8_t *A, const uint8_t *SFA, const uint8_t *B1, const uint8_t *SFB1,
+                                      const uint8_t *B2, const uint8_t *SFB2, float *out, int M, int N, int K)
+{
+    size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (idx >= (size_t)M * (size_t)N)
+        return;
+    int m = (int)(idx / (size_t)N), n = (int)(idx % (size_t)N);
+    const uint8_t *a = A + (size_t)m * (size_t)(K / 2);
+    const uint8_t *b1 = B1 + (size_t)n * (size_t)(K / 2), *b2 = B2 + (size_t)n * (size_t)(K / 2);
+    double g = 0.0, u = 0.0;
+    for (int j = 0; j < K / 16; j++) {
+        const size_t oa = dev_sf_off(m, j, K), ob = dev_sf_off(n, j, K);
+        const float sa = dev_e4m3(SFA[oa]), s1 = dev_e4m3(SFB1[ob]), s2 = dev_e4m3(SFB2[ob]);
+        for (int t = 0; t < 8; t++) {
+            const unsigned x = a[8 * j + t], y1 = b1[8 * j + t], y2 = b2[8 * j + t];
+            const float lo = c_e2m1[x & 15u] * sa, hi = c_e2m1[x >> 4] * sa;
+            g += (double)(lo * (c_e2m1[y1 & 15u] * s1)) + (double)(hi * (c_e2m1[y1 >> 4] * s1));
+            u += (double)(lo * (c_e2m1[y2 & 15u] * s2)) + (double)(hi * (c_e2m1[y2 >> 4] * s2));
+        }
+    }
+    const float gf = (float)g, uf = (float)u;
+    out[idx] = gf / (1.0f + expf(-gf)) * uf;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* create / destroy */
 
@@ -231,7 +270,7 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
         int M = s->m[g], N = s->n[g], K = s->k[g];
         size_t a_bytes = (size_t)M * (size_t)(K / 2), b_bytes = (size_t)N * (size_t)(K / 2);
         size_t sfa_bytes = nvfp4_sf_bytes(M, K), sfb_bytes = nvfp4_sf_bytes(N, K);
-        int wide = wide_cap_code(K);
+        const int wide = wide_cap_code(K);
         int cap_a = (g % 2 == 0) ? wide : NARROW_CAP_CODE;
         int cap_b = (g % 2 == 0) ? NARROW_CAP_CODE : wide;
         CK(cudaMalloc((void **)&p->A[g], a_bytes));
@@ -240,6 +279,10 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
         CK(cudaMalloc((void **)&p->SFB[g], sfb_bytes));
         CK(cudaMalloc((void **)&p->C[g], (size_t)M * (size_t)N * sizeof(uint16_t)));
         CK(cudaMalloc((void **)&p->T[g], (size_t)M * (size_t)K * sizeof(uint16_t)));
+        if (p->dual) {
+            CK(cudaMalloc((void **)&p->B2, b_bytes));
+            CK(cudaMalloc((void **)&p->SFB2, sfb_bytes));
+        }
         p->tp.A[g] = p->A[g];
         p->tp.SFA[g] = p->SFA[g];
         p->tp.T[g] = p->T[g];
@@ -251,6 +294,12 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
             return cudaErrorInvalidValue;
         }
         p->tp.block_start[g + 1] = p->tp.block_start[g] + (int)blocks;
+        /* the dual GEMM: scales from [0, 1) (gpumode), or A narrow and B1, B2 wide by K (dual.h) */
+        const int sf_mode = gpumode ? (p->dual ? SF_UNIT : SF_GPUMODE) : SF_FULL;
+        if (p->dual) {
+            cap_a = NVFP4_DUAL_NARROW_CAP;
+            cap_b = nvfp4_dual_full_cap_code(K);
+        }
         nvfp4_fill_fp4<<<blocks_for(a_bytes / 8, T), T>>>((uint64_t *)p->A[g], a_bytes / 8, p->seed,
                                                            stream_id(g, T_A), gpumode);
         CK(cudaGetLastError());
@@ -258,11 +307,19 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
                                                            stream_id(g, T_B), gpumode);
         CK(cudaGetLastError());
         nvfp4_fill_sf<<<blocks_for(sfa_bytes, T), T>>>(p->SFA[g], sfa_bytes, M, K, p->seed,
-                                                        stream_id(g, T_SFA), gpumode, cap_a);
+                                                        stream_id(g, T_SFA), sf_mode, cap_a);
         CK(cudaGetLastError());
         nvfp4_fill_sf<<<blocks_for(sfb_bytes, T), T>>>(p->SFB[g], sfb_bytes, N, K, p->seed,
-                                                        stream_id(g, T_SFB), gpumode, cap_b);
+                                                        stream_id(g, T_SFB), sf_mode, cap_b);
         CK(cudaGetLastError());
+        if (p->dual) {
+            nvfp4_fill_fp4<<<blocks_for(b_bytes / 8, T), T>>>((uint64_t *)p->B2, b_bytes / 8, p->seed,
+                                                               stream_id(g, T_B2), gpumode);
+            CK(cudaGetLastError());
+            nvfp4_fill_sf<<<blocks_for(sfb_bytes, T), T>>>(p->SFB2, sfb_bytes, N, K, p->seed, stream_id(g, T_SFB2),
+                                                            sf_mode, cap_b);
+            CK(cudaGetLastError());
+        }
         nvfp4_fill_u16<<<blocks_for((size_t)M * N, T), T>>>(p->C[g], (size_t)M * N,
                                                             (uint16_t)NVFP4_POISON_HALF);
         CK(cudaGetLastError());
@@ -279,7 +336,13 @@ int nvfp4_problem_create(const nvfp4_shape *s, nvfp4_dist d, uint64_t seed, nvfp
         fprintf(stderr, "nvfp4_problem_create: bad arguments\n");
         return -1;
     }
-    for (int g = 0; g < s->groups; g++) {
+    if (s->dual && (s->groups != 1 || s->m[0] < 1 || s->n[0] < NVFP4_DUAL_N_STEP || s->n[0] % NVFP4_DUAL_N_STEP ||
+                    s->k[0] < NVFP4_DUAL_K_STEP || s->k[0] % NVFP4_DUAL_K_STEP)) {
+        fprintf(stderr, "nvfp4_problem_create: unsupported dual shape (%d groups, %d,%d,%d)\n", s->groups, s->m[0],
+                s->n[0], s->k[0]);
+        return -1;
+    }
+    for (int g = 0; g < s->groups && !s->dual; g++) {
         if (s->m[g] < 1 || s->n[g] < 128 || s->n[g] % 128 || s->k[g] < 256 || s->k[g] % 256) {
             fprintf(stderr, "nvfp4_problem_create: group %d has an unsupported shape (%d,%d,%d)\n", g,
                     s->m[g], s->n[g], s->k[g]);
@@ -294,6 +357,7 @@ int nvfp4_problem_create(const nvfp4_shape *s, nvfp4_dist d, uint64_t seed, nvfp
     p->shape = *s;
     p->dist = d;
     p->seed = seed;
+    p->dual = s->dual != 0;
     if (problem_alloc_and_fill(p) != cudaSuccess) {
         nvfp4_problem_destroy(p);
         return -1;
@@ -314,6 +378,12 @@ void nvfp4_problem_destroy(nvfp4_problem *p)
             if (e != cudaSuccess)
                 report("cudaFree", e, __FILE__, __LINE__);
         }
+    }
+    void *dual_bufs[2] = {p->B2, p->SFB2};
+    for (int i = 0; i < 2; i++) {
+        cudaError_t e = cudaFree(dual_bufs[i]);
+        if (e != cudaSuccess)
+            report("cudaFree", e, __FILE__, __LINE__);
     }
     for (int i = 0; i < p->ncache; i++) {
         free(p->cache[i].kp);
@@ -342,6 +412,11 @@ int nvfp4_problem_sms(const nvfp4_problem *p)
     return p->sms;
 }
 
+int nvfp4_problem_is_dual(const nvfp4_problem *p)
+{
+    return p && p->dual;
+}
+
 int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out)
 {
     if (!p || g < 0 || g >= p->shape.groups || !out)
@@ -350,6 +425,8 @@ int nvfp4_problem_group(const nvfp4_problem *p, int g, nvfp4_group_dev *out)
     out->B = p->B[g];
     out->SFA = p->SFA[g];
     out->SFB = p->SFB[g];
+    out->B2 = p->dual ? p->B2 : NULL;
+    out->SFB2 = p->dual ? p->SFB2 : NULL;
     out->C = p->C[g];
     out->M = p->shape.m[g];
     out->N = p->shape.n[g];
@@ -435,7 +512,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
         return -1;
     }
     memset(kp, 0, sizeof *kp);
-    kp->groups = s->groups;
+    kp->groups = p->dual ? 2 : s->groups; /* the dual GEMM: B2 in entry 1 (nvfp4_internal.h) */
     kp->tile_w = v->tile_w;
     kp->tile_t = v->tile_t;
     kp->persistent = v->persistent;
@@ -459,6 +536,18 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
         kp->n[g] = N;
         kp->k[g] = K;
     }
+    if (rc == 0 && p->dual) { /* entry 1: the same problem with B2 */
+        kp->tmT[1] = kp->tmT[0];
+        kp->tmC[1] = kp->tmC[0];
+        kp->C[1] = kp->C[0];
+        kp->m[1] = kp->m[0];
+        kp->n[1] = kp->n[0];
+        kp->k[1] = kp->k[0];
+        kp->t_box[1] = kp->t_box[0];
+        kp->sfW[1] = p->SFB2;
+        rc = encode_2d(&kp->tmW[1], p->B2, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, s->k[0] / 2, s->n[0], NVFP4_BK / 2,
+                       v->tile_w, CU_TENSOR_MAP_SWIZZLE_NONE);
+    }
     *tiles_dev = NULL;
     *first_dev = NULL;
     *partials_dev = NULL;
@@ -466,8 +555,8 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     if (rc == 0) {
         const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
         /* split K: one fp32 buffer per non-owning part, one counter per (split tile, warpgroup) */
-        const size_t pb = (size_t)sc.partial_bufs * (size_t)v->tile_w * (size_t)v->tile_t * sizeof(float);
-        const size_t flb = (size_t)sc.split_tiles * (size_t)(v->tile_w / 64) * sizeof(int);
+        const size_t pb = (size_t)sc.partial_bufs * (size_t)nvfp4_variant_partial_floats(v) * sizeof(float);
+        const size_t flb = (size_t)sc.split_tiles * (size_t)nvfp4_variant_consumers(v) * sizeof(int);
         cudaError_t e = cudaMalloc((void **)tiles_dev, tb);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)first_dev, fb);
@@ -506,7 +595,8 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
 {
     for (int i = 0; i < p->ncache; i++)
         if (p->cache[i].tile_w == v->tile_w && p->cache[i].tile_t == v->tile_t &&
-            p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k)
+            p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k &&
+            p->cache[i].gate == v->gate)
             return p->cache[i].kp;
     if (p->ncache == KP_CACHE) {
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
@@ -529,6 +619,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     p->cache[p->ncache].tile_t = v->tile_t;
     p->cache[p->ncache].persistent = v->persistent;
     p->cache[p->ncache].split_k = v->split_k;
+    p->cache[p->ncache].gate = v->gate;
     p->cache[p->ncache].kp = kp;
     p->cache[p->ncache].tiles = tiles;
     p->cache[p->ncache].cta_first = first;
@@ -538,20 +629,27 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     return kp;
 }
 
-/* The launcher of v's build: gemm.cu's for the production points, gemm_evidence.cu's (or
- * evidence_none.c's) for the evidence points (points.h). */
+/* The launcher of v's build: gemm.cu's for the production points, gemm_evidence.cu's and
+ * gemm_dual_evidence.cu's (or evidence_none.c's) for the evidence points (points.h). */
 typedef int (*gemm_launcher)(const nvfp4_variant *, const nvfp4_kparams *, gs_buffer, cudaStream_t);
-static const gemm_launcher k_launchers[2][3] = {
+static const gemm_launcher k_launchers[3][3] = {
     {nvfp4_gemm_launch_prod, nvfp4_gemm_launch_twin, nvfp4_gemm_launch_detail},
-    {nvfp4_gemm_evidence_launch_prod, nvfp4_gemm_evidence_launch_twin, nvfp4_gemm_evidence_launch_detail}};
+    {nvfp4_gemm_evidence_launch_prod, nvfp4_gemm_evidence_launch_twin, nvfp4_gemm_evidence_launch_detail},
+    {nvfp4_gemm_dual_evidence_launch_prod, nvfp4_gemm_dual_evidence_launch_twin,
+     nvfp4_gemm_dual_evidence_launch_detail}};
 
 static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_buffer stamps, cudaStream_t s)
 {
+    if ((v->gate != 0) != p->dual) {
+        fprintf(stderr, "nvfp4: %s is a %s point; the problem is a %s\n", v->name,
+                v->gate ? "dual GEMM" : "grouped GEMM", p->dual ? "dual GEMM" : "grouped GEMM");
+        return (int)cudaErrorInvalidValue;
+    }
     nvfp4_kparams *kp = (nvfp4_kparams *)nvfp4_problem_kparams(p, v); /* owned by p's cache */
     if (!kp || build < NVFP4_PROD || build > NVFP4_DETAIL)
         return (int)cudaErrorInvalidValue;
     kp->pdl = !p->no_pdl;
-    return k_launchers[v->evidence ? 1 : 0][build](v, kp, stamps, s);
+    return k_launchers[!v->evidence ? 0 : v->gate ? 2 : 1][build](v, kp, stamps, s);
 }
 
 int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)
@@ -588,6 +686,8 @@ int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer 
 {
     if (!v || !p)
         return (int)cudaErrorInvalidValue;
+    if ((v->gate != 0) != p->dual) /* before any launch: gemm_enqueue says why */
+        return gemm_enqueue(p, v, build, stamps, s);
     if (!nvfp4_problem_kparams(p, v)) /* built and cached on the first call */
         return (int)cudaErrorInvalidValue;
     int e = nvfp4_tokens_launch(&p->tp, s);
@@ -607,8 +707,12 @@ int nvfp4_problem_reference(nvfp4_problem *p, cudaStream_t s, const float **refs
         size_t n = (size_t)M * (size_t)N;
         if (!p->Cref[g])
             CK(cudaMalloc((void **)&p->Cref[g], n * sizeof(float)));
-        nvfp4_ref_kernel<<<blocks_for(n, T), T, 0, s>>>(p->A[g], p->SFA[g], p->B[g], p->SFB[g], p->Cref[g], M,
-                                                        N, K);
+        if (p->dual)
+            nvfp4_dual_ref_kernel<<<blocks_for(n, T), T, 0, s>>>(p->A[g], p->SFA[g], p->B[g], p->SFB[g], p->B2,
+                                                                 p->SFB2, p->Cref[g], M, N, K);
+        else
+            nvfp4_ref_kernel<<<blocks_for(n, T), T, 0, s>>>(p->A[g], p->SFA[g], p->B[g], p->SFB[g], p->Cref[g], M,
+                                                            N, K);
         CK(cudaGetLastError());
         if (refs)
             refs[g] = p->Cref[g];
@@ -628,6 +732,8 @@ static void host_free(host_group *h, int groups)
         free(h[g].B);
         free(h[g].SFA);
         free(h[g].SFB);
+        free(h[g].B2);
+        free(h[g].SFB2);
         free(h[g].C);
         free(h[g].Cref);
     }
@@ -657,6 +763,16 @@ static cudaError_t copy_back(const nvfp4_problem *p, host_group *h, int inputs)
             CK(cudaMemcpy(h[g].SFA, p->SFA[g], sfa, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(h[g].SFB, p->SFB[g], sfb, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(h[g].Cref, p->Cref[g], c * sizeof(float), cudaMemcpyDeviceToHost));
+            if (p->dual) {
+                h[g].B2 = (uint8_t *)malloc(b);
+                h[g].SFB2 = (uint8_t *)malloc(sfb);
+                if (!h[g].B2 || !h[g].SFB2) {
+                    fprintf(stderr, "nvfp4_problem_verify: out of host memory\n");
+                    return cudaErrorMemoryAllocation;
+                }
+                CK(cudaMemcpy(h[g].B2, p->B2, b, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(h[g].SFB2, p->SFB2, sfb, cudaMemcpyDeviceToHost));
+            }
         }
         CK(cudaMemcpy(h[g].C, p->C[g], c * sizeof(uint16_t), cudaMemcpyDeviceToHost));
     }
@@ -703,9 +819,12 @@ static int make_cpu_samples(nvfp4_problem *p, const host_group *h, long long tot
             v[k++] = (cpu_sample){g, (int)(r / s->n[g]), (int)(r % s->n[g]), 0.0};
         }
     }
-    for (long long i = 0; i < n; i++)
-        v[i].ref = nvfp4_ref_element(h[v[i].g].A, h[v[i].g].SFA, h[v[i].g].B, h[v[i].g].SFB, s->k[v[i].g], v[i].m,
-                                     v[i].n);
+    for (long long i = 0; i < n; i++) {
+        const host_group *x = &h[v[i].g];
+        v[i].ref = p->dual ? nvfp4_dual_ref_element(x->A, x->SFA, x->B, x->SFB, x->B2, x->SFB2, s->k[v[i].g], v[i].m,
+                                                    v[i].n)
+                           : nvfp4_ref_element(x->A, x->SFA, x->B, x->SFB, s->k[v[i].g], v[i].m, v[i].n);
+    }
     p->samples = v;
     p->nsamples = n;
     return 0;
@@ -801,7 +920,9 @@ int nvfp4_problem_verify(nvfp4_problem *p, nvfp4_check *out)
             free(h[g].B);
             free(h[g].SFA);
             free(h[g].SFB);
-            h[g].A = h[g].B = h[g].SFA = h[g].SFB = NULL;
+            free(h[g].B2);
+            free(h[g].SFB2);
+            h[g].A = h[g].B = h[g].SFA = h[g].SFB = h[g].B2 = h[g].SFB2 = NULL;
         }
     }
     for (long long i = 0; i < p->nsamples; i++)

@@ -342,6 +342,12 @@ static __device__ __forceinline__ uint4 lds128(uint32_t addr)
     return v;
 }
 
+/* fp32 x4 into shared memory, ordered like lds128 (the dual GEMM's accumulator exchange). */
+static __device__ __forceinline__ void sts128f(uint32_t addr, float a, float b, float c, float d)
+{
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
+}
+
 static __device__ __forceinline__ uint16_t lds16(uint32_t addr)
 {
     uint16_t v;

@@ -6,10 +6,12 @@
  * verify again and check the stamps (every warp started and finished, the exact record
  * count and phase mix, group tags).  One table row per run, plus a negative control (a
  * poisoned, never-launched C must be flagged everywhere), then "N passed, N failed";
- * exit 1 on any failure.
+ * exit 1 on any failure.  With --dual the same for the gated dual GEMM (dual.h): its nine
+ * tests and four benchmarks, its points (gate 1 and 2), its references.
  *
- * Usage: nvfp4_selfcheck [--variant NAME|all] [--shapes a,b,..] [--seed N] [--cublas]
- *   --cublas also checks the cuBLAS anchor once per shape (gpumode) and the ceiling GEMM.
+ * Usage: nvfp4_selfcheck [--dual] [--variant NAME|all] [--shapes a,b,..] [--seed N] [--cublas]
+ *   --cublas also checks the cuBLAS anchor once per shape (gpumode; --dual: both routes) and
+ *   the ceiling GEMM.
  *
  * Build: make build/nvfp4-selfcheck (or make check-gpu, which runs it). */
 #include <math.h>
@@ -26,8 +28,42 @@
 #include "kernels/nvfp4/schedule.h"
 
 #define BENCH_AND_TESTS "t0,t1,t2,t3,t4,t5,t6,t7,t8,t9,g8k7168,g8k2048,g2k4096,g2k1536"
+#define DUAL_BENCH_AND_TESTS                                                                                  \
+    "dt0,dt1,dt2,dt3,dt4,dt5,dt6,dt7,dt8,d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
 
-static int g_pass, g_fail;
+static int g_pass, g_fail, g_skipped;
+
+/* 0 when v cannot cut s into its tiles (the dual GEMM's 128-column points on an N that is a
+ * multiple of 64 only); 1 otherwise. */
+static int tiles_shape(const nvfp4_variant *v, const nvfp4_shape *s, int sms)
+{
+    nvfp4_schedule sc;
+    char why[256];
+    if (s->dual && s->n[0] % v->tile_w != 0)
+        return 0;
+    if (nvfp4_variant_schedule(v, s, sms, &sc, why, sizeof why) != 0)
+        return 1; /* any other refusal is the run's to report (and fail) */
+    nvfp4_schedule_free(&sc);
+    return 1;
+}
+
+/* The problem the run checks: the grouped GEMM's or the dual GEMM's shapes and points. */
+typedef struct subject_set {
+    const char *shapes, *control;
+    int (*parse)(const char *spec, nvfp4_shape *out, char *err, size_t errlen);
+    int (*count)(void);
+    const nvfp4_variant *(*at)(int i);
+    const nvfp4_variant *(*find)(const char *name);
+    const nvfp4_variant *(*dflt)(const nvfp4_shape *s);
+} subject_set;
+static const subject_set k_grouped = {BENCH_AND_TESTS,     "t8",
+                                      nvfp4_shape_parse,   nvfp4_variant_count,
+                                      nvfp4_variant_at,    nvfp4_variant_find,
+                                      nvfp4_variant_default};
+static const subject_set k_dual = {DUAL_BENCH_AND_TESTS,       "dt1",
+                                   nvfp4_dual_shape_parse,     nvfp4_dual_variant_count,
+                                   nvfp4_dual_variant_at,      nvfp4_dual_variant_find,
+                                   nvfp4_dual_variant_default};
 
 /* Next comma-separated token of *cur (modified in place), or NULL at the end. */
 static char *next_token(char **cur)
@@ -56,15 +92,15 @@ static int cuda_ok(cudaError_t e, const char *what)
 
 /* Checks one consumer warp's records against its CTA's tiles in schedule order: per tile
  * MAINLOOP + ACC_TO_REG + EPILOGUE + STORE (+ LOAD_WAIT/DEQUANT/MMA per stage in the detail
- * twin), tagged with
+ * twin, DEQUANT twice with gate 2), tagged with
  * the tile's schedule index and group, role as the variant's warps have. */
-static int check_consumer(const nvfp4_schedule *sc, int b, int detail, const gs_record *rec,
+static int check_consumer(const nvfp4_variant *v, const nvfp4_schedule *sc, int b, int detail, const gs_record *rec,
                           unsigned n, unsigned role, char *why, size_t whylen)
 {
     unsigned i = 0;
     for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
         const int g = sc->tiles[t].group, kblocks = sc->tiles[t].kb1 - sc->tiles[t].kb0;
-        const unsigned nk = detail ? (unsigned)kblocks : 0u, want = NVFP4_TILE_EVENTS(kblocks, detail);
+        const unsigned nk = detail ? (unsigned)kblocks : 0u, want = nvfp4_variant_unit_events(v, kblocks, detail);
         unsigned count[GS_NUM_PHASES] = {0};
         for (unsigned e = 0; e < want; e++, i++) {
             if (i >= n) {
@@ -79,7 +115,8 @@ static int check_consumer(const nvfp4_schedule *sc, int b, int detail, const gs_
             }
             count[rec[i].phase]++;
         }
-        if (count[GS_MAINLOOP] != 1 || count[NVFP4_LOAD_WAIT] != nk || count[NVFP4_DEQUANT] != nk ||
+        if (count[GS_MAINLOOP] != 1 || count[NVFP4_LOAD_WAIT] != nk ||
+            count[NVFP4_DEQUANT] != nk * (unsigned)nvfp4_variant_dequants(v) ||
             count[NVFP4_MMA] != nk || count[GS_ACC_TO_REG] != 1 || count[GS_EPILOGUE] != 1 || count[GS_STORE] != 1) {
             snprintf(why, whylen, "tile %d: wrong phase mix", t);
             return 0;
@@ -123,7 +160,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
     const gs_buffer b = st->dev;
     nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
     int ok = 1;
-    const unsigned consumers = (unsigned)(v->tile_w / 64) * 4u;
+    const unsigned consumers = (unsigned)nvfp4_variant_consumers(v) * 4u;
     if (nvfp4_variant_schedule(v, s, sms, &sc, why, whylen))
         return 0;
     if ((unsigned)sc.grid != st->ctas) {
@@ -159,7 +196,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
                     ok = 0;
                 }
             } else if (wh->events > b.capacity ||
-                       !check_consumer(&sc, (int)cta, detail && w % 4 == 0, rec, wh->events,
+                       !check_consumer(v, &sc, (int)cta, detail && w % 4 == 0, rec, wh->events,
                                        v->warp_spec ? GS_ROLE_CONSUMER : GS_ROLE_ALL, sub, sizeof sub)) {
                 snprintf(why, whylen, "cta %u warp %u: %s", cta, w,
                          wh->events > b.capacity ? "more records than capacity" : sub);
@@ -269,7 +306,7 @@ static void run_one(const nvfp4_variant *v, nvfp4_problem *p, nvfp4_dist d)
 
 /* Negative control: a poisoned C that no kernel wrote must fail verification everywhere
  * (shows the check can fail).  PASS means every element was flagged. */
-static void run_control(unsigned long long seed)
+static void run_control(const subject_set *set, unsigned long long seed)
 {
     nvfp4_shape s;
     nvfp4_problem *p = NULL;
@@ -277,12 +314,12 @@ static void run_control(unsigned long long seed)
     char err[512];
     int ok = 0;
     memset(&c, 0, sizeof c);
-    if (nvfp4_shape_parse("t8", &s, err, sizeof err) == 0 && nvfp4_problem_create(&s, NVFP4_DIST_FULL, seed, &p) == 0 &&
+    if (set->parse(set->control, &s, err, sizeof err) == 0 && nvfp4_problem_create(&s, NVFP4_DIST_FULL, seed, &p) == 0 &&
         nvfp4_problem_poison(p, 0) == 0 && nvfp4_problem_verify(p, &c) == 0)
         ok = !nvfp4_check_ok(&c) && c.elements > 0 && c.bad == c.elements && c.unwritten == c.elements &&
              c.cpu_bad == c.cpu_checked;
-    printf("control  t8 never launched: %lld/%lld bad, %lld unwritten, %lld/%lld cpu bad  %s\n", c.bad, c.elements,
-           c.unwritten, c.cpu_bad, c.cpu_checked, ok ? "PASS (all flagged)" : "FAIL");
+    printf("control  %s never launched: %lld/%lld bad, %lld unwritten, %lld/%lld cpu bad  %s\n", set->control, c.bad,
+           c.elements, c.unwritten, c.cpu_bad, c.cpu_checked, ok ? "PASS (all flagged)" : "FAIL");
     if (ok)
         g_pass++;
     else
@@ -306,6 +343,26 @@ static void run_cublas(const nvfp4_shape *s, unsigned long long seed)
     else
         g_fail++;
     nvfp4_cublas_destroy(c);
+    nvfp4_problem_destroy(p);
+}
+
+/* Both dual routes, each against the GPU reference (gpumode). */
+static void run_dual_cublas(const nvfp4_shape *s, unsigned long long seed)
+{
+    nvfp4_problem *p = NULL;
+    nvfp4_dual_cublas *c = NULL;
+    const int made = nvfp4_problem_create(s, NVFP4_DIST_GPUMODE, seed, &p) == 0 && nvfp4_dual_cublas_create(p, &c) == 0;
+    for (int r = NVFP4_DUAL_CAT; r <= NVFP4_DUAL_TWO; r++) {
+        long long bad = -1, el = 0;
+        const int ok = made && nvfp4_dual_cublas_verify(c, r, &bad, &el) == 0 && bad == 0 && el > 0;
+        printf("cublas   %-8s %lld/%lld bad  %s  [%s]\n", s->name, bad, el, ok ? "PASS" : "FAIL",
+               c ? nvfp4_dual_cublas_method(c, r) : "not created");
+        if (ok)
+            g_pass++;
+        else
+            g_fail++;
+    }
+    nvfp4_dual_cublas_destroy(c);
     nvfp4_problem_destroy(p);
 }
 
@@ -337,14 +394,17 @@ static void run_ceiling(void)
 
 int main(int argc, char **argv)
 {
-    const char *vname = "default", *shapes = BENCH_AND_TESTS;
+    const char *vname = "default", *shapes = NULL;
     unsigned long long seed = 20250101ull;
     int with_cublas = 0;
+    const subject_set *set = &k_grouped;
     char list[1024], err[512];
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows where a run stopped */
 
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--variant") && i + 1 < argc)
+        if (!strcmp(argv[i], "--dual"))
+            set = &k_dual;
+        else if (!strcmp(argv[i], "--variant") && i + 1 < argc)
             vname = argv[++i];
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
             shapes = argv[++i];
@@ -356,16 +416,18 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--cublas"))
             with_cublas = 1;
         else {
-            fprintf(stderr, "usage: %s [--variant NAME|all|default] [--shapes a,b,..] [--seed N] [--cublas]\n",
+            fprintf(stderr, "usage: %s [--dual] [--variant NAME|all|default] [--shapes a,b,..] [--seed N] [--cublas]\n",
                     argv[0]);
             return 2;
         }
     }
+    if (!shapes)
+        shapes = set->shapes;
     const int all = !strcmp(vname, "all"), dflt = !strcmp(vname, "default");
-    if (!all && !dflt && !nvfp4_variant_find(vname)) {
-        fprintf(stderr, "selfcheck: unknown variant '%s'; known:", vname);
-        for (int i = 0; i < nvfp4_variant_count(); i++)
-            fprintf(stderr, " %s", nvfp4_variant_at(i)->name);
+    if (!all && !dflt && !set->find(vname)) {
+        fprintf(stderr, "selfcheck: unknown %svariant '%s'; known:", set == &k_dual ? "dual " : "", vname);
+        for (int i = 0; i < set->count(); i++)
+            fprintf(stderr, " %s", set->at(i)->name);
         fprintf(stderr, "\n");
         return 2;
     }
@@ -377,7 +439,7 @@ int main(int argc, char **argv)
     char *tok, *cur = list;
     while ((tok = next_token(&cur)) != NULL) {
         nvfp4_shape s;
-        if (nvfp4_shape_parse(tok, &s, err, sizeof err) != 0) {
+        if (set->parse(tok, &s, err, sizeof err) != 0) {
             fprintf(stderr, "selfcheck: %s\n", err);
             g_fail++;
             continue;
@@ -386,11 +448,17 @@ int main(int argc, char **argv)
             const nvfp4_dist d = di ? NVFP4_DIST_FULL : NVFP4_DIST_GPUMODE;
             nvfp4_problem *p = NULL;
             const int made = nvfp4_problem_create(&s, d, seed + (unsigned long long)di, &p) == 0;
-            for (int vi = 0; vi < (dflt ? 1 : nvfp4_variant_count()); vi++) {
-                const nvfp4_variant *v = dflt ? nvfp4_variant_default(&s) : nvfp4_variant_at(vi);
+            for (int vi = 0; vi < (dflt ? 1 : set->count()); vi++) {
+                const nvfp4_variant *v = dflt ? set->dflt(&s) : set->at(vi);
                 if (!all && !dflt && strcmp(vname, v->name))
                     continue;
-                if (made) {
+                if (made && all && !tiles_shape(v, &s, nvfp4_problem_sms(p))) {
+                    /* --variant all meets points whose tile the shape's N does not divide (128
+                     * columns per CTA on N = 320): not run, not counted, listed */
+                    printf("%-8s %-7s %-25s skipped: N=%d is not a multiple of its %d columns per CTA\n", s.name,
+                           nvfp4_dist_name(d), v->name, s.n[0], v->tile_w);
+                    g_skipped++;
+                } else if (made) {
                     run_one(v, p, d);
                 } else {
                     nvfp4_check none;
@@ -401,17 +469,23 @@ int main(int argc, char **argv)
             nvfp4_problem_destroy(p);
         }
     }
-    run_control(seed);
+    run_control(set, seed);
     if (with_cublas) {
         cur = list;
         snprintf(list, sizeof list, "%s", shapes);
         while ((tok = next_token(&cur)) != NULL) {
             nvfp4_shape s;
-            if (nvfp4_shape_parse(tok, &s, err, sizeof err) == 0)
-                run_cublas(&s, seed);
+            if (set->parse(tok, &s, err, sizeof err) == 0) {
+                if (s.dual)
+                    run_dual_cublas(&s, seed);
+                else
+                    run_cublas(&s, seed);
+            }
         }
         run_ceiling();
     }
+    if (g_skipped)
+        printf("%d runs skipped (a point whose columns per CTA the shape's N does not divide)\n", g_skipped);
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

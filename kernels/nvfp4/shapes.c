@@ -217,6 +217,15 @@ static int parse_custom(const char *spec, nvfp4_shape *out, char *why, size_t wh
     return 0;
 }
 
+int nvfp4_shape_parse_custom(const char *spec, nvfp4_shape *out, char *why, size_t whylen)
+{
+    if (!spec || !out) {
+        snprintf(why, whylen, "no spec given");
+        return -1;
+    }
+    return parse_custom(spec, out, why, whylen);
+}
+
 int nvfp4_shape_parse(const char *spec, nvfp4_shape *out, char *err, size_t errlen)
 {
     char why[192];

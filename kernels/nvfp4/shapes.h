@@ -15,12 +15,16 @@ typedef struct nvfp4_shape {
     char name[64];
     int groups;
     int m[NVFP4_MAX_GROUPS], n[NVFP4_MAX_GROUPS], k[NVFP4_MAX_GROUPS];
+    int dual; /* 1: the gated dual GEMM C = silu(A B1^T) * (A B2^T), one group (dual.h) */
 } nvfp4_shape;
 
 /* Parse a registered name (g8k7168 g8k2048 g2k4096 g2k1536 t0..t9) or a custom spec
  * "m=96,128;n=128,256;k=256,512" (one value broadcasts; G = longest list).
  * 0 ok; -1 with a one-line reason (and the valid names + syntax) in err. */
 int nvfp4_shape_parse(const char *spec, nvfp4_shape *out, char *err, size_t errlen);
+/* The custom syntax alone, without the grouped GEMM's rules on M, N and K: the lists into
+ * out (dual = 0, name = spec or "custom"), or -1 with the reason (no names) in why. */
+int nvfp4_shape_parse_custom(const char *spec, nvfp4_shape *out, char *why, size_t whylen);
 /* Space-separated registered names, "g8k7168 g8k2048 ... t9" (truncated to len). */
 void nvfp4_shape_names(char *buf, size_t len);
 /* 2 * sum_g M_g*N_g*K_g. */

@@ -7,13 +7,21 @@
 #include "schedule.h"
 #include "../../instrument/gs_format.h"
 
-#define NVFP4_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0},
-#define NVFP4_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1},
+#define NVFP4_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0, 0},
+#define NVFP4_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, 0},
 static const nvfp4_variant k_variants[] = {NVFP4_PRODUCTION_POINTS(NVFP4_PRODUCTION)
                                                NVFP4_EVIDENCE_POINTS(NVFP4_EVIDENCE)};
 #undef NVFP4_PRODUCTION
 #undef NVFP4_EVIDENCE
 #define N_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
+
+#define NVFP4_DUAL_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0, GT},
+#define NVFP4_DUAL_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, GT},
+static const nvfp4_variant k_dual_variants[] = {NVFP4_DUAL_PRODUCTION_POINTS(NVFP4_DUAL_PRODUCTION)
+                                                    NVFP4_DUAL_EVIDENCE_POINTS(NVFP4_DUAL_EVIDENCE)};
+#undef NVFP4_DUAL_PRODUCTION
+#undef NVFP4_DUAL_EVIDENCE
+#define N_DUAL_VARIANTS ((int)(sizeof k_dual_variants / sizeof k_dual_variants[0]))
 
 int nvfp4_variant_count(void)
 {
@@ -59,9 +67,72 @@ const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s)
     return nvfp4_variant_find("s4_w128_t128_ws_p_tma");
 }
 
+int nvfp4_dual_variant_count(void)
+{
+    return N_DUAL_VARIANTS;
+}
+
+const nvfp4_variant *nvfp4_dual_variant_at(int i)
+{
+    return (i >= 0 && i < N_DUAL_VARIANTS) ? &k_dual_variants[i] : NULL;
+}
+
+const nvfp4_variant *nvfp4_dual_variant_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (int i = 0; i < N_DUAL_VARIANTS; i++)
+        if (strcmp(k_dual_variants[i].name, name) == 0)
+            return &k_dual_variants[i];
+    return NULL;
+}
+
+/* The dual benchmarks' production points: the fastest point of each in three processes of
+ * `nvfp4-bench --dual --variants all` on the H100 (docs/dual.md, "Production defaults").
+ * Any other shape: the benchmarks' point of most 128-column tiles where N allows 128 columns
+ * per CTA, else the B1/B2 warpgroup pair on 64 columns (every N the dual shapes allow). */
+static const struct {
+    const char *shape, *variant;
+} k_dual_defaults[] = {
+    {"d256n4096k7168", "s4_w128_t128_ws_p_tmr_skr_g2"},
+    {"d256n3072k4096", "s4_w64_t128_ws_p_tma_sk_g1"},
+    {"d512n4096k7168", "s4_w128_t128_ws_p_g2"},
+    {"d512n3072k7168", "s4_w128_t128_ws_p_tmr_sk_g2"},
+};
+
+const nvfp4_variant *nvfp4_dual_variant_default(const nvfp4_shape *s)
+{
+    for (size_t i = 0; s && i < sizeof k_dual_defaults / sizeof k_dual_defaults[0]; i++)
+        if (strcmp(s->name, k_dual_defaults[i].shape) == 0)
+            return nvfp4_dual_variant_find(k_dual_defaults[i].variant);
+    if (s && s->n[0] % 128 == 0)
+        return nvfp4_dual_variant_find("s4_w128_t128_ws_p_tmr_skr_g2");
+    return nvfp4_dual_variant_find("s4_w64_t128_ws_p_tma_sk_g1");
+}
+
+int nvfp4_variant_consumers(const nvfp4_variant *v)
+{
+    return !v ? 0 : v->gate == 1 ? 2 : v->tile_w / 64;
+}
+
 int nvfp4_variant_warps(const nvfp4_variant *v)
 {
-    return v ? (v->tile_w / 64) * 4 + (v->warp_spec ? 4 : 0) : 0;
+    return v ? nvfp4_variant_consumers(v) * 4 + (v->warp_spec ? 4 : 0) : 0;
+}
+
+long long nvfp4_variant_partial_floats(const nvfp4_variant *v)
+{
+    return v ? (long long)nvfp4_variant_consumers(v) * (v->gate == 2 ? 2 : 1) * 64 * v->tile_t : 0;
+}
+
+int nvfp4_variant_dequants(const nvfp4_variant *v)
+{
+    return v && v->gate == 2 ? 2 : 1;
+}
+
+unsigned nvfp4_variant_unit_events(const nvfp4_variant *v, int kblocks, int detail)
+{
+    return 4u + (detail ? (unsigned)(2 + nvfp4_variant_dequants(v)) * (unsigned)kblocks : 0u);
 }
 
 int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
@@ -77,7 +148,7 @@ int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
 
 int nvfp4_variant_sampler_warp(const nvfp4_variant *v)
 {
-    return nvfp4_variant_clock_sampler(v) ? NVFP4_SAMPLER_WARP((v->tile_w / 64) * 4) : -1;
+    return nvfp4_variant_clock_sampler(v) ? NVFP4_SAMPLER_WARP(nvfp4_variant_consumers(v) * 4) : -1;
 }
 
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
@@ -91,7 +162,7 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     for (int b = 0; b < sc.grid; b++) {
         unsigned ev = 0;
         for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
-            ev += NVFP4_TILE_EVENTS(sc.tiles[t].kb1 - sc.tiles[t].kb0, detail);
+            ev += nvfp4_variant_unit_events(v, sc.tiles[t].kb1 - sc.tiles[t].kb0, detail);
         if (ev > most)
             most = ev;
     }

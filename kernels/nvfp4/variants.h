@@ -27,6 +27,9 @@ typedef struct nvfp4_variant {
                        NVFP4_SPLIT_REBALANCE: whole tiles, then K ranges moved off the most loaded
                        CTAs (schedule.h) */
     int evidence;   /* 1: an evidence point (points.h), built only by `make nvfp4-evidence` */
+    int gate;       /* 0: the grouped GEMM; the gated dual GEMM (dual.h; tile_w then counts output
+                       columns): 1 a B1 and a B2 warpgroup per 64 columns, 2 both accumulators in
+                       each warpgroup (points.h) */
 } nvfp4_variant;
 
 /* Number of points, production and evidence (points.h). */
@@ -38,8 +41,27 @@ const nvfp4_variant *nvfp4_variant_find(const char *name);
 /* The production point for a shape: the measured table in variants.c for the benchmark
  * shapes, a documented rule for every other shape. */
 const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s);
+/* The dual GEMM's points (gate 1 or 2; points.h): count, point i, by name, and the production
+ * point of a dual shape (the table in variants.c for the four benchmarks, a rule for any
+ * other), as the functions above. */
+int nvfp4_dual_variant_count(void);
+const nvfp4_variant *nvfp4_dual_variant_at(int i);
+const nvfp4_variant *nvfp4_dual_variant_find(const char *name);
+const nvfp4_variant *nvfp4_dual_variant_default(const nvfp4_shape *s);
+
+/* Consumer warpgroups per CTA: tile_w / 64, two with gate 1 (B1's and B2's). */
+int nvfp4_variant_consumers(const nvfp4_variant *v);
 /* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
 int nvfp4_variant_warps(const nvfp4_variant *v);
+/* Floats of one split-K partial-sum buffer: every consumer warpgroup's accumulators (gate 2:
+ * two sets each) for tile_t tokens. */
+long long nvfp4_variant_partial_floats(const nvfp4_variant *v);
+/* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP,
+ * ACC_TO_REG, EPILOGUE, STORE, and in the detail twin per K block LOAD_WAIT, DEQUANT and MMA
+ * (gate 2: DEQUANT twice, B1's and B2's; one MMA for both sets of wgmmas). */
+unsigned nvfp4_variant_unit_events(const nvfp4_variant *v, int kblocks, int detail);
+/* DEQUANT records per K block in the detail twin: 1, or 2 with gate 2. */
+int nvfp4_variant_dequants(const nvfp4_variant *v);
 
 /* v's schedule on shape s with `sms` SMs (nvfp4_schedule_build with the point's tiling,
  * persistence and split K): 0, or -1 with the reason in err. */
