@@ -7,7 +7,10 @@
 #   2. NVFP4: the ten tests and four benchmarks, both distributions, production and
 #      twin builds, every kernel variant (the evidence points too: make check-gpu builds
 #      them, `make nvfp4-evidence`), the cuBLAS anchor
-#   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH)
+#   2b. the gated dual GEMM (dual): its nine tests and four benchmarks, both distributions, every
+#      point in the three builds, both cuBLAS routes
+#   3. compute-sanitizer memcheck and racecheck on small shapes (when on PATH), the dual GEMM's
+#      points among them
 #   4. the hardware-metric collector against the truth: probe kernels whose DRAM bytes
 #      (and the idle one's duration) are known before they run (instrument/gs_probe.h)
 #   6. your own kernel: examples/own-kernel built against `make install`, recorded, reported,
@@ -19,7 +22,7 @@
 #      and the recorder under ncu: every CUPTI collector "skipped: <reason>", the report
 #      still written
 # GS_CHECK_ROOT chooses where the calibration runs go; GS_CHECK_PARTS (e.g. "ncu") runs
-# only the named parts (calib nvfp4 sanitizer truth ncu example), for a quick re-check of one of them;
+# only the named parts (calib nvfp4 dual sanitizer truth ncu example), for a quick re-check of one of them;
 # GS_SANITIZER_POINTS ("VARIANT|SHAPES" words) replaces the sanitizer's list of points.
 # A part whose tool is missing (compute-sanitizer, ncu) fails, unless GS_CHECK_SKIP names it
 # (e.g. GS_CHECK_SKIP="ncu sanitizer"): a check that did not run never reads as passed.  The
@@ -110,6 +113,12 @@ if want nvfp4; then
     tally "$root/selfcheck.out" nvfp4-selfcheck
 fi
 
+if want dual; then
+    echo "== dual: the gated dual GEMM's tests and benchmarks, both distributions, every point, three builds, both cuBLAS routes"
+    build/nvfp4-selfcheck --dual --variant all --cublas 2>"$root/selfcheck-dual.err" | tee "$root/selfcheck-dual.out"
+    tally "$root/selfcheck-dual.out" "nvfp4-selfcheck --dual"
+fi
+
 if ! want sanitizer; then
     :
 elif command -v compute-sanitizer >/dev/null 2>&1; then
@@ -136,13 +145,19 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
             s1_w128_t128_ws_p_tma|t0,m=200;n=512;k=4096 s2_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096
             s1_w128_t128|t0,m=200;n=512;k=4096
             s3_w128_t256_ws_p_tmr_skr|t0,m=200;n=512;k=4096 s4_w128_t128_ws_p_tmr|m=512;n=8192;k=256
-            s3_w128_t256_ws_p_tmr_skr|m=200;n=20480;k=512"}
+            s3_w128_t256_ws_p_tmr_skr|m=200;n=20480;k=512
+            dual:default|dt1,dual:m=200;n=512;k=4096 dual:s4_w64_t128_ws_p_tma_skr_g1|dual:m=200;n=512;k=4096
+            dual:s4_w128_t128_ws_p_tmr_skr_g2|dt1,dual:m=200;n=512;k=4096 dual:s2_w64_t256_ws_p_tmr_g1|dt1
+            dual:s1_w64_t128_g1|dt1 dual:s1_w128_t128_g2|dt1"}
         set -f # the words are split on blanks, never globbed
         for point in $points; do
             [[ $point == *"|"* ]] || { echo "check-gpu: sanitizer point '$point' is not VARIANT|SHAPES" >>"$root/sanitizer-$tool.log"; ok=0; break; }
             # a hang (the split points wait across CTAs) ends at the timeout, named
+            # "dual:VARIANT|SHAPES": a point of the gated dual GEMM
+            dual=() v=${point%%|*}
+            if [[ $v == dual:* ]]; then dual=(--dual) v=${v#dual:}; fi
             if ! timeout -k 30 900 compute-sanitizer --tool "$tool" --error-exitcode 99 build/nvfp4-selfcheck \
-                --variant "${point%%|*}" --shapes "${point#*|}" >>"$root/sanitizer-$tool.log" 2>&1; then
+                "${dual[@]}" --variant "$v" --shapes "${point#*|}" >>"$root/sanitizer-$tool.log" 2>&1; then
                 echo "compute-sanitizer $tool: ${point%%|*} failed" >>"$root/sanitizer-$tool.log"
                 ok=0
                 break

@@ -4,6 +4,9 @@
 # write one evidence page per proposal with both measured A/B pairs.  The profile that
 # bounds each claim is the baseline point's, recorded with the detail twin: the state the
 # seed documents' proposals were pitched against.
+# The gated dual GEMM's shapes (d...) have their own baseline (s1_w128_t128_g2: one stage, no
+# producer warpgroup, one CTA per tile, SIMT stores, both accumulators in each warpgroup) and
+# partners.
 # usage: scripts/evidence.sh [SHAPES...]      pages: reports/evidence/<shape>-<proposal>.md
 set -u -o pipefail
 gs=build/gemmscope
@@ -22,6 +25,29 @@ pairs_for() {
 tile-size s1_w128_t128 s1_w64_t128 s3_w128_t256_ws_p_tmr_skr s3_w128_t128_ws_p_tmr_skr
 tma-store s1_w128_t128 s1_w128_t128_tma s3_w128_t256_ws_p_skr s3_w128_t256_ws_p_tmr_skr
 warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256_ws_p_tmr_skr" ;;
+    # the gated dual GEMM: the baseline point with both accumulators per warpgroup; a store
+    # staged in a ring slot needs the producer warpgroup, so the production point without one
+    # also has SIMT stores (a second knob that changes with it)
+    d256n4096k7168) # production point s4_w128_t128_ws_p_tmr_skr_g2
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w128_t128_ws_p_tmr_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_g2
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2" ;;
+    d256n3072k4096) # production point s4_w64_t128_ws_p_tma_sk_g1 (a B1 and a B2 warpgroup)
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t64_ws_p_tma_sk_g1
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w64_t128_ws_p_sk_g1 s4_w64_t128_ws_p_tma_sk_g1
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w64_t128_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1" ;;
+    d512n4096k7168) # production point s4_w128_t128_ws_p_g2 (SIMT stores: "on" is the ring-staged store)
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w128_t128_ws_p_g2 s4_w128_t128_ws_p_g2
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_g2 s4_w64_t128_ws_p_g2
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_g2 s4_w128_t128_ws_p_tmr_g2
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_g2 s4_w128_t128_ws_p_g2" ;;
+    d512n3072k7168) # production point s4_w128_t128_ws_p_tmr_sk_g2
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w128_t128_ws_p_tmr_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_g2
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2" ;;
     *) # production point s4_w128_t128_ws_p_tma
         echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
 tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma
@@ -33,7 +59,9 @@ mkdir -p reports/evidence
 for shape in $shapes; do
     pairs=$(pairs_for "$shape")
     # every pair above has the production point on one side; it must still be the default
-    prod=$($gs variants nvfp4 "$shape" | awk '/\[default\]$/ { print $1 }')
+    subject=nvfp4 base=s1_w128_t128
+    case $shape in d[0-9]* | dual:*) subject=dual base=s1_w128_t128_g2 ;; esac
+    prod=$($gs variants "$subject" "$shape" | awk '/\[default\]$/ { print $1 }')
     if [ -z "$prod" ] || echo "$pairs" | awk -v p="$prod" '$4 != p && $5 != p { bad = 1 } END { exit !bad }'; then
         echo "evidence: $shape: the pairs' production point is not the shape's default ('${prod:-none}'): update pairs_for" >&2
         exit 1
@@ -45,11 +73,11 @@ for shape in $shapes; do
             echo "evidence: recording $shape $v failed" >&2
     done
     prof=reports/ev-profile
-    $gs record SHAPE="$shape" VARIANT=s1_w128_t128 METRICS=none DETAIL=1 --root "$prof" >/dev/null ||
+    $gs record SHAPE="$shape" VARIANT=$base METRICS=none DETAIL=1 --root "$prof" >/dev/null ||
         echo "evidence: recording the $shape profile failed" >&2
     echo "$pairs" | while read -r prop b0 b1 p0 p1; do
         r() { echo "$root/$shape/$1/latest"; }
-        $gs evidence "$prop" "$prof/$shape/s1_w128_t128/latest" \
+        $gs evidence "$prop" "$prof/$shape/$base/latest" \
             --ab "$(r $b0)" "$(r $b1)" --label "baseline point: $b0 -> $b1" \
             --ab "$(r $p0)" "$(r $p1)" --label "production point: $p0 -> $p1" \
             -o "reports/evidence/$shape-$prop.md"

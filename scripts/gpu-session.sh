@@ -14,7 +14,11 @@
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        example examples/own-kernel against `make install`: its known-answer check (check.sh), then
 #                one recording of its default shape, packed as samples/own-kernel
-#        evidence scripts/evidence.sh (proposal pages for g8k7168 and g2k1536)
+#        dual    the gated dual GEMM: nvfp4-selfcheck --dual (GS_DUAL_CHECK points, default all: build
+#                them with GS_DUAL_EVIDENCE=1; its tests and benchmarks, both distributions, both cuBLAS
+#                routes), then GS_DUAL_ROUNDS processes of nvfp4-bench --dual (GS_DUAL_VARIANTS)
+#        cupti   build/cupti-check on GS_CUPTI_SHAPE (default g2k1536) and its exit status
+#        evidence scripts/evidence.sh (proposal pages for GS_EVIDENCE_SHAPES, default g8k7168 and g2k1536)
 #        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS and
 #                every GEMM build with GS_ALT_KERNEL_FLAGS (an experiment's -D switch), for the
 #                ab step (GS_AB_BINS=build/alt/nvfp4-bench; scripts/study/build-twin-alt.sh)
@@ -91,7 +95,19 @@ log="$out/session.log"
             for s in "$@"; do
                 echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
             done ;;
-        evidence) echo "== evidence"; time scripts/evidence.sh ;; # it builds the evidence points
+        dual) echo "== dual GEMM selfcheck"
+            [ -n "${GS_DUAL_EVIDENCE:-}" ] && make --no-print-directory -j16 nvfp4-evidence >/dev/null
+            time timeout ${GS_DUAL_TIMEOUT:-300} build/nvfp4-selfcheck --dual --variant "${GS_DUAL_CHECK:-all}" \
+                --cublas ${GS_DUAL_SHAPES:+--shapes "$GS_DUAL_SHAPES"}
+            # GS_DUAL_ROUNDS processes, one after the other (what drifts between them shows)
+            for r in $(seq 1 "${GS_DUAL_ROUNDS:-1}"); do
+                echo "== dual GEMM bench, round $r"
+                time timeout ${GS_DUAL_TIMEOUT:-300} build/nvfp4-bench --dual --reps "${GS_DUAL_REPS:-50}" \
+                    --variants "${GS_DUAL_VARIANTS:-all}" --tsv "$out/dual-bench-$r.tsv"
+            done ;;
+        cupti) echo "== cupti-check"
+            timeout 300 build/cupti-check --shape "${GS_CUPTI_SHAPE:-g2k1536}"; echo "cupti-check exit $?" ;;
+        evidence) echo "== evidence"; time scripts/evidence.sh ${GS_EVIDENCE_SHAPES:-} ;; # it builds the evidence points
         example) echo "== examples/own-kernel"
             prefix=$(pwd)/build/install
             make --no-print-directory install PREFIX="$prefix" >/dev/null &&
