@@ -326,7 +326,7 @@ fuzz: $(FUZZ_BINS)
 SHAPES ?= g8k7168,g8k2048,g2k4096,g2k1536
 VARIANTS ?= all
 bench-variants:
-	@$(MAKE) --no-print-directory nvfp4-evidence
+	@$(MAKE) -j$(NPROC) --no-print-directory nvfp4-evidence
 	@mkdir -p reports
 	$(BUILD)/nvfp4-bench --shapes $(SHAPES) --variants $(VARIANTS) --tsv reports/variants.tsv
 
@@ -365,7 +365,7 @@ evidence: host
 	$(BUILD)/gemmscope evidence $(PROPOSAL) $$run $(if $(A),--ab $(A) $(B)) -o reports/evidence/$(SHAPE)-$(PROPOSAL).md
 
 check-gpu: all
-	@$(MAKE) --no-print-directory nvfp4-evidence
+	@$(MAKE) -j$(NPROC) --no-print-directory nvfp4-evidence
 	@scripts/check-gpu.sh
 
 clean:

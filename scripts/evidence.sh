@@ -11,7 +11,7 @@
 set -u -o pipefail
 gs=build/gemmscope
 # the baselines and most A/B partners are evidence points (points.h): the recorder must have them
-make --no-print-directory nvfp4-evidence >/dev/null || { echo "evidence: make nvfp4-evidence failed" >&2; exit 1; }
+make -j"$(nproc)" --no-print-directory nvfp4-evidence >/dev/null || { echo "evidence: make nvfp4-evidence failed" >&2; exit 1; }
 root=reports/ev
 shapes=${*:-g8k7168 g2k1536}
 # proposal  baseline-off  baseline-on  production-off  production-on: the baseline point with the
