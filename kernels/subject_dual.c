@@ -14,6 +14,14 @@
 
 #define DUAL_SPEC_PREFIX "dual:"
 
+static const nvfp4_point_set dual_points = {"dual",
+                                            nvfp4_dual_shape_parse,
+                                            nvfp4_dual_variant_default,
+                                            nvfp4_dual_variant_find,
+                                            nvfp4_dual_variant_count,
+                                            nvfp4_dual_variant_at,
+                                            1};
+
 /* The cuBLAS anchors, both timed with the toolkit's method: one GEMM against B1 and B2 stacked,
  * and two GEMMs, each then the SiLU-multiply kernel; the faster is the run's cuBLAS figure,
  * both are in meta (cublas.cat.*, cublas.two.*); then the ceilings. */
@@ -60,69 +68,22 @@ out:
 
 static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
 {
-    char err[512];
-    nvfp4_dist dist;
-    gs_meta *meta = &rd->meta;
-    nvfp4_ctx *c = calloc(1, sizeof *c);
+    nvfp4_ctx *c = nvfp4_subject_open(
+        a, &dual_points, 2, "an output tile of %d columns (B1's and B2's weight rows) by up to %d tokens, or a split-K part of one",
+        rd, run);
     if (!c)
         return -1;
-    if (!a->shape || nvfp4_dual_shape_parse(a->shape, &c->shape, err, sizeof err)) {
-        fprintf(stderr, "gemmscope-record: %s\n", a->shape ? err : "--shape is required");
-        free(c);
-        return -1;
-    }
-    if (nvfp4_dist_parse(a->dist, &dist)) {
-        fprintf(stderr, "gemmscope-record: unknown distribution '%s' (gpumode, full)\n", a->dist);
-        free(c);
-        return -1;
-    }
-    const nvfp4_variant *dv = nvfp4_dual_variant_default(&c->shape);
-    const char *vname = strcmp(a->variant, "default") == 0 ? (dv ? dv->name : "?") : a->variant;
-    c->v = nvfp4_dual_variant_find(vname);
-    if (!c->v) {
-        fprintf(stderr, "gemmscope-record: unknown variant '%s'; `gemmscope variants dual` lists them\n", vname);
-        free(c);
-        return -1;
-    }
-    if (nvfp4_problem_create(&c->shape, dist, a->seed, &c->p)) {
-        free(c);
-        return -1;
-    }
-    const int sms = nvfp4_problem_sms(c->p);
     const nvfp4_shape *sh = &c->shape;
-    double computed = 0;
-    char what[200];
-    snprintf(what, sizeof what,
-             "an output tile of %d columns (B1's and B2's weight rows) by up to %d tokens, or a split-K part of one",
-             c->v->tile_w, c->v->tile_t);
-    if (nvfp4_subject_geometry(c, a, run, meta) || nvfp4_subject_name_phases(rd) ||
-        nvfp4_subject_write_units(c->v, sh, sms, 2, what, rd, &computed)) {
-        nvfp4_subject_close(c);
-        return -1;
-    }
-    gs_meta_set(meta, "shape", "%s", a->shape);
-    gs_meta_set(meta, "variant", "%s", c->v->name);
-    gs_meta_set(meta, "variant_requested", "%s", a->variant);
-    gs_meta_set(meta, "variant.description", "%s", c->v->description);
-    gs_meta_set(meta, "knobs",
-                "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d gate=%d",
-                c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
-                c->v->split_k, c->v->gate);
-    gs_meta_set(meta, "dist", "%s", nvfp4_dist_name(dist));
-    gs_meta_set(meta, "seed", "%llu", a->seed);
+    gs_meta *meta = &rd->meta;
     gs_meta_set(meta, "dual.m", "%d", sh->m[0]);
     gs_meta_set(meta, "dual.n", "%d", sh->n[0]);
     gs_meta_set(meta, "dual.k", "%d", sh->k[0]);
     gs_meta_set(meta, "flops", "%.0f", nvfp4_dual_flops(sh));
     gs_meta_set(meta, "min_bytes", "%.0f", nvfp4_dual_min_bytes(sh));
-    gs_meta_set(meta, "flops_computed", "%.0f", computed);
     gs_meta_set(meta, "padding.what", "token rows past M");
     gs_meta_set(meta, "epilogue.what", "silu(acc1) * acc2 in fp32, then fp16 (with gate 1 after the B2 warpgroup's "
                                        "accumulators arrive through shared memory)");
-    run->verify = nvfp4_subject_verify;
     run->anchors = anchors;
-    run->close = nvfp4_subject_close;
-    run->ctx = c;
     return 0;
 }
 
@@ -157,23 +118,7 @@ static void list_shapes(FILE *out)
 
 static int list_variants(FILE *out, const char *shape, char *err, size_t n)
 {
-    const nvfp4_variant *dflt = NULL;
-    if (shape) {
-        nvfp4_shape s;
-        if (nvfp4_dual_shape_parse(shape, &s, err, n))
-            return -1;
-        dflt = nvfp4_dual_variant_default(&s);
-    }
-    /* set: prod points are in every build, evid points only after `make nvfp4-evidence` */
-    fprintf(out, "%-31s %6s %6s %6s %4s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws",
-            "pers", "tma", "sk", "gate", "set", "description");
-    for (int i = 0; i < nvfp4_dual_variant_count(); i++) {
-        const nvfp4_variant *v = nvfp4_dual_variant_at(i);
-        fprintf(out, "%-31s %6d %6d %6d %4d %4d %4d %4d %4d %4s  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
-                v->warp_spec, v->persistent, v->tma_store, v->split_k, v->gate, v->evidence ? "evid" : "prod",
-                v->description, v == dflt ? "  [default]" : "");
-    }
-    return 0;
+    return nvfp4_subject_list_variants(&dual_points, out, shape, err, n);
 }
 
 const gs_subject gs_subject_dual = {"dual",

@@ -152,65 +152,85 @@ int nvfp4_subject_write_units(const nvfp4_variant *v, const nvfp4_shape *sh, int
     return rc;
 }
 
-static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
+const nvfp4_point_set nvfp4_grouped_points = {"nvfp4",           nvfp4_shape_parse, nvfp4_variant_default,
+                                               nvfp4_variant_find, nvfp4_variant_count, nvfp4_variant_at,
+                                               0};
+
+nvfp4_ctx *nvfp4_subject_open(const gs_record_args *a, const nvfp4_point_set *set, int gemms, const char *what_fmt,
+                              gs_rundir *rd, gs_subject_run *run)
 {
-    char err[512];
+    char err[512], what[200];
     nvfp4_dist dist;
     gs_meta *meta = &rd->meta;
     nvfp4_ctx *c = calloc(1, sizeof *c);
     if (!c)
-        return -1;
-    if (!a->shape || nvfp4_shape_parse(a->shape, &c->shape, err, sizeof err)) {
+        return NULL;
+    if (!a->shape || set->parse(a->shape, &c->shape, err, sizeof err)) {
         fprintf(stderr, "gemmscope-record: %s\n", a->shape ? err : "--shape is required");
         free(c);
-        return -1;
+        return NULL;
     }
     if (nvfp4_dist_parse(a->dist, &dist)) {
         fprintf(stderr, "gemmscope-record: unknown distribution '%s' (gpumode, full)\n", a->dist);
         free(c);
-        return -1;
+        return NULL;
     }
-    const nvfp4_variant *dv = nvfp4_variant_default(&c->shape);
+    const nvfp4_variant *dv = set->dflt(&c->shape);
     const char *vname = strcmp(a->variant, "default") == 0 ? (dv ? dv->name : "?") : a->variant;
-    c->v = nvfp4_variant_find(vname);
+    c->v = set->find(vname);
     if (!c->v) {
-        fprintf(stderr, "gemmscope-record: unknown variant '%s'; `gemmscope variants nvfp4` lists them\n", vname);
+        fprintf(stderr, "gemmscope-record: unknown variant '%s'; `gemmscope variants %s` lists them\n", vname,
+                set->subject);
         free(c);
-        return -1;
+        return NULL;
     }
     if (nvfp4_problem_create(&c->shape, dist, a->seed, &c->p)) {
         free(c);
-        return -1;
+        return NULL;
     }
-    const int sms = nvfp4_problem_sms(c->p);
-    const nvfp4_shape *sh = &c->shape;
     double computed = 0;
-    char what[160];
-    snprintf(what, sizeof what, "an output tile of %d weight rows by up to %d tokens, or a split-K part of one",
-             c->v->tile_w, c->v->tile_t);
+    snprintf(what, sizeof what, what_fmt, c->v->tile_w, c->v->tile_t);
     if (nvfp4_subject_geometry(c, a, run, meta) || nvfp4_subject_name_phases(rd) ||
-        nvfp4_subject_write_units(c->v, sh, sms, 1, what, rd, &computed)) {
+        nvfp4_subject_write_units(c->v, &c->shape, nvfp4_problem_sms(c->p), gemms, what, rd, &computed)) {
         nvfp4_subject_close(c);
-        return -1;
+        return NULL;
     }
     gs_meta_set(meta, "shape", "%s", a->shape);
     gs_meta_set(meta, "variant", "%s", c->v->name);
     gs_meta_set(meta, "variant_requested", "%s", a->variant);
     gs_meta_set(meta, "variant.description", "%s", c->v->description);
-    gs_meta_set(meta, "knobs", "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d",
-                c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
-                c->v->split_k);
+    if (c->v->gate)
+        gs_meta_set(meta, "knobs",
+                    "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d gate=%d",
+                    c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
+                    c->v->split_k, c->v->gate);
+    else
+        gs_meta_set(meta, "knobs", "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d",
+                    c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
+                    c->v->split_k);
     gs_meta_set(meta, "dist", "%s", nvfp4_dist_name(dist));
     gs_meta_set(meta, "seed", "%llu", a->seed);
+    gs_meta_set(meta, "flops_computed", "%.0f", computed);
+    run->verify = nvfp4_subject_verify;
+    run->close = nvfp4_subject_close;
+    run->ctx = c;
+    return c;
+}
+
+static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
+{
+    nvfp4_ctx *c = nvfp4_subject_open(a, &nvfp4_grouped_points, 1,
+                                      "an output tile of %d weight rows by up to %d tokens, or a split-K part of one",
+                                      rd, run);
+    if (!c)
+        return -1;
+    const nvfp4_shape *sh = &c->shape;
+    gs_meta *meta = &rd->meta;
     gs_meta_set(meta, "groups", "%d", sh->groups);
     gs_meta_set(meta, "flops", "%.0f", nvfp4_shape_flops(sh));
     gs_meta_set(meta, "min_bytes", "%.0f", nvfp4_shape_min_bytes(sh));
-    gs_meta_set(meta, "flops_computed", "%.0f", computed);
     gs_meta_set(meta, "padding.what", "token rows past each group's M");
-    run->verify = nvfp4_subject_verify;
     run->anchors = anchors;
-    run->close = nvfp4_subject_close;
-    run->ctx = c;
     return 0;
 }
 
@@ -279,25 +299,35 @@ static void list_shapes(FILE *out)
     fprintf(out, "%-10s a custom shape: m=96,128;n=128,256;k=256,512 (one value broadcasts)\n", "m=..;n=..;k=..");
 }
 
-static int list_variants(FILE *out, const char *shape, char *err, size_t n)
+int nvfp4_subject_list_variants(const nvfp4_point_set *set, FILE *out, const char *shape, char *err, size_t n)
 {
     const nvfp4_variant *dflt = NULL;
     if (shape) {
         nvfp4_shape s;
-        if (nvfp4_shape_parse(shape, &s, err, n))
+        if (set->parse(shape, &s, err, n))
             return -1;
-        dflt = nvfp4_variant_default(&s);
+        dflt = set->dflt(&s);
     }
     /* set: prod points are in every build, evid points only after `make nvfp4-evidence` */
-    fprintf(out, "%-31s %6s %6s %6s %4s %4s %4s %4s %4s  %s\n", "variant", "stages", "tile_w", "tile_t", "ws", "pers",
-            "tma", "sk", "set", "description");
-    for (int i = 0; i < nvfp4_variant_count(); i++) {
-        const nvfp4_variant *v = nvfp4_variant_at(i);
-        fprintf(out, "%-31s %6d %6d %6d %4d %4d %4d %4d %4s  %s%s\n", v->name, v->stages, v->tile_w, v->tile_t,
-                v->warp_spec, v->persistent, v->tma_store, v->split_k, v->evidence ? "evid" : "prod", v->description,
-                v == dflt ? "  [default]" : "");
+    fprintf(out, "%-31s %6s %6s %6s %4s %4s %4s %4s ", "variant", "stages", "tile_w", "tile_t", "ws", "pers", "tma",
+            "sk");
+    if (set->gate_column)
+        fprintf(out, "%4s ", "gate");
+    fprintf(out, "%4s  %s\n", "set", "description");
+    for (int i = 0; i < set->count(); i++) {
+        const nvfp4_variant *v = set->at(i);
+        fprintf(out, "%-31s %6d %6d %6d %4d %4d %4d %4d ", v->name, v->stages, v->tile_w, v->tile_t, v->warp_spec,
+                v->persistent, v->tma_store, v->split_k);
+        if (set->gate_column)
+            fprintf(out, "%4d ", v->gate);
+        fprintf(out, "%4s  %s%s\n", v->evidence ? "evid" : "prod", v->description, v == dflt ? "  [default]" : "");
     }
     return 0;
+}
+
+static int list_variants(FILE *out, const char *shape, char *err, size_t n)
+{
+    return nvfp4_subject_list_variants(&nvfp4_grouped_points, out, shape, err, n);
 }
 
 const gs_subject gs_subject_nvfp4 = {"nvfp4", "NVFP4 grouped GEMM (shapes g8k7168 ... t9 or m=..;n=..;k=..)", claims,

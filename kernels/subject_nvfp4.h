@@ -3,6 +3,8 @@
 #ifndef GS_SUBJECT_NVFP4_H
 #define GS_SUBJECT_NVFP4_H
 
+#include <stdio.h>
+
 #include "subject.h"
 #include "nvfp4/nvfp4.h"
 
@@ -12,6 +14,32 @@ typedef struct nvfp4_ctx {
     nvfp4_shape shape;
     int detail_too; /* the detail twin's stamps recorded beside the twin's */
 } nvfp4_ctx;
+
+/* A subject's shapes and points: the grouped GEMM's or the dual GEMM's. */
+typedef struct nvfp4_point_set {
+    const char *subject; /* its name, for `gemmscope variants <subject>` in messages */
+    int (*parse)(const char *spec, nvfp4_shape *out, char *err, size_t errlen);
+    const nvfp4_variant *(*dflt)(const nvfp4_shape *s);
+    const nvfp4_variant *(*find)(const char *name);
+    int (*count)(void);
+    const nvfp4_variant *(*at)(int i);
+    int gate_column; /* 1: `variants` prints the gate knob (the dual GEMM's points) */
+} nvfp4_point_set;
+
+/* The grouped GEMM's points (subject_nvfp4.c). */
+extern const nvfp4_point_set nvfp4_grouped_points;
+
+/* `gemmscope variants SUBJECT [SHAPE]`: every point of set, the shape's default marked; 0, or
+ * -1 with the shape's parse error in err. */
+int nvfp4_subject_list_variants(const nvfp4_point_set *set, FILE *out, const char *shape, char *err, size_t n);
+
+/* What both subjects' open_ do first: a->shape parsed by set, a->dist, a->variant ("default":
+ * the shape's production point), the problem created; then the stamp geometry (nvfp4_subject_
+ * geometry), the sub-phases' names and the units (`gemms` GEMMs per unit, `what` their text),
+ * and the keys every NVFP4 run has (shape, variant, knobs, dist, seed, flops_computed).  The
+ * ctx, or NULL with a message on stderr. */
+nvfp4_ctx *nvfp4_subject_open(const gs_record_args *a, const nvfp4_point_set *set, int gemms, const char *what_fmt,
+                              gs_rundir *rd, gs_subject_run *run);
 
 /* gs_subject_run's callbacks on an nvfp4_ctx (nvfp4_launch and friends; verify checks every
  * build the run times on poisoned outputs and writes check.<build>.* and `correct`). */

@@ -87,8 +87,9 @@ const nvfp4_variant *nvfp4_dual_variant_find(const char *name)
     return NULL;
 }
 
-/* The dual benchmarks' production points: the fastest point of each in three processes of
- * `nvfp4-bench --dual --variants all` on the H100 (docs/dual.md, "Production defaults").
+/* The dual benchmarks' production points: the fastest of the points then built in three
+ * processes of `nvfp4-bench --dual --variants all` on the H100 (docs/dual.md, "Production
+ * defaults", samples/dual-variants.tsv).
  * Any other shape: the benchmarks' point of most 128-column tiles where N allows 128 columns
  * per CTA, else the B1/B2 warpgroup pair on 64 columns (every N the dual shapes allow). */
 static const struct {
