@@ -255,6 +255,8 @@ test-common:
 	@$(MAKE) --no-print-directory fuzz-replay
 	@echo "== make check-gpu's gate on missing tools"
 	@tests/check-gpu-gate.sh
+	@echo "== every recorded sample renders with no GPU"
+	@tests/samples-render.sh
 	@echo "== the README's figures against the samples"
 	@tests/readme-check.sh && scripts/readme.sh --check
 

@@ -1,0 +1,53 @@
+#!/bin/bash
+# Every committed recorded run renders with no GPU, as `make report SHAPE=<name>` renders it
+# (scripts/render-sample.sh: its files copied, the stamps unpacked, `gemmscope report`), and
+# its report has its phase table; a copy of one with its stamps cut short must not render.
+# usage: tests/samples-render.sh   (from the repository root, build/gemmscope built)
+set -u -o pipefail
+gs=build/gemmscope
+[ -x "$gs" ] || { echo "samples-render: $gs not built" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+row() { printf '%-52s %s\n' "$1" "$2"; if [ "$2" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+
+# the run folder of sample $1 in $2, as render-sample.sh lays it out
+unpack() {
+    local src=samples/$1 dst=$2
+    mkdir -p "$dst" && cp "$src/meta.txt" "$src/timings.tsv" "$dst/" || return 1
+    for f in units.tsv probes.tsv pcsamp.tsv pcsamp-twin.tsv stamps-detail.gss.gz; do
+        if [ -f "$src/$f" ]; then cp "$src/$f" "$dst/" || return 1; fi
+    done
+    gzip -dc "$src/stamps.gss.gz" >"$dst/stamps.gss"
+}
+
+n=0
+for d in samples/*/; do
+    name=$(basename "$d")
+    [ -f "$d/meta.txt" ] && [ -f "$d/stamps.gss.gz" ] || continue
+    n=$((n + 1))
+    run=$tmp/$name
+    if unpack "$name" "$run" && "$gs" report "$run" >/dev/null 2>"$tmp/$name.err" && grep -q '^## Phases$' "$run/report.md"; then
+        row "sample $name renders" pass
+    else
+        row "sample $name renders" FAIL
+        head -n 3 "$tmp/$name.err"
+    fi
+done
+[ $n -ge 10 ] && row "samples found ($n)" pass || row "samples found ($n, expected 10 or more)" FAIL
+
+# the case that must fail: the first dual sample with its stamps cut in half
+bad=$tmp/bad
+if unpack d512n4096k7168 "$bad"; then
+    size=$(stat -c %s "$bad/stamps.gss")
+    truncate -s $((size / 2)) "$bad/stamps.gss"
+    if "$gs" report "$bad" >/dev/null 2>&1; then
+        row "stamps cut short: refused" FAIL
+    else
+        row "stamps cut short: refused" pass
+    fi
+else
+    row "stamps cut short: refused (no sample to cut)" FAIL
+fi
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
