@@ -68,9 +68,10 @@ out:
 
 static int open_(const gs_record_args *a, gs_rundir *rd, gs_subject_run *run)
 {
-    nvfp4_ctx *c = nvfp4_subject_open(
-        a, &dual_points, 2, "an output tile of %d columns (B1's and B2's weight rows) by up to %d tokens, or a split-K part of one",
-        rd, run);
+    nvfp4_ctx *c = nvfp4_subject_open(a, &dual_points, 2,
+                                      "an output tile of %d columns (B1's and B2's weight rows) by up to %d tokens, "
+                                      "or a split-K part of one",
+                                      rd, run);
     if (!c)
         return -1;
     const nvfp4_shape *sh = &c->shape;
@@ -94,8 +95,9 @@ static int claims(const char *name, char *why, size_t n)
     if (nvfp4_dual_shape_parse(name, &s, why, n) == 0)
         return 1;
     /* a spec of ours, or a name shaped like ours (d<digit>, dt<digit>): the parser's reason */
-    if (!(strncmp(name, DUAL_SPEC_PREFIX, strlen(DUAL_SPEC_PREFIX)) == 0 ||
-          (name[0] == 'd' && ((name[1] >= '0' && name[1] <= '9') || (name[1] == 't' && name[2] >= '0' && name[2] <= '9')))))
+    const int digit1 = name[0] && name[1] >= '0' && name[1] <= '9',
+              dt_digit = name[0] && name[1] == 't' && name[2] >= '0' && name[2] <= '9';
+    if (!(strncmp(name, DUAL_SPEC_PREFIX, strlen(DUAL_SPEC_PREFIX)) == 0 || (name[0] == 'd' && (digit1 || dt_digit))))
         why[0] = 0;
     return 0;
 }

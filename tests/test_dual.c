@@ -216,6 +216,31 @@ static void test_silu_mul(void **state)
     assert_true(isnan(nvfp4_silu_mul(NAN, 1.0)));
 }
 
+/* The cuBLAS routes' element check: exact and bf16-rounded answers pass, a wrong one, a NaN and
+ * a poisoned (unwritten) one fail, and the slack grows only with what bf16 rounding of g and u
+ * can move silu(g) * u. */
+static void test_bf16_route_check(void **state)
+{
+    (void)state;
+    const double g = -9.0, u = 800.0, ref = nvfp4_silu_mul(g, u); /* silu(-9) ~ -1.1e-3: ref ~ -0.89 */
+    assert_true(nvfp4_dual_bf16_route_ok(ref, ref, g, u));
+    /* g off by one bf16 rounding (2^-8 relative) moves silu(g) by ~ |g| 2^-8 relative: that passes */
+    const double g_rounded = g * (1.0 + 0x1p-8), moved = nvfp4_silu_mul(g_rounded, u);
+    assert_true(fabs(moved - ref) > 1e-2 + 1e-2 * fabs(ref)); /* beyond the plain tolerance ... */
+    assert_true(nvfp4_dual_bf16_route_ok(moved, ref, g_rounded, u)); /* ... within the route's */
+    /* ten times that is a wrong answer */
+    assert_false(nvfp4_dual_bf16_route_ok(ref + 10.0 * (moved - ref), ref, g_rounded, u));
+    /* no slack where g and u are zero: only the plain tolerance */
+    assert_true(nvfp4_dual_bf16_route_ok(0.009, 0.0, 0.0, 0.0));
+    assert_false(nvfp4_dual_bf16_route_ok(0.011, 0.0, 0.0, 0.0));
+    /* large values: relative 1e-2 plus 2 x 2^-8 of |silu(g) u| (with g silu'(g) ~ silu(g) here) */
+    assert_true(nvfp4_dual_bf16_route_ok(1000.0 * 1.02, 1000.0, 100.0, 10.0));
+    assert_false(nvfp4_dual_bf16_route_ok(1000.0 * 1.05, 1000.0, 100.0, 10.0));
+    /* NaN anywhere fails: the poisoned output a route never wrote */
+    assert_false(nvfp4_dual_bf16_route_ok(NAN, ref, g, u));
+    assert_false(nvfp4_dual_bf16_route_ok(ref, NAN, g, u));
+}
+
 static void test_dual_ref(void **state)
 {
     mat a, b1, b2;
@@ -468,12 +493,19 @@ static void test_dual_defaults(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dual_names),       cmocka_unit_test(test_dual_registry),
-        cmocka_unit_test(test_dual_custom_good), cmocka_unit_test(test_dual_custom_bad),
-        cmocka_unit_test(test_dual_flops_bytes), cmocka_unit_test(test_dual_full_cap),
-        cmocka_unit_test(test_silu_mul),         cmocka_unit_test(test_dual_ref),
-        cmocka_unit_test(test_dual_ref_silu_negative), cmocka_unit_test(test_dual_points),
-        cmocka_unit_test(test_dual_geometry),    cmocka_unit_test(test_dual_schedules),
+        cmocka_unit_test(test_dual_names),
+        cmocka_unit_test(test_dual_registry),
+        cmocka_unit_test(test_dual_custom_good),
+        cmocka_unit_test(test_dual_custom_bad),
+        cmocka_unit_test(test_dual_flops_bytes),
+        cmocka_unit_test(test_dual_full_cap),
+        cmocka_unit_test(test_silu_mul),
+        cmocka_unit_test(test_bf16_route_check),
+        cmocka_unit_test(test_dual_ref),
+        cmocka_unit_test(test_dual_ref_silu_negative),
+        cmocka_unit_test(test_dual_points),
+        cmocka_unit_test(test_dual_geometry),
+        cmocka_unit_test(test_dual_schedules),
         cmocka_unit_test(test_dual_defaults),
     };
     return cmocka_run_group_tests_name("dual", tests, NULL, NULL);

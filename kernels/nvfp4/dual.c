@@ -167,3 +167,10 @@ double nvfp4_dual_ref_element(const uint8_t *A, const uint8_t *SFA, const uint8_
 {
     return nvfp4_silu_mul(nvfp4_ref_element(A, SFA, B1, SFB1, K, m, n), nvfp4_ref_element(A, SFA, B2, SFB2, K, m, n));
 }
+
+int nvfp4_dual_bf16_route_ok(double got, double want, double g, double u)
+{
+    const double sig = 1.0 / (1.0 + exp(-g)), silu = g * sig, dsilu = sig * (1.0 + g * (1.0 - sig));
+    const double slack = 2.0 * ldexp(fabs(u) * (fabs(g * dsilu) + fabs(silu)), -8);
+    return fabs(got - want) <= 1e-2 + 1e-2 * fabs(want) + slack; /* false for any NaN */
+}

@@ -48,6 +48,13 @@ int nvfp4_dual_full_cap_code(int K);
 /* The root mean square of the e4m3 values of codes 0..cap (uniform codes). */
 double nvfp4_e4m3_rms(int cap);
 
+/* The check of a cuBLAS route's element (dual_anchor.cu): got against the reference want,
+ * where the route rounded g = A B1^T and u = A B2^T to bf16 (relative error <= 2^-8 each;
+ * g and u here are the rounded values) before silu(g) * u.  1 when |got - want| <= 1e-2 +
+ * 1e-2 |want| + 2 * 2^-8 |u| (|g silu'(g)| + |silu(g)|), what those roundings can move it;
+ * 0 otherwise, and for any NaN. */
+int nvfp4_dual_bf16_route_ok(double got, double want, double g, double u);
+
 /* silu(g) * u = g / (1 + exp(-g)) * u, in float64. */
 double nvfp4_silu_mul(double g, double u);
 /* silu(A B1^T)[m,n] * (A B2^T)[m,n] in float64 from host copies of the raw FP4 bytes and the

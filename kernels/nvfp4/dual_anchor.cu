@@ -9,12 +9,12 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../instrument/gs_cublas_check.h"
+#include "dual.h"
 #include "format.h"
 #include "nvfp4_internal.h"
 #include "reference_cpu.h"
@@ -228,19 +228,15 @@ int nvfp4_dual_cublas_verify(nvfp4_dual_cublas *c, int route, long long *bad, lo
         gs_cuda_fail("cudaMemcpy", e, __FILE__, __LINE__);
         ok = 0;
     }
-    /* The route rounds g = A B1^T and u = A B2^T to bf16 (relative error <= 2^-8 each) before
-     * silu(g) * u: beside 1e-2 + 1e-2 |ref|, each element may be off by what those two roundings
-     * move it, |u| 2^-8 (|g silu'(g)| + |silu(g)|), taken twice (g and u here are the rounded
-     * ones).  A route that computes something else, or writes nothing, still fails. */
+    /* The route rounds g and u to bf16 before silu(g) * u: each element is judged with what
+     * those roundings can move it (nvfp4_dual_bf16_route_ok).  A route that computes
+     * something else, or writes nothing (NaN), still fails. */
     for (size_t i = 0; ok && i < n; i++) {
         const size_t m = i / (size_t)c->N, col = i % (size_t)c->N;
         const size_t gi = route == NVFP4_DUAL_CAT ? m * 2 * (size_t)c->N + col : i;
         const size_t ui = route == NVFP4_DUAL_CAT ? gi + (size_t)c->N : n + i;
-        const double g = (double)__bfloat162float(gu[gi]), u = (double)__bfloat162float(gu[ui]);
-        const double sig = 1.0 / (1.0 + exp(-g)), silu = g * sig, dsilu = sig * (1.0 + g * (1.0 - sig));
-        const double slack = 2.0 * ldexp(fabs(u) * (fabs(g * dsilu) + fabs(silu)), -8);
-        const double got = nvfp4_half_to_double(d[i]), want = (double)r[i];
-        nbad += !(fabs(got - want) <= 1e-2 + 1e-2 * fabs(want) + slack); /* NaN fails */
+        nbad += !nvfp4_dual_bf16_route_ok(nvfp4_half_to_double(d[i]), (double)r[i],
+                                          (double)__bfloat162float(gu[gi]), (double)__bfloat162float(gu[ui]));
     }
     free(gu);
     free(d);
