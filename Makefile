@@ -287,7 +287,8 @@ FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -I. -fsanitize=address,unde
                -fno-omit-frame-pointer
 FUZZ_NAMES := fuzz_stamps fuzz_meta fuzz_timings fuzz_units fuzz_probes fuzz_pcsamp fuzz_proposals fuzz_shapes \
               fuzz_ncu_csv fuzz_proton
-FUZZ_SRCS := $(GS_HOST_SRCS) analysis/proton.c kernels/nvfp4/shapes.c
+FUZZ_SRCS := $(GS_HOST_SRCS) analysis/proton.c kernels/nvfp4/shapes.c kernels/nvfp4/dual.c kernels/nvfp4/format.c \
+             kernels/nvfp4/reference_cpu.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/bin/%)
 FUZZ_SECONDS ?= 60
