@@ -39,7 +39,7 @@ include instrument/cupti.mk
 # The run-directory files, host only (no CUDA): written by the recorder and by users' own
 # programs (libgemmscope.a), read by the analyzers.
 GS_RUNDIR_SRCS := instrument/gs_file.c instrument/gs_run.c instrument/gs_phase_table.c instrument/gs_units.c \
-                  instrument/gs_rundir.c instrument/gs_probes.c
+                  instrument/gs_rundir.c instrument/gs_probes.c instrument/gs_tsv.c
 # The analyzers: they know no kernel (tests/test_layout.c checks that nothing here comes from kernels/).
 GS_ANALYSIS_SRCS := analysis/edges.c analysis/json.c analysis/timeline.c analysis/phases.c analysis/run.c \
                 analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c \

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gs_probes.h"
 #include "gs_run.h"
+#include "gs_tsv.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -42,62 +43,31 @@ int gs_probes_write(const gs_probes *ps, const char *path, char *err, size_t err
     return rc;
 }
 
-/* A whole decimal number of at most 64 bits, the whole field. */
-static int field_u64(const char *s, uint64_t *out)
-{
-    if (*s < '0' || *s > '9')
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int gs_probes_read(gs_probes *ps, const char *path, char *err, size_t errlen)
 {
+    gs_tsv t;
+    char *fld[4], sub[256];
+    int n, r, rc = -1;
     memset(ps, 0, sizeof *ps);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[256], sub[256];
-    int version = 0, lineno = 1, rc = -1;
-    if (!fgets(line, sizeof line, f) || sscanf(line, "# gemmscope-probes %d", &version) != 1 ||
-        version != GS_PROBES_VERSION) {
-        snprintf(err, errlen, "%s: not a gemmscope probes file of version %d", path, GS_PROBES_VERSION);
-        goto out;
-    }
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (lineno == 2 && !strncmp(line, "cta\t", 4))
-            continue;
-        char *fld[5], *save = NULL;
-        int n = 0;
-        for (char *t = strtok_r(line, "\t", &save); t && n < 5; t = strtok_r(NULL, "\t", &save))
-            fld[n++] = t;
+    if ((r = gs_tsv_open(&t, path, "probes", GS_PROBES_VERSION, err, errlen)) <= 0)
+        return r;
+    while ((r = gs_tsv_row(&t, "cta", fld, 4, &n, err, errlen)) == 1) {
         uint64_t cta;
         gs_probe p;
-        if (n != 4 || field_u64(fld[0], &cta) || cta > UINT32_MAX || field_u64(fld[1], &p.clk_before) ||
-            field_u64(fld[2], &p.gt) || field_u64(fld[3], &p.clk_after)) {
-            snprintf(err, errlen, "%s:%d: expected cta, clk_before, gt, clk_after (whole numbers)", path, lineno);
+        if (n != 4 || gs_tsv_uint(fld[0], UINT32_MAX, &cta) || gs_tsv_uint(fld[1], UINT64_MAX, &p.clk_before) ||
+            gs_tsv_uint(fld[2], UINT64_MAX, &p.gt) || gs_tsv_uint(fld[3], UINT64_MAX, &p.clk_after)) {
+            snprintf(err, errlen, "%s:%d: expected cta, clk_before, gt, clk_after (whole numbers)", path, t.lineno);
             goto out;
         }
         p.cta = (uint32_t)cta;
         if (gs_probes_add(ps, &p, sub, sizeof sub)) {
-            snprintf(err, errlen, "%s:%d: %s", path, lineno, sub);
+            snprintf(err, errlen, "%s:%d: %s", path, t.lineno, sub);
             goto out;
         }
     }
-    rc = 0;
+    rc = r; /* 0 at the end, -1 on a line too long */
 out:
-    fclose(f);
+    gs_tsv_close(&t);
     if (rc)
         gs_probes_free(ps);
     return rc;

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gs_units.h"
+#include "gs_tsv.h"
 #include "gs_run.h"
 
 #include <errno.h>
@@ -57,12 +58,8 @@ int gs_units_write(const gs_units *us, const char *path, char *err, size_t errle
 /* A whole decimal number that fits 32 bits, the whole field. */
 static int field_u32(const char *s, uint32_t *out)
 {
-    if (*s < '0' || *s > '9')
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > UINT32_MAX)
+    uint64_t v;
+    if (gs_tsv_uint(s, UINT32_MAX, &v))
         return -1;
     *out = (uint32_t)v;
     return 0;
@@ -70,38 +67,13 @@ static int field_u32(const char *s, uint32_t *out)
 
 int gs_units_read(gs_units *us, const char *path, char *err, size_t errlen)
 {
+    gs_tsv t;
+    char *fld[8], sub[256];
+    int n, r, rc = -1;
     memset(us, 0, sizeof *us);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[512], sub[256];
-    int version = 0, lineno = 1, rc = -1;
-    if (!fgets(line, sizeof line, f) || sscanf(line, "# gemmscope-units %d", &version) != 1) {
-        snprintf(err, errlen, "%s: not a gemmscope units file", path);
-        goto out;
-    }
-    if (version != GS_UNITS_VERSION) {
-        snprintf(err, errlen, "%s: units version %d, this gemmscope reads version %d", path, version,
-                 GS_UNITS_VERSION);
-        goto out;
-    }
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            snprintf(err, errlen, "%s:%d: line too long", path, lineno);
-            goto out;
-        }
-        line[strcspn(line, "\r\n")] = 0;
-        if (lineno == 2 && !strncmp(line, "unit\t", 5))
-            continue;
-        char *fld[9], *save = NULL;
-        int n = 0;
-        for (char *t = strtok_r(line, "\t", &save); t && n < 9; t = strtok_r(NULL, "\t", &save))
-            fld[n++] = t;
+    if ((r = gs_tsv_open(&t, path, "units", GS_UNITS_VERSION, err, errlen)) <= 0)
+        return r;
+    while ((r = gs_tsv_row(&t, "unit", fld, 8, &n, err, errlen)) == 1) {
         gs_unit u;
         char *end = NULL;
         if (n == 8) {
@@ -112,17 +84,17 @@ int gs_units_read(gs_units *us, const char *path, char *err, size_t errlen)
             field_u32(fld[3], &u.width) || field_u32(fld[4], &u.k0) || field_u32(fld[5], &u.k1) ||
             field_u32(fld[6], &u.parts) || errno || !end || *end) {
             snprintf(err, errlen, "%s:%d: expected unit, cta, group, width, k0, k1, parts (whole numbers) and flops",
-                     path, lineno);
+                     path, t.lineno);
             goto out;
         }
         if (gs_units_add(us, &u, sub, sizeof sub)) {
-            snprintf(err, errlen, "%s:%d: %s", path, lineno, sub);
+            snprintf(err, errlen, "%s:%d: %s", path, t.lineno, sub);
             goto out;
         }
     }
-    rc = 0;
+    rc = r; /* 0 at the end, -1 on a line too long */
 out:
-    fclose(f);
+    gs_tsv_close(&t);
     if (rc)
         gs_units_free(us);
     return rc;

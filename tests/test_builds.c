@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "run_fixture.h"
+#include "slurp.h"
 #include "tmpdir.h"
 #include "analysis/report.h"
 #include "analysis/run.h"
@@ -82,19 +83,13 @@ static void sub_run(char *out, size_t n, const char *name)
     assert_int_equal(mkdir(out, 0755), 0);
 }
 
-static char *report_text(gs_rundata *r, const char *dir)
+static const char *report_text(gs_rundata *r, const char *dir)
 {
     char p[512], err[256];
     snprintf(p, sizeof p, "%s/report.md", dir);
     if (gs_report_write(r, p, NULL, err, sizeof err))
         fail_msg("%s", err);
-    FILE *f = fopen(p, "r");
-    assert_non_null(f);
-    static char text[1 << 16];
-    const size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
-    return text;
+    return slurp(p);
 }
 
 static void phases_from_the_twin_subphases_from_the_detail_twin(void **state)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "slurp.h"
 #include "tmpdir.h"
 #include "analysis/checks.h"
 #include "analysis/proton.h"
@@ -507,12 +508,7 @@ static void an_imported_run_is_reported_for_what_it_is(void **state)
     if (gs_report_write(&r, path, NULL, err, sizeof err))
         fail_msg("%s", err);
     gs_rundata_free(&r);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    static char text[1 << 16];
-    const size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
+    const char *text = slurp(path);
     assert_non_null(strstr(text, "timed another way: no overhead"));
     assert_non_null(strstr(text, "dropped records not counted"));
     assert_non_null(strstr(text, "| clock model | none: Proton cycles to ns"));

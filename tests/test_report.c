@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "slurp.h"
 #include "tmpdir.h"
 
 #include <jansson.h>
@@ -79,17 +80,6 @@ static void summary_json_has_the_figures(void **state)
     json_decref(root);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 static void report_leads_with_the_summary_line(void **state)
 {
     (void)state;
@@ -99,7 +89,7 @@ static void report_leads_with_the_summary_line(void **state)
     snprintf(p, sizeof p, "%s/report.md", dir);
     assert_int_equal(gs_report_write(&r, p, "Plots not rendered: test.", err, sizeof err), 0);
     gs_rundata_free(&r);
-    char *md = slurp(p);
+    const char *md = slurp(p);
     char *line2 = strchr(md, '\n') + 2; /* after the title and the blank line */
     assert_memory_equal(line2, "**calib on Synthetic GPU: 0.5000 ms (twin 0.5050 ms, overhead x1.010); MAINLOOP 80.0%", 80);
     assert_non_null(strstr(md, "Plots not rendered: test."));
@@ -251,7 +241,7 @@ static void overflow_is_loud_in_the_report(void **state)
     snprintf(p, sizeof p, "%s/report.md", d2);
     assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
     gs_rundata_free(&r);
-    char *md = slurp(p);
+    const char *md = slurp(p);
     assert_non_null(strstr(md, "8 records dropped"));
     assert_non_null(strstr(md, "WARNING: incomplete stamps"));
     snprintf(cmd, sizeof cmd, "rm -rf %s", d2);
@@ -325,17 +315,6 @@ static void twin_stall_samples_compared(void **state)
 }
 
 /* A file's text, at most 64 KB. */
-static const char *slurp_text(const char *path)
-{
-    static char text[1 << 16];
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
-    return text;
-}
-
 /* Every plot's title names the run; a stacked bar's key carries each segment's share (a
  * segment of 0.2% is too thin to read); histograms say what they count. */
 static void plot_scripts_name_their_run_and_numbers(void **state)
@@ -348,15 +327,15 @@ static void plot_scripts_name_their_run_and_numbers(void **state)
     gs_rundata_free(&r);
     for (int i = 0; gs_plot_names[i]; i++) {
         snprintf(p, sizeof p, "%s/plots/%s.gp", dir, gs_plot_names[i]);
-        if (!strstr(slurp_text(p), "calib / default, commit unknown"))
+        if (!strstr(slurp(p), "calib / default, commit unknown"))
             fail_msg("%s names no run", gs_plot_names[i]);
     }
     snprintf(p, sizeof p, "%s/plots/phase_shares.gp", dir);
-    assert_non_null(strstr(slurp_text(p), "title 'EPILOGUE 10.0%'"));
+    assert_non_null(strstr(slurp(p), "title 'EPILOGUE 10.0%'"));
     snprintf(p, sizeof p, "%s/plots/sm_time.gp", dir);
-    assert_non_null(strstr(slurp_text(p), "title 'idle "));
+    assert_non_null(strstr(slurp(p), "title 'idle "));
     snprintf(p, sizeof p, "%s/plots/phase_hist.gp", dir);
-    assert_non_null(strstr(slurp_text(p), "set ylabel 'instances'"));
+    assert_non_null(strstr(slurp(p), "set ylabel 'instances'"));
 }
 
 /* The plot scripts must run under gnuplot and produce non-empty PNG and SVG files. */

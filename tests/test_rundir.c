@@ -204,6 +204,20 @@ static void units_file_round_trip_and_refusals(void **state)
     expect_units_file_refused(UHEAD, "0\t0\t0\t64\t0\t8\t1\t1e6\n0\t1\t0\t64\t0\t8\t1\t1e6\n", ":4: unit 0 is given twice");
 }
 
+/* Two CTAs of one warp: a main loop of four K blocks, each opening with a wait of wait_ns, then
+ * an epilogue. */
+static void two_ctas(synth *s, double wait_ns)
+{
+    synth_init(s, 2, 1, 8);
+    for (uint32_t c = 0; c < 2; c++) {
+        synth_warp(s, c, 0, (uint16_t)c, 0, 10000);
+        synth_event(s, c, 0, GS_MAINLOOP, 0, 8000, (uint16_t)c);
+        for (int k = 0; k < 4; k++)
+            synth_event(s, c, 0, SYN_WAIT, 2000.0 * k, 2000.0 * k + wait_ns, (uint16_t)c);
+        synth_event(s, c, 0, GS_EPILOGUE, 8000, 10000, (uint16_t)c);
+    }
+}
+
 /* A whole run through the API: 2 CTAs x 1 warp, a main loop and its wait sub-phase. */
 static int write_run(gs_rundir *rd, const char *path, int stamps, int timings, char *err, size_t n)
 {
@@ -228,14 +242,7 @@ static int write_run(gs_rundir *rd, const char *path, int stamps, int timings, c
     if (!stamps)
         return 0;
     synth s;
-    synth_init(&s, 2, 1, 8);
-    for (uint32_t c = 0; c < 2; c++) {
-        synth_warp(&s, c, 0, (uint16_t)c, 0, 10000);
-        synth_event(&s, c, 0, GS_MAINLOOP, 0, 8000, (uint16_t)c);
-        for (int k = 0; k < 4; k++)
-            synth_event(&s, c, 0, SYN_WAIT, 2000.0 * k, 2000.0 * k + 500, (uint16_t)c);
-        synth_event(&s, c, 0, GS_EPILOGUE, 8000, 10000, (uint16_t)c);
-    }
+    two_ctas(&s, 500);
     gs_record *seg = synth_segments(&s);
     int rc = gs_rundir_stamps(rd, 32.0, 2, 1, 8, s.w, seg, err, n);
     free(seg);
@@ -290,14 +297,7 @@ static void detail_stamps_beside_the_twins(void **state)
     snprintf(p, sizeof p, "%s/runs/both", dir);
     assert_int_equal(write_run(&rd, p, 1, 1, err, sizeof err), 0);
     synth s;
-    synth_init(&s, 2, 1, 8);
-    for (uint32_t c = 0; c < 2; c++) {
-        synth_warp(&s, c, 0, (uint16_t)c, 0, 10000);
-        synth_event(&s, c, 0, GS_MAINLOOP, 0, 8000, (uint16_t)c);
-        for (int k = 0; k < 4; k++)
-            synth_event(&s, c, 0, SYN_WAIT, 2000.0 * k, 2000.0 * k + 1000, (uint16_t)c);
-        synth_event(&s, c, 0, GS_EPILOGUE, 8000, 10000, (uint16_t)c);
-    }
+    two_ctas(&s, 1000);
     gs_record *seg = synth_segments(&s);
     assert_int_equal(gs_rundir_stamps_detail(&rd, 2, 1, 8, s.w, seg, err, sizeof err), 0);
     free(seg);
@@ -387,6 +387,31 @@ static void probes_round_trip_and_refusals(void **state)
     fclose(f);
     assert_int_equal(gs_probes_read(&back, p, err, sizeof err), -1);
     assert_non_null(strstr(err, ":3: expected cta"));
+    /* the table reader's other refusals (gs_tsv.c, shared with units.tsv): another version,
+     * another kind, a line longer than a row can be, a row with a field too many */
+    static const char *const bad_files[][2] = {
+        {"# gemmscope-probes 2\n", "probes version 2"},
+        {"# gemmscope-units 1\n", "not a gemmscope probes file"},
+        {NULL, "line too long"},
+        {"# gemmscope-probes 1\n1\t2\t3\t4\t5\n", ":2: expected cta"},
+    };
+    for (size_t i = 0; i < sizeof bad_files / sizeof bad_files[0]; i++) {
+        snprintf(p, sizeof p, "%s/probes.tsv", dir);
+        f = fopen(p, "w");
+        if (bad_files[i][0])
+            fputs(bad_files[i][0], f);
+        else { /* a row of 600 digits */
+            fputs("# gemmscope-probes 1\n1\t2\t3\t", f);
+            for (int k = 0; k < 600; k++)
+                fputc('9', f);
+            fputs("\n", f);
+        }
+        fclose(f);
+        assert_int_equal(gs_probes_read(&back, p, err, sizeof err), -1);
+        if (!strstr(err, bad_files[i][1]))
+            fail_msg("probes file %zu: '%s' does not say '%s'", i, err, bad_files[i][1]);
+        assert_int_equal(back.n, 0);
+    }
     snprintf(p, sizeof p, "%s/none.tsv", dir);
     assert_int_equal(gs_probes_read(&back, p, err, sizeof err), 0);
     assert_int_equal(back.n, 0);

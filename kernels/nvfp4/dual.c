@@ -31,13 +31,8 @@ void nvfp4_dual_shape_names(char *buf, size_t len)
     if (!buf || len == 0)
         return;
     buf[0] = '\0';
-    for (int i = 0; i < N_DUAL; i++) {
-        const size_t need = strlen(k_dual[i].name) + (i ? 1u : 0u);
-        if (used + need >= len)
-            break; /* whole names only */
-        snprintf(buf + used, len - used, "%s%s", i ? " " : "", k_dual[i].name);
-        used += need;
-    }
+    for (int i = 0; i < N_DUAL && nvfp4_name_append(buf, len, &used, k_dual[i].name) == 0; i++)
+        ;
 }
 
 /* One line: what went wrong, then the names and the syntax. */

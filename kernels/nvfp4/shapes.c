@@ -46,19 +46,24 @@ static const shape_entry k_shapes[] = {
 
 #define DIM_MAX 65536
 
+int nvfp4_name_append(char *buf, size_t len, size_t *used, const char *name)
+{
+    const size_t need = strlen(name) + (*used ? 1u : 0u);
+    if (*used + need >= len)
+        return -1; /* only whole names */
+    snprintf(buf + *used, len - *used, "%s%s", *used ? " " : "", name);
+    *used += need;
+    return 0;
+}
+
 void nvfp4_shape_names(char *buf, size_t len)
 {
     size_t used = 0;
     if (!buf || len == 0)
         return;
     buf[0] = '\0';
-    for (int i = 0; i < N_SHAPES; i++) {
-        size_t need = strlen(k_shapes[i].name) + (i ? 1u : 0u);
-        if (used + need >= len)
-            break; /* only whole names: stop before one that does not fit */
-        snprintf(buf + used, len - used, "%s%s", i ? " " : "", k_shapes[i].name);
-        used += need;
-    }
+    for (int i = 0; i < N_SHAPES && nvfp4_name_append(buf, len, &used, k_shapes[i].name) == 0; i++)
+        ;
 }
 
 /* One line: what went wrong, then the names and the syntax. */

@@ -25,6 +25,9 @@ int nvfp4_shape_parse(const char *spec, nvfp4_shape *out, char *err, size_t errl
 /* The custom syntax alone, without the grouped GEMM's rules on M, N and K: the lists into
  * out (dual = 0, name = spec or "custom"), or -1 with the reason (no names) in why. */
 int nvfp4_shape_parse_custom(const char *spec, nvfp4_shape *out, char *why, size_t whylen);
+/* Appends name to the space-separated list in buf (len bytes, *used of them taken), whole
+ * names only: 0, or -1 when it does not fit (buf unchanged). */
+int nvfp4_name_append(char *buf, size_t len, size_t *used, const char *name);
 /* Space-separated registered names, "g8k7168 g8k2048 ... t9" (truncated to len). */
 void nvfp4_shape_names(char *buf, size_t len);
 /* 2 * sum_g M_g*N_g*K_g. */

@@ -33,14 +33,18 @@ const nvfp4_variant *nvfp4_variant_at(int i)
     return (i >= 0 && i < N_VARIANTS) ? &k_variants[i] : NULL;
 }
 
+/* The point called name in tab[0..n), or NULL. */
+static const nvfp4_variant *find_in(const nvfp4_variant *tab, int n, const char *name)
+{
+    for (int i = 0; name && i < n; i++)
+        if (strcmp(tab[i].name, name) == 0)
+            return &tab[i];
+    return NULL;
+}
+
 const nvfp4_variant *nvfp4_variant_find(const char *name)
 {
-    if (!name)
-        return NULL;
-    for (int i = 0; i < N_VARIANTS; i++)
-        if (strcmp(k_variants[i].name, name) == 0)
-            return &k_variants[i];
-    return NULL;
+    return find_in(k_variants, N_VARIANTS, name);
 }
 
 /* Production point per benchmark shape: the fastest point of `make bench-variants` on the
@@ -79,12 +83,7 @@ const nvfp4_variant *nvfp4_dual_variant_at(int i)
 
 const nvfp4_variant *nvfp4_dual_variant_find(const char *name)
 {
-    if (!name)
-        return NULL;
-    for (int i = 0; i < N_DUAL_VARIANTS; i++)
-        if (strcmp(k_dual_variants[i].name, name) == 0)
-            return &k_dual_variants[i];
-    return NULL;
+    return find_in(k_dual_variants, N_DUAL_VARIANTS, name);
 }
 
 /* The dual benchmarks' production points: the fastest of the points then built in three
