@@ -195,19 +195,32 @@ template <class Cfg> struct smem_plan {
 constexpr float ACC_UNSCALE = 16384.0f;
 
 /* The dual GEMM's output from the accumulators g and u of its two GEMMs, in their scale:
- * silu(G) * U with G = 2^14 g, U = 2^14 u, in fp32, times 2^-14 (exact) so that pack_half2's
- * x 2^14 leaves the one rounding, to fp16.  silu(G) = G / (1 + exp(-G)): for G far below zero
- * exp overflows and the quotient is -0 (silu is below 2^-120 there). */
+ * silu(G) * U with G = 2^14 g, U = 2^14 u, in fp32; fp16 conversion (pack_half2 with
+ * out_scale 1) leaves the one rounding.  silu(G) U = g u 2^28 / (1 + 2^(-G log2 e)), written
+ * as (g u) / (2^-28 (1 + e)): every power of two folded into a multiply that is there anyway,
+ * six instructions per output (this straight-line code runs once per tile and is fetched
+ * cold: its length is its cost).  For G far below zero e overflows and the output is 0 (silu
+ * is below 2^-120 there). */
 __device__ __forceinline__ float gate_value(float g, float u)
 {
-    const float G = ACC_UNSCALE * g, U = ACC_UNSCALE * u;
-    return __fdividef(G, 1.0f + __expf(-G)) * U * (1.0f / ACC_UNSCALE);
+    constexpr float NEG_LOG2E_2P14 = -1.4426950408889634f * ACC_UNSCALE, P2M28 = 1.0f / (ACC_UNSCALE * ACC_UNSCALE);
+    float e, r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(g * NEG_LOG2E_2P14));
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaf(e, P2M28, P2M28)));
+    return (g * u) * r;
 }
 
-/* Two accumulators -> the fp16x2 of the output. */
-__device__ __forceinline__ uint32_t pack_half2(float lo, float hi)
+/* What multiplies the values pack_half2 converts: the accumulators' 2^14, or 1 where the
+ * dual GEMM's gate_value has already applied it. */
+template <class Cfg> __host__ __device__ constexpr float out_scale()
 {
-    __half2 h = __floats2half2_rn(ACC_UNSCALE * lo, ACC_UNSCALE * hi); /* round to nearest even, like torch's .half() */
+    return Cfg::GATE ? 1.0f : ACC_UNSCALE;
+}
+
+/* Two output values times scale -> their fp16x2. */
+__device__ __forceinline__ uint32_t pack_half2(float lo, float hi, float scale)
+{
+    __half2 h = __floats2half2_rn(scale * lo, scale * hi); /* round to nearest even, like torch's .half() */
     return *reinterpret_cast<uint32_t *>(&h);
 }
 
@@ -556,7 +569,7 @@ __device__ __forceinline__ void store_simt(float (&acc)[N / 2], float (&acc2)[N 
     uint32_t packed[N / 4];
 #pragma unroll
     for (int i = 0; i < N / 4; i++)
-        packed[i] = pack_half2(acc[2 * i], acc[2 * i + 1]);
+        packed[i] = pack_half2(acc[2 * i], acc[2 * i + 1], out_scale<Cfg>());
     /* packed[2j + h] holds tokens (8j + 2c, 8j + 2c + 1) of weight row `row + 8h`; C is
      * token-major, so those two values are Nw apart.  Lanes 4 apart hold neighbouring
      * weight rows (row, row ^ 1): swapping one half with that lane gives the even row's
@@ -592,18 +605,20 @@ __device__ __forceinline__ void store_simt(float (&acc)[N / 2], float (&acc2)[N 
 
 /* The warpgroup's accumulators as fp16 into its swizzled [N][64] slab (stmatrix), visible to
  * the TMA store once the warpgroup has met. */
-template <int N>
+template <int N, class Cfg>
 __device__ __forceinline__ void stage_slab(const float (&acc)[N / 2], uint32_t slab, const consumer_ctx &cc)
 {
     const int mi = cc.lane >> 3, rr = cc.lane & 7;
+    constexpr float sc = out_scale<Cfg>();
 #pragma unroll
     for (int jj = 0; jj < N / 16; jj++) {
         /* matrices (token block 2jj + m/2, weight half m%2); lane l addresses row l%8 of matrix l/8 */
         const int t = 8 * (2 * jj + (mi >> 1)) + rr, chunk = 2 * cc.wq + (mi & 1);
         const uint32_t addr = slab + (uint32_t)(t * 128 + ((chunk ^ (t & 7)) << 4));
-        stmatrix_x4_trans(addr, pack_half2(acc[8 * jj + 0], acc[8 * jj + 1]),
-                          pack_half2(acc[8 * jj + 2], acc[8 * jj + 3]), pack_half2(acc[8 * jj + 4], acc[8 * jj + 5]),
-                          pack_half2(acc[8 * jj + 6], acc[8 * jj + 7]));
+        stmatrix_x4_trans(addr, pack_half2(acc[8 * jj + 0], acc[8 * jj + 1], sc),
+                          pack_half2(acc[8 * jj + 2], acc[8 * jj + 3], sc),
+                          pack_half2(acc[8 * jj + 4], acc[8 * jj + 5], sc),
+                          pack_half2(acc[8 * jj + 6], acc[8 * jj + 7], sc));
     }
     fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
     named_barrier(1 + cc.cw, 128);
@@ -631,7 +646,7 @@ __device__ __forceinline__ void store_tma_own(float (&acc)[N / 2], float (&acc2)
     if (cc.tid_wg == 0)
         bulk_wait_read0(); /* the previous tile's store has read the staging slab */
     named_barrier(1 + cc.cw, 128);
-    stage_slab<N>(acc, slab, cc);
+    stage_slab<N, Cfg>(acc, slab, cc);
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
@@ -658,7 +673,7 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
     const uint32_t slab = cc.sm_base + (held * L::STAGE + L::o_t) + (uint32_t)cc.cw * (Cfg::TILE_T * 128);
     /* both warpgroups' wgmmas have read the slot's token slabs (wait_group 0 in each) */
     named_barrier(CW > 1 ? CONSUMERS_BAR : 1, 128 * CW);
-    stage_slab<N>(acc, slab, cc);
+    stage_slab<N, Cfg>(acc, slab, cc);
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
