@@ -7,6 +7,8 @@
  *   cupti_check --ncu [--shape S] [--warmup N] [--probe]   (run under ncu: no CUPTI)
  *   cupti_check --list-metrics                              (names for ncu --metrics)
  *   cupti_check --list-set default|sol                      (one set's names)
+ *   cupti_check --metrics NAME,NAME,... [--shape S]          (only these metrics, as set "custom":
+ *                                      a metric's breakdown beside ncu's, with ncu-compare)
  *   cupti_check --truth [--ncu]       (our collector on probe kernels of known traffic: gs_probe.h;
  *                                      with --ncu the same launches for Nsight Compute)
  *   any of these with --no-pdl: the GEMM launches without programmatic dependent launch
@@ -15,15 +17,16 @@
  * differs from the next by a few percent.  Comparison with Nsight Compute on the same
  * launch sequence:
  *   m=$(cupti_check --list-metrics)
- *   ncu --clock-control none -k regex:nvfp4_gemm_kernel_prod --launch-skip 5 --launch-count 5 \
- *       --metrics $m --csv --print-units base cupti_check --ncu --shape g8k7168
- * ncu's default kernel replay flushes and invalidates L2 before every pass: the kernel
+ *   ncu --clock-control none --replay-mode application -k regex:nvfp4_gemm_kernel_prod \
+ *       --launch-skip 5 --launch-count 5 --metrics $m --csv --print-units base cupti_check --ncu --shape g8k7168
+ * ncu's default cache control flushes and invalidates L2 before every pass: the kernel
  * starts, as in every pass of our collector (token pre-pass, then an L2 flush that
  * writes and discards twice the L2), with none of its data in L2 and no dirty line.
- * (With --cache-control none ncu's own work before the launch changes what L2 holds:
- * docs/method.md.)  ncu-compare takes the median of ncu's launches
- * against the "metric" lines of a normal run (durations within 2%, percentages within 3
- * points); durations against a second ncu run given only $(cupti_check --list-set default)
+ * (With --cache-control none ncu's own work before the launch changes what L2 holds, and
+ * so does kernel replay's restore of the kernel's memory: docs/method.md.)  ncu-compare
+ * takes the median of ncu's launches against the "metric" lines of a normal run (durations
+ * within 2%, percentages within 3 points); durations against a second ncu run given only
+ * $(cupti_check --list-set default)
  * (ncu-compare --durations): ncu's duration grows with what it collects beside it. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -62,6 +65,7 @@ static void usage(FILE *f)
                "[--pcsamp-last]\n"
                "       cupti_check --ncu [--shape S] [--warmup N] [--probe]\n"
                "       cupti_check --list-metrics | --list-set default|sol\n"
+               "       cupti_check --metrics NAME,NAME,... [--shape S] [--metric-reps N]\n"
                "       cupti_check --truth [--ncu] [--metric-reps N]\n"
                "       (--no-pdl with any: the GEMM launches in plain stream order)\n");
 }
@@ -331,9 +335,33 @@ static int truth_main(int ncu)
     return rc;
 }
 
+/* --metrics: the comma-separated names copied into list (NUL-separated there), pointers in
+ * names[]; their count, or -1 for an empty name, too many names or a list too long. */
+#define MAX_CUSTOM 64
+static int split_names(const char *csv, char *list, size_t size, const char **names)
+{
+    if (strlen(csv) >= size)
+        return -1;
+    memcpy(list, csv, strlen(csv) + 1);
+    int n = 0;
+    for (char *p = list;; p++) {
+        char *end = strchr(p, ',');
+        if (end)
+            *end = '\0';
+        if (!*p || n == MAX_CUSTOM)
+            return -1;
+        names[n++] = p;
+        if (!end)
+            return n;
+        p = end;
+    }
+}
+
 int main(int argc, char **argv)
 {
-    const char *shape_name = "g8k7168", *tsv = NULL;
+    const char *shape_name = "g8k7168", *tsv = NULL, *custom = NULL, *custom_names[MAX_CUSTOM];
+    static char custom_list[4096];
+    int n_custom = 0;
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep what was printed if a collector crashes */
     int reps = 50, warmup = 5, period = 0, ncu = 0, probe = 0, pcsamp_last = 0, truth = 0;
     for (int i = 1; i < argc; i++) {
@@ -403,6 +431,15 @@ int main(int argc, char **argv)
             shape_name = v;
         else if (!strcmp(o, "--pcsamp-tsv"))
             tsv = v;
+        else if (!strcmp(o, "--metrics")) {
+            custom = v;
+            n_custom = split_names(v, custom_list, sizeof custom_list, custom_names);
+            if (n_custom <= 0) {
+                fprintf(stderr, "cupti_check: --metrics takes 1..%d comma-separated metric names, not '%s'\n",
+                        MAX_CUSTOM, v);
+                return 2;
+            }
+        }
         else {
             usage(stderr);
             return 2;
@@ -488,6 +525,16 @@ int main(int argc, char **argv)
         }
         nvfp4_problem_destroy(a.p);
         return 0;
+    }
+
+    if (custom) {
+        pass_setup ps = {&a, &fl};
+        profiled pr = {launch_gemm, before_pass, &a, &ps, KERNEL};
+        const int e = print_metrics("custom", custom_names, n_custom, &pr, s, NULL);
+        nvfp4_problem_destroy(a.p);
+        gs_l2_flusher_free(&fl);
+        cudaStreamDestroy(s);
+        return e ? 1 : 0;
     }
 
     printf("== cupti_check nvfp4 %s variant %s on %s (%d SMs)%s\n", shape_name, a.v->name, prop.name,
