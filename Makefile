@@ -83,7 +83,7 @@ NVFP4_POINT_SET ?= production
 NVFP4_BUILDS := prod twin detail
 NVFP4_EVIDENCE_OBJS := $(foreach b,$(NVFP4_BUILDS),$(NVFP4_EVIDENCE_CU:%.cu=$(BUILD)/%_$(b).o))
 NVFP4_KERNEL_OBJS := $(foreach b,$(NVFP4_BUILDS),$(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_$(b).o)) \
-    $(if $(filter all,$(NVFP4_POINT_SET)),$(NVFP4_EVIDENCE_OBJS),$(NVFP4_EVIDENCE_NONE:%.c=$(BUILD)/cuda/%.o)) \
+    $(if $(filter all,$(NVFP4_POINT_SET)),$(NVFP4_EVIDENCE_OBJS) $(NVFP4_EVIDENCE_BUILT:%.c=$(BUILD)/%.o),$(NVFP4_EVIDENCE_NONE:%.c=$(BUILD)/cuda/%.o)) \
     $(BUILD)/nvfp4-points-$(NVFP4_POINT_SET)
 KERNEL_SRCS := kernels/calib.cu
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \

@@ -14,9 +14,10 @@
 #        report  make report SHAPE=<each shape argument> METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
 #        example examples/own-kernel against `make install`: its known-answer check (check.sh), then
 #                one recording of its default shape, packed as samples/own-kernel
-#        dual    the gated dual GEMM: nvfp4-selfcheck --dual (GS_DUAL_CHECK points, default all: build
-#                them with GS_DUAL_EVIDENCE=1; its tests and benchmarks, both distributions, both cuBLAS
-#                routes), then GS_DUAL_ROUNDS processes of nvfp4-bench --dual (GS_DUAL_VARIANTS)
+#        dual    the gated dual GEMM: nvfp4-selfcheck --dual (GS_DUAL_CHECK points, default all with
+#                GS_DUAL_EVIDENCE=1, which builds the evidence points, else production; its tests and
+#                benchmarks, both distributions, both cuBLAS routes), then GS_DUAL_ROUNDS processes of
+#                nvfp4-bench --dual (GS_DUAL_VARIANTS, the same default)
 #        cupti   build/cupti-check on GS_CUPTI_SHAPE (default g2k1536) and its exit status
 #        evidence scripts/evidence.sh (proposal pages for GS_EVIDENCE_SHAPES, default g8k7168 and g2k1536)
 #        alt     builds build/alt/nvfp4-bench with the twin compiled with GS_ALT_TWIN_FLAGS and
@@ -96,14 +97,15 @@ log="$out/session.log"
                 echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
             done ;;
         dual) echo "== dual GEMM selfcheck"
-            [ -n "${GS_DUAL_EVIDENCE:-}" ] && make --no-print-directory -j16 nvfp4-evidence >/dev/null
-            time timeout ${GS_DUAL_TIMEOUT:-300} build/nvfp4-selfcheck --dual --variant "${GS_DUAL_CHECK:-all}" \
+            dual_points=production
+            [ -n "${GS_DUAL_EVIDENCE:-}" ] && make --no-print-directory -j16 nvfp4-evidence >/dev/null && dual_points=all
+            time timeout ${GS_DUAL_TIMEOUT:-300} build/nvfp4-selfcheck --dual --variant "${GS_DUAL_CHECK:-$dual_points}" \
                 --cublas ${GS_DUAL_SHAPES:+--shapes "$GS_DUAL_SHAPES"}
             # GS_DUAL_ROUNDS processes, one after the other (what drifts between them shows)
             for r in $(seq 1 "${GS_DUAL_ROUNDS:-1}"); do
                 echo "== dual GEMM bench, round $r"
                 time timeout ${GS_DUAL_TIMEOUT:-300} build/nvfp4-bench --dual --reps "${GS_DUAL_REPS:-50}" \
-                    --variants "${GS_DUAL_VARIANTS:-all}" --tsv "$out/dual-bench-$r.tsv"
+                    --variants "${GS_DUAL_VARIANTS:-$dual_points}" --tsv "$out/dual-bench-$r.tsv"
             done ;;
         cupti) echo "== cupti-check"
             timeout 300 build/cupti-check --shape "${GS_CUPTI_SHAPE:-g2k1536}"; echo "cupti-check exit $?" ;;

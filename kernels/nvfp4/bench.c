@@ -9,8 +9,10 @@
  * faster of its two routes (one GEMM on B1 and B2 stacked, or two GEMMs, each then the
  * SiLU-multiply kernel), both printed.
  *
- * Usage: nvfp4-bench [--dual] [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]
- * --variants takes point names and the word "default" (each shape's production point).
+ * Usage: nvfp4-bench [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N] [--tsv FILE]
+ * --variants takes point names, the word "default" (each shape's production point), the word
+ * "production" (every production point) or "all" (every point; the evidence points must be built
+ * in: `make nvfp4-evidence`).  Without --variants: every point the program holds.
  * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod
  * detail_over_prod correct */
 #include <math.h>
@@ -65,8 +67,7 @@ static int alloc_stamps(const nvfp4_variant *v, nvfp4_problem *p, int detail, gs
     return gs_stamps_alloc(st, ctas, wpc, ev);
 }
 
-/* Whether the comma-separated list names `name` (a word of it, whole); "all" takes every
- * point, the word "default" each shape's production default. */
+/* Whether the comma-separated list names `name` (a word of it, whole). */
 static int in_list(const char *list, const char *name)
 {
     size_t n = strlen(name);
@@ -76,9 +77,10 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-static int wanted(const char *list, const char *name, int is_default)
+static int wanted(const char *list, const nvfp4_variant *v, int is_default)
 {
-    return !strcmp(list, "all") || in_list(list, name) || (is_default && in_list(list, "default"));
+    return !strcmp(list, "all") || in_list(list, v->name) || (is_default && in_list(list, "default")) ||
+           (!v->evidence && in_list(list, "production"));
 }
 
 /* The cuBLAS anchor of p in ms (the dual GEMM: the faster route, both printed), or NAN. */
@@ -108,7 +110,7 @@ static double cublas_ms_of(nvfp4_problem *p, const nvfp4_shape *s, const gs_l2_f
 
 int main(int argc, char **argv)
 {
-    const char *shapes = NULL, *variants = "all", *tsv = NULL;
+    const char *shapes = NULL, *variants = NULL, *tsv = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows how far a run got */
     int reps = 50, failures = 0, dual = 0;
     for (int i = 1; i < argc; i++) {
@@ -124,13 +126,20 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
             tsv = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--dual] [--shapes a,b,..] [--variants all|a,b,..] [--reps N] [--tsv FILE]\n",
+            fprintf(stderr, "usage: %s [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N] [--tsv FILE]\n",
                     argv[0]);
             return 2;
         }
     }
     if (!shapes)
         shapes = dual ? DUAL_BENCH_SHAPES : BENCH_SHAPES;
+    if (!variants) /* every point this program holds */
+        variants = nvfp4_evidence_built() ? "all" : "production";
+    if (!strcmp(variants, "all") && !nvfp4_evidence_built()) {
+        fprintf(stderr, "nvfp4-bench: --variants all takes the evidence points too, and this program was built without "
+                        "them: `make nvfp4-evidence` builds them, --variants production times the others\n");
+        return 2;
+    }
     if (reps < 1) {
         fprintf(stderr, "nvfp4-bench: --reps must be a whole number from 1 to 100000\n");
         return 2;
@@ -185,7 +194,7 @@ int main(int argc, char **argv)
         const int count = dual ? nvfp4_dual_variant_count() : nvfp4_variant_count();
         for (int vi = 0; vi < count; vi++) {
             const nvfp4_variant *v = dual ? nvfp4_dual_variant_at(vi) : nvfp4_variant_at(vi);
-            if (!wanted(variants, v->name, v == dv))
+            if (!wanted(variants, v, v == dv))
                 continue;
             launch_arg prod = {v, p, NVFP4_PROD, {0}}, twin = {v, p, NVFP4_TWIN, {0}},
                        detl = {v, p, NVFP4_DETAIL, {0}};

@@ -3,6 +3,12 @@
 #include <stdio.h>
 
 #include "nvfp4_internal.h"
+#include "variants.h"
+
+int nvfp4_evidence_built(void)
+{
+    return 0;
+}
 
 static int not_built(const nvfp4_variant *v)
 {

@@ -409,15 +409,20 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--cublas"))
             with_cublas = 1;
         else {
-            fprintf(stderr, "usage: %s [--dual] [--variant NAME|all|default] [--shapes a,b,..] [--seed N] [--cublas]\n",
+            fprintf(stderr, "usage: %s [--dual] [--variant NAME|all|production|default] [--shapes a,b,..] [--seed N] [--cublas]\n",
                     argv[0]);
             return 2;
         }
     }
     if (!shapes)
         shapes = set->shapes;
-    const int all = !strcmp(vname, "all"), dflt = !strcmp(vname, "default");
-    if (!all && !dflt && !set->find(vname)) {
+    const int all = !strcmp(vname, "all"), dflt = !strcmp(vname, "default"), prod = !strcmp(vname, "production");
+    if (all && !nvfp4_evidence_built()) {
+        fprintf(stderr, "selfcheck: --variant all takes the evidence points too, and this program was built without "
+                        "them: `make nvfp4-evidence` builds them, --variant production checks the others\n");
+        return 2;
+    }
+    if (!all && !dflt && !prod && !set->find(vname)) {
         fprintf(stderr, "selfcheck: unknown %svariant '%s'; known:", set == &k_dual ? "dual " : "", vname);
         for (int i = 0; i < set->count(); i++)
             fprintf(stderr, " %s", set->at(i)->name);
@@ -443,7 +448,7 @@ int main(int argc, char **argv)
             const int made = nvfp4_problem_create(&s, d, seed + (unsigned long long)di, &p) == 0;
             for (int vi = 0; vi < (dflt ? 1 : set->count()); vi++) {
                 const nvfp4_variant *v = dflt ? set->dflt(&s) : set->at(vi);
-                if (!all && !dflt && strcmp(vname, v->name))
+                if (prod ? v->evidence : !all && !dflt && strcmp(vname, v->name))
                     continue;
                 if (made && all && !tiles_shape(v, &s)) {
                     /* --variant all meets points whose tile the shape's N does not divide (128

@@ -49,6 +49,10 @@ const nvfp4_variant *nvfp4_dual_variant_at(int i);
 const nvfp4_variant *nvfp4_dual_variant_find(const char *name);
 const nvfp4_variant *nvfp4_dual_variant_default(const nvfp4_shape *s);
 
+/* 1 when this program holds the evidence points (`make nvfp4-evidence` links
+ * evidence_built.c), 0 when their launchers refuse (evidence_none.c). */
+int nvfp4_evidence_built(void);
+
 /* Consumer warpgroups per CTA: tile_w / 64, two with gate 1 (B1's and B2's). */
 int nvfp4_variant_consumers(const nvfp4_variant *v);
 /* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
