@@ -240,10 +240,13 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build-$(HAVE_NVCC)
 	@$(MAKE) --no-print-directory test-run-$(HAVE_NVCC)
 # what the tests need, no more: the programs they run and the tests themselves
-test-build-yes: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a $(BUILD)/ncu-compare $(TEST_BINS)
+test-build-yes: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a $(BUILD)/ncu-compare $(TEST_BINS) \
+    $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check
 test-build-no: $(BUILD)/gemmscope $(BUILD)/ncu-compare $(HOST_TEST_BINS)
 test-run-yes:
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
+	@echo "== the GPU programs refuse bad arguments before they touch the GPU"
+	@tests/programs-refuse.sh
 	@$(MAKE) --no-print-directory test-common
 	@$(MAKE) --no-print-directory example
 test-run-no:

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Arguments the GPU programs must refuse before they touch the GPU (run without one): 'all'
+# points in a program built without the evidence points, and malformed --metrics lists.  Each
+# must exit 2 with a one-line reason that names the way out.
+set -u
+pass=0 fail=0
+row() { printf '%-66s %s\n' "$1" "$2"; if [ "$2" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+# expect NAME PATTERN COMMAND...: exit status 2, one line on stderr matching PATTERN
+expect() {
+    local name=$1 pat=$2 err rc
+    shift 2
+    err=$("$@" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ] && printf '%s' "$err" | grep -q -- "$pat"; then
+        row "$name" pass
+    else
+        row "$name" FAIL
+        printf '  exit %d, stderr: %s\n' $rc "$err"
+    fi
+}
+m64=$(for i in $(seq 65); do printf 'm%d,' $i; done)
+expect "selfcheck --variant all without the evidence points" "make nvfp4-evidence" build/nvfp4-selfcheck --variant all
+expect "selfcheck --dual --variant all without them" "make nvfp4-evidence" build/nvfp4-selfcheck --dual --variant all
+expect "bench --variants all without them" "make nvfp4-evidence" build/nvfp4-bench --variants all
+expect "bench --dual --variants all without them" "make nvfp4-evidence" build/nvfp4-bench --dual --variants all
+expect "selfcheck: an unknown point" "unknown variant 'nope'" build/nvfp4-selfcheck --variant nope
+expect "cupti-check --metrics '' (empty)" "comma-separated metric names" build/cupti-check --metrics ""
+expect "cupti-check --metrics 'a,,b' (an empty name)" "comma-separated metric names" build/cupti-check --metrics a,,b
+expect "cupti-check --metrics 'a,' (a trailing comma)" "comma-separated metric names" build/cupti-check --metrics a,
+expect "cupti-check --metrics with 65 names" "1..64" build/cupti-check --metrics "${m64%,}"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
