@@ -38,6 +38,19 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
                      "most %.1f%% of kernel time.",
                 gs_rundata_phase(r, p), 100 * exp, 100 * t->amdahl_bound[p]);
     }
+    /* an exposed phase whose warps mostly wait for their next instruction: straight-line code
+     * run once per tile is fetched cold, and its length, not its arithmetic, is its cost */
+    const gs_stalls *st = &r->stalls;
+    const int ni = st->present && st->total > 0 ? gs_stalls_reason_index(st, "no_instructions") : -1;
+    for (int p = 0; p < GS_NUM_PHASES && ni >= 0; p++) {
+        const double n = st->phase_total[p];
+        if (p == GS_MAINLOOP || t->exposed_share[p] < GS_EXPOSED_LARGE || n < GS_FETCH_MIN * st->total ||
+            st->by[p][ni] < GS_FETCH_SHARE * n)
+            continue;
+        say(out, "%s waits on instruction fetch: no_instructions is %.0f%% of its PC samples (production build). "
+                 "Code run once per tile is fetched cold: fewer instructions there help, faster ones do not.",
+            gs_rundata_phase(r, p), 100 * st->by[p][ni] / n);
+    }
     /* what the main loop spends its time on, when its sub-phases say */
     int subs[GS_NUM_PHASES], top = -1;
     const int ns = gs_phase_main_subs(&r->names, subs);

@@ -14,6 +14,7 @@
 #include "analysis/smtime.h"
 #include "analysis/verdicts.h"
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct built {
@@ -421,6 +422,47 @@ static void unbalanced_verdict(void **state)
     assert_false(says_unbalanced(0.8, 0.30));
 }
 
+/* The "waits on instruction fetch" verdict: an exposed phase (>= GS_EXPOSED_LARGE) holding at
+ * least GS_FETCH_MIN of the PC samples, GS_FETCH_SHARE or more of them in no_instructions; not
+ * below any of the three, and not without PC samples. */
+static int says_fetch(double exposed, double phase_samples, double fetch_samples, int present)
+{
+    gs_rundata *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    snprintf(r->names.p[GS_EPILOGUE].name, sizeof r->names.p[GS_EPILOGUE].name, "EPILOGUE");
+    r->smt.sms = 132;
+    r->smt.span_ns = 100e3;
+    r->smt.sm_time_ns = 132 * 100e3;
+    r->smt.exposed_share[GS_EPILOGUE] = exposed;
+    gs_stalls *st = &r->stalls;
+    st->present = present;
+    st->nreasons = 2;
+    snprintf(st->reason[0], sizeof st->reason[0], "wait");
+    snprintf(st->reason[1], sizeof st->reason[1], "no_instructions");
+    st->total = 10000;
+    st->phase_total[GS_EPILOGUE] = phase_samples;
+    st->by[GS_EPILOGUE][1] = fetch_samples;
+    st->by[GS_EPILOGUE][0] = phase_samples - fetch_samples;
+    gs_verdicts v;
+    gs_verdicts_compute(r, &v);
+    free(r);
+    for (int i = 0; i < v.n; i++)
+        if (strstr(v.text[i], "EPILOGUE waits on instruction fetch: no_instructions is ") == v.text[i])
+            return 1;
+    return 0;
+}
+
+static void fetch_verdict(void **state)
+{
+    (void)state;
+    assert_true(says_fetch(0.06, 500, 300, 1));                /* 60% of its samples */
+    assert_true(says_fetch(GS_EXPOSED_LARGE, 50, 15, 1));      /* every threshold met exactly */
+    assert_false(says_fetch(0.06, 500, 140, 1));               /* 28% */
+    assert_false(says_fetch(0.04, 500, 300, 1));               /* hidden enough not to matter */
+    assert_false(says_fetch(0.06, 40, 30, 1));                 /* 0.4% of all samples */
+    assert_false(says_fetch(0.06, 500, 300, 0));               /* no PC samples */
+}
+
 /* Overlapping non-main-loop phases: the decomposition gives the time to the
  * first in GS_EXPOSE_ORDER; each phase's own exposed time counts it fully. */
 static void overlapping_exposed_phases(void **state)
@@ -489,7 +531,7 @@ int main(void)
         cmocka_unit_test(instance_quantiles_repeated), cmocka_unit_test(instance_quantiles_distinct),
         cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),
         cmocka_unit_test(epilogue_fully_exposed),     cmocka_unit_test(waves_and_idle_tail),
-        cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict),
+        cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict), cmocka_unit_test(fetch_verdict),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }
