@@ -44,7 +44,7 @@ GS_RUNDIR_SRCS := instrument/gs_file.c instrument/gs_run.c instrument/gs_phase_t
 GS_ANALYSIS_SRCS := analysis/edges.c analysis/json.c analysis/timeline.c analysis/phases.c analysis/run.c \
                 analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c \
                 analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c \
-                analysis/plots.c analysis/widths.c analysis/report.c instrument/gs_sequence.c
+                analysis/plots.c analysis/widths.c analysis/workload.c analysis/report.c instrument/gs_sequence.c
 GS_HOST_SRCS := $(GS_ANALYSIS_SRCS) $(GS_RUNDIR_SRCS)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 # importers of other tools' traces (jansson)

@@ -167,6 +167,22 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
     gs_json_num(&j, "sm_end_max_us", r->smt.end_max_ns / 1e3);
     gs_json_num(&j, "balance_bound", r->smt.balance_bound);
     gs_json_close(&j);
+    if (r->work.valid) {
+        const gs_workload *w = &r->work;
+        gs_json_obj(&j, "planned_work");
+        gs_json_int(&j, "ctas", w->ctas);
+        gs_json_int(&j, "idle_ctas", w->idle_ctas);
+        gs_json_int(&j, "units", (long long)w->units);
+        gs_json_int(&j, "split_units", (long long)w->split_units);
+        gs_json_num(&j, "max_gflop", w->max_flops / 1e9);
+        gs_json_num(&j, "total_gflop", w->total_flops / 1e9);
+        gs_json_int(&j, "widths", w->widths);
+        unsigned slots = 0;
+        const double pb = gs_rundata_planned_bound(r, &slots);
+        if (!isnan(pb))
+            gs_json_num(&j, "balance_bound", pb);
+        gs_json_close(&j);
+    }
     gs_verdicts vd;
     gs_verdicts_compute(r, &vd);
     gs_json_arr(&j, "verdicts");
@@ -315,6 +331,47 @@ static void widths_table(gs_buf *b, const gs_rundata *r)
         for (int s = 0; s < w->n_sub; s++)
             cell(b, " %.3f |", x->sub_ns[w->sub[s]] / 1e3);
         gs_buf_printf(b, "\n");
+    }
+}
+
+/* Planned main-loop work per CTA (workload.h), after the measured balance it explains or not. */
+static void workload_text(gs_buf *b, const gs_rundata *r)
+{
+    const gs_workload *w = &r->work;
+    if (!w->valid) {
+        if (w->why[0])
+            gs_buf_printf(b, "Planned main-loop work per CTA: left out (%s).\n\n", w->why);
+        return;
+    }
+    gs_buf_printf(b, "Planned main-loop work per CTA (the units' flops, units.tsv: the launcher's schedule): %u CTAs, "
+                     "%zu units (%zu of them parts of tiles split along K);",
+                  w->ctas, w->units, w->split_units);
+    for (int i = 0; i < w->nlevels; i++)
+        gs_buf_printf(b, "%s %u at %.3g GFLOP%s", i ? "," : "", w->level_ctas[i], w->level_flops[i] / 1e9,
+                      i ? "" : " (the most)");
+    if (w->other_ctas)
+        gs_buf_printf(b, ", %u at smaller loads", w->other_ctas);
+    if (w->idle_ctas)
+        gs_buf_printf(b, ", %u with none", w->idle_ctas);
+    unsigned slots = 0;
+    const double plan = gs_rundata_planned_bound(r, &slots);
+    if (w->widths > 1)
+        gs_buf_printf(b, ". Its units run at %d widths, and a flop costs another time at each: this is a spread of "
+                         "work, not of time.\n\n",
+                      w->widths);
+    else if (isnan(plan))
+        gs_buf_printf(b, ". Spread evenly over the CTAs, it would end %.1f%% sooner.\n\n",
+                      100 * gs_workload_bound(w, w->ctas));
+    else {
+        const double m = r->smt.balance_bound;
+        gs_buf_printf(b, ". Spread evenly over the %u SMs, it would end %.1f%% sooner", slots, 100 * plan);
+        if (r->smt.end_max_ns > 0 && m >= GS_BALANCE_BOUND)
+            gs_buf_printf(b, plan >= m - GS_PLAN_MARGIN
+                                 ? ": the measured %.1f%% above is planned, the schedule gives the SMs unequal main loops"
+                                 : "; the measured %.1f%% above is more: the rest is in what the units' flops do not "
+                                   "count (epilogues, split-K partial sums) or in equal work running at different speeds",
+                          100 * m);
+        gs_buf_printf(b, ".\n\n");
     }
 }
 
@@ -571,6 +628,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
                           "mean, at most %.1f%% sooner.\n\n",
                       t->end_min_ns / 1e3, t->end_max_ns / 1e3, t->end_median_ns / 1e3, pm, t->sms,
                       100 * t->balance_bound);
+    workload_text(&b, r);
     gs_verdicts vd;
     gs_verdicts_compute(r, &vd);
     if (vd.n) {

@@ -15,6 +15,16 @@ const char *gs_rundata_str(const gs_rundata *r, const char *key)
 
 const char *gs_rundata_phase(const gs_rundata *r, int p) { return gs_phase_name(&r->names, p); }
 
+double gs_rundata_planned_bound(const gs_rundata *r, unsigned *slots)
+{
+    const gs_workload *w = &r->work;
+    *slots = 0;
+    if (!w->valid || w->widths != 1 || !(r->have & GS_NEED_SMTIME) || r->smt.ctas_per_sm_max > 1 || r->smt.sms <= 0)
+        return NAN;
+    *slots = w->ctas > (unsigned)r->smt.sms ? w->ctas : (unsigned)r->smt.sms;
+    return gs_workload_bound(w, *slots);
+}
+
 /* The numbers the analyzers read from meta.txt, with the ranges a real run gives them: a value
  * outside (a negative ceiling, inf, a billion SMs) would become a confident absurd figure. */
 static const struct {
@@ -142,6 +152,10 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
     if (detail < 0)
         goto fail;
     r->has_detail = detail;
+    if (gs_workload_compute(&r->units, r->tl.ctas, &r->work)) {
+        snprintf(err, errlen, "out of memory analysing %s", dir);
+        goto fail;
+    }
     r->clock_converted = gs_meta_get(&r->meta, "clock.converted") != NULL;
     if (r->clock_converted) {
         r->tl.heldout_max_ns = r->tl.resid_max_ns = NAN;

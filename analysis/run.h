@@ -12,6 +12,7 @@
 #include "phases.h"
 #include "smtime.h"
 #include "roofline.h"
+#include "workload.h"
 #include "stalls.h"
 #include "timeline.h"
 #include "widths.h"
@@ -43,6 +44,7 @@ typedef struct gs_rundata {
     gs_stalls stalls;
     gs_stalls stalls_twin; /* the twin's launch (pcsamp-twin.tsv) */
     gs_widths widths;
+    gs_workload work; /* the planned work per CTA (units.tsv); valid = 0 without units */
     /* stamps-detail.gss: the detail twin's stamps beside the plain twin's (stamps.gss). The
      * main loop's sub-phases come from them (their phase stats and width columns replace the
      * plain twin's, which has none); every other figure from stamps.gss. */
@@ -69,6 +71,10 @@ void gs_rundata_free(gs_rundata *r);
 /* meta value or "unknown" */
 const char *gs_rundata_str(const gs_rundata *r, const char *key);
 /* The name of phase p in this run. */
+/* The planned main-loop work's balance bound over the SMs (workload.h), where flops stand for
+ * time and SMs for CTAs: every unit at one width, at most one CTA per SM (needs GS_NEED_SMTIME).
+ * *slots: the SMs counted (the CTAs where more than the SMs).  NAN where it does not apply. */
+double gs_rundata_planned_bound(const gs_rundata *r, unsigned *slots);
 const char *gs_rundata_phase(const gs_rundata *r, int p);
 
 #endif

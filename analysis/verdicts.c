@@ -79,10 +79,17 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
                 100 * frac, 100 * t->share[GS_SMT_IDLE]);
     }
     /* under one wave the idle SMs say it already */
-    if (t->waves >= 1.0 && t->balance_bound >= GS_BALANCE_BOUND)
+    if (t->waves >= 1.0 && t->balance_bound >= GS_BALANCE_BOUND) {
+        char plan[96] = "";
+        unsigned slots = 0;
+        const double pb = gs_rundata_planned_bound(r, &slots);
+        if (!isnan(pb))
+            snprintf(plan, sizeof plan, " The schedule's main loops alone: %.1f%%%s.", 100 * pb,
+                     pb >= t->balance_bound - GS_PLAN_MARGIN ? " (the imbalance is planned)" : "");
         say(out, "Unbalanced: SMs run out of work between %.1f and %.1f us; spread evenly, the same work would end "
-                 "%.1f%% sooner at most.",
-            t->end_min_ns / 1e3, t->end_max_ns / 1e3, 100 * t->balance_bound);
+                 "%.1f%% sooner at most.%s",
+            t->end_min_ns / 1e3, t->end_max_ns / 1e3, 100 * t->balance_bound, plan);
+    }
     const gs_perf *pf = &r->perf;
     if (pf->valid) {
         if (pf->bound == GS_BOUND_LATENCY)

@@ -19,6 +19,7 @@ typedef struct gs_verdicts {
 #define GS_TAIL_BOUND 0.20      /* tail share of the span */
 #define GS_WAVE_FILL 0.50       /* last wave filled to at most this: wave-quantised */
 #define GS_BALANCE_BOUND 0.03   /* an even spread of the work saves at least this: unbalanced */
+#define GS_PLAN_MARGIN 0.01     /* planned balance bound within this of the measured: planned */
 #define GS_FETCH_SHARE 0.30     /* an exposed phase's PC samples in no_instructions: fetch-bound */
 #define GS_FETCH_MIN 0.005      /* ... when the phase holds at least this share of all samples */
 

@@ -463,6 +463,98 @@ static void fetch_verdict(void **state)
     assert_false(says_fetch(0.06, 500, 300, 0));               /* no PC samples */
 }
 
+/* Planned work per CTA from a units list: loads per CTA summed over its units, levels heaviest
+ * first, idle CTAs, split units, widths; the bound over CTAs and over more SMs; a unit on a CTA
+ * the run does not have leaves the table out with the reason. */
+static void add_unit(gs_units *us, unsigned tag, unsigned cta, unsigned width, unsigned k0, unsigned k1, unsigned parts)
+{
+    char err[128];
+    gs_unit u = {tag, cta, 0, width, k0, k1, parts, 1e6 * width * (k1 - k0)};
+    assert_int_equal(gs_units_add(us, &u, err, sizeof err), 0);
+}
+
+static void planned_work(void **state)
+{
+    (void)state;
+    gs_units us;
+    memset(&us, 0, sizeof us);
+    add_unit(&us, 0, 0, 128, 0, 30, 2); /* CTA 0: 30 K blocks, the owner of a split tile */
+    add_unit(&us, 1, 1, 128, 30, 56, 2); /* CTA 1: 26 */
+    add_unit(&us, 2, 2, 128, 0, 15, 1);  /* CTA 2: 15 + 15 = 30 */
+    add_unit(&us, 3, 2, 128, 0, 15, 1);
+    gs_workload w;
+    assert_int_equal(gs_workload_compute(&us, 4, &w), 0); /* CTA 3: none */
+    assert_true(w.valid);
+    assert_int_equal(w.ctas, 4);
+    assert_int_equal(w.idle_ctas, 1);
+    assert_int_equal(w.units, 4);
+    assert_int_equal(w.split_units, 2);
+    assert_int_equal(w.widths, 1);
+    assert_int_equal(w.nlevels, 2);
+    assert_int_equal(w.level_ctas[0], 2);
+    assert_float_equal(w.level_flops[0], 128e6 * 30, 1);
+    assert_int_equal(w.level_ctas[1], 1);
+    assert_float_equal(w.level_flops[1], 128e6 * 26, 1);
+    assert_float_equal(gs_workload_bound(&w, 4), 1 - 86.0 / (4 * 30), 1e-12);
+    assert_float_equal(gs_workload_bound(&w, 8), 1 - 86.0 / (8 * 30), 1e-12);
+    add_unit(&us, 4, 3, 64, 0, 10, 1); /* a second width */
+    assert_int_equal(gs_workload_compute(&us, 4, &w), 0);
+    assert_int_equal(w.widths, 2);
+    assert_int_equal(w.idle_ctas, 0);
+    assert_int_equal(gs_workload_compute(&us, 3, &w), 0); /* CTA 3 is not in a 3-CTA run */
+    assert_false(w.valid);
+    assert_non_null(strstr(w.why, "unit 4 is on CTA 3"));
+    gs_units empty;
+    memset(&empty, 0, sizeof empty);
+    assert_int_equal(gs_workload_compute(&empty, 4, &w), 0);
+    assert_false(w.valid);
+    assert_int_equal(w.why[0], 0);
+    assert_float_equal(gs_workload_bound(&w, 4), 0, 0);
+    gs_units_free(&us);
+}
+
+/* The planned bound over the SMs applies with one width and at most one CTA per SM only. */
+static void planned_bound_applies(void **state)
+{
+    (void)state;
+    gs_rundata *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    gs_units us;
+    memset(&us, 0, sizeof us);
+    add_unit(&us, 0, 0, 128, 0, 30, 1);
+    add_unit(&us, 1, 1, 128, 0, 20, 1);
+    assert_int_equal(gs_workload_compute(&us, 2, &r->work), 0);
+    r->have = GS_NEED_SMTIME;
+    r->smt.sms = 4;
+    r->smt.ctas_per_sm_max = 1;
+    unsigned slots = 0;
+    assert_float_equal(gs_rundata_planned_bound(r, &slots), 1 - 50.0 / (4 * 30), 1e-12);
+    assert_int_equal(slots, 4);
+    /* the "Unbalanced" verdict then says how much of it the plan holds (here all: 58.3% planned) */
+    r->smt.span_ns = 100e3;
+    r->smt.sm_time_ns = 4 * 100e3;
+    r->smt.waves = 1.0;
+    r->smt.end_max_ns = 100e3;
+    r->smt.balance_bound = 0.55;
+    gs_verdicts v;
+    gs_verdicts_compute(r, &v);
+    int said = 0;
+    for (int i = 0; i < v.n; i++)
+        said |= strstr(v.text[i], "The schedule's main loops alone: 58.3% (the imbalance is planned).") != NULL;
+    assert_true(said);
+    r->smt.ctas_per_sm_max = 2;
+    assert_true(isnan(gs_rundata_planned_bound(r, &slots)));
+    r->smt.ctas_per_sm_max = 1;
+    r->have = 0;
+    assert_true(isnan(gs_rundata_planned_bound(r, &slots)));
+    r->have = GS_NEED_SMTIME;
+    add_unit(&us, 2, 1, 64, 20, 30, 1);
+    assert_int_equal(gs_workload_compute(&us, 2, &r->work), 0);
+    assert_true(isnan(gs_rundata_planned_bound(r, &slots)));
+    gs_units_free(&us);
+    free(r);
+}
+
 /* Overlapping non-main-loop phases: the decomposition gives the time to the
  * first in GS_EXPOSE_ORDER; each phase's own exposed time counts it fully. */
 static void overlapping_exposed_phases(void **state)
@@ -532,6 +624,7 @@ int main(void)
         cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),
         cmocka_unit_test(epilogue_fully_exposed),     cmocka_unit_test(waves_and_idle_tail),
         cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict), cmocka_unit_test(fetch_verdict),
+        cmocka_unit_test(planned_work), cmocka_unit_test(planned_bound_applies),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }
