@@ -1,7 +1,7 @@
 #!/bin/bash
 # Arguments the GPU programs must refuse before they touch the GPU (run without one): 'all'
 # points in a program built without the evidence points, and malformed --metrics lists.  Each
-# must exit 2 with a one-line reason that names the way out.
+# must exit 2 with a one-line reason that names the way out; 'production' must be taken.
 set -u
 pass=0 fail=0
 row() { printf '%-66s %s\n' "$1" "$2"; if [ "$2" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
@@ -28,5 +28,11 @@ expect "cupti-check --metrics '' (empty)" "comma-separated metric names" build/c
 expect "cupti-check --metrics 'a,,b' (an empty name)" "comma-separated metric names" build/cupti-check --metrics a,,b
 expect "cupti-check --metrics 'a,' (a trailing comma)" "comma-separated metric names" build/cupti-check --metrics a,
 expect "cupti-check --metrics with 65 names" "1..64" build/cupti-check --metrics "${m64%,}"
+# the word 'production' is taken: no usage error (exit 2); without a GPU the run then fails (1),
+# with one it runs (0), on a small shape
+build/nvfp4-selfcheck --variant production --shapes t0 >/dev/null 2>&1
+[ $? -ne 2 ] && row "selfcheck --variant production: taken" pass || row "selfcheck --variant production: taken" FAIL
+build/nvfp4-bench --variants production --shapes g2k1536 --reps 1 >/dev/null 2>&1
+[ $? -ne 2 ] && row "bench --variants production: taken" pass || row "bench --variants production: taken" FAIL
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
