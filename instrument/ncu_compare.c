@@ -7,8 +7,8 @@
  * bytes and the clock are shown for information.  A row outside its bound still passes,
  * marked so, when the middle half of ncu's own launches (their interquartile range) spreads
  * wider than the bound and ours lies inside it: ncu's median is then no reference at the
- * bound's precision (seen on lts__throughput, whose launches under ncu's cache control fall
- * into two groups 4-5 points apart; docs/method.md).  The interquartile range, not the
+ * bound's precision (seen on lts__throughput under ncu's kernel replay, whose launches fell
+ * into two groups 4-5 points apart; check-gpu now uses application replay: docs/method.md).  The interquartile range, not the
  * extremes: one outlying launch must not widen what passes.  A comparison that compares
  * nothing fails.  Where cupti-check gave a truth ("truth <set>
  * <name> <lo> <hi>", cupti-check --truth) the row is judged by it instead: ours must lie
@@ -22,7 +22,8 @@
  * the metrics it collects beside it (g2k1536: 3% longer with the sol set's throughputs than
  * with the default set's one pass), ours does not (docs/method.md, "Comparison with Nsight
  * Compute"), so durations are compared against ncu's run of the light set.
- * usage: ncu-compare OURS.txt NCU.csv [OURS2.txt NCU2.csv ...] [--durations NCU_D.csv ...] */
+ * usage: ncu-compare OURS.txt NCU.csv [OURS2.txt NCU2.csv ...] [--durations NCU_D.csv ...]
+ *        ncu-compare --names NCU.csv   (its metric names, comma-separated) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -261,8 +262,33 @@ static int is_duration(const char *name)
     return strstr(name, "time_duration") || strstr(name, "cycles_elapsed.max");
 }
 
+/* --names NCU.csv: the metric names of ncu's CSV, each once, comma-separated (what
+ * cupti-check --metrics takes: a breakdown's parts, scripts/study/metric-breakdown.sh). */
+static int print_names(const char *path)
+{
+    static ncu_row ncu[MAXROWS];
+    int nn = 0, printed = 0;
+    if (read_ncu(path, ncu, &nn))
+        return 2;
+    for (int i = 0; i < nn; i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(ncu[j].name, ncu[i].name);
+        if (!seen)
+            printf("%s%s", printed++ ? "," : "", ncu[i].name);
+    }
+    printf("\n");
+    if (!printed) {
+        fprintf(stderr, "ncu-compare: no metric values in %s\n", path);
+        return 2;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--names"))
+        return print_names(argv[2]);
     int npair = argc; /* the arguments before --durations: the pairs */
     for (int a = 1; a < argc; a++)
         if (!strcmp(argv[a], "--durations")) {
@@ -272,7 +298,7 @@ int main(int argc, char **argv)
     if (npair < 3 || npair % 2 == 0 || npair - 1 > 2 * MAXROUNDS || npair == argc - 1) {
         fprintf(stderr,
                 "usage: ncu-compare OURS.txt NCU.csv [OURS2.txt NCU2.csv ...] [--durations NCU_D.csv ...] "
-                "(at most %d pairs)\n",
+                "(at most %d pairs)\n       ncu-compare --names NCU.csv\n",
                 MAXROUNDS);
         return 2;
     }

@@ -236,6 +236,20 @@ static void header_without_value_column(void **state)
     assert_non_null(strstr(out_text, "the header names no \"Metric Unit\" column"));
 }
 
+/* --names: every metric of ncu's CSV once, in first-seen order, comma-separated; a CSV with
+ * no metric is refused. */
+static void names_of_ncu_csv(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"--names", "ncu.csv"};
+    write_file("ncu.csv", "==PROF== noise\n" HEADER "\"0\",\"gemm\",\"lts__b.sum\",\"byte\",\"1,000\"\n"
+                          "\"0\",\"gemm\",\"lts__a.sum\",\"byte\",\"2\"\n\"1\",\"gemm\",\"lts__b.sum\",\"byte\",\"3\"\n");
+    assert_int_equal(run_compare(2, names), 0);
+    assert_string_equal(out_text, "lts__b.sum,lts__a.sum\n");
+    write_file("ncu.csv", "==PROF== no metrics\n");
+    assert_int_equal(run_compare(2, names), 2);
+}
+
 /* Two rounds: ours is the median of the rounds' medians (here their mean), ncu's the
  * median of all its launches pooled. */
 static void rounds_pool(void **state)
@@ -341,6 +355,7 @@ int main(void)
         cmocka_unit_test(durations_from_their_own_run),
         cmocka_unit_test(missing_values_fail),
         cmocka_unit_test(too_many_rows_refused),
+        cmocka_unit_test(names_of_ncu_csv),
     };
     return cmocka_run_group_tests_name("ncu-compare", tests, setup, tmpdir_teardown);
 }

@@ -20,11 +20,7 @@ pairs=()
 for r in $(seq "$rounds"); do
     scripts/ncu-gemm.sh "$shape" "$reps" "breakdown:$metric,$metric" "${ncu_opts[@]}" >"$dir/ncu-$r.csv" 2>&1 ||
         { echo "metric-breakdown: ncu failed (see $dir/ncu-$r.csv)" >&2; exit 1; }
-    # the "Metric Name" column of ncu's CSV, every name once
-    names=$(awk -F'","' '!/^"/ { next }
-                         !c { for (i = 1; i <= NF; i++) if ($i == "Metric Name") c = i; next }
-                         { print $c }' "$dir/ncu-$r.csv" | sort -u | paste -sd, -)
-    [ -n "$names" ] || { echo "metric-breakdown: no metric names in $dir/ncu-$r.csv" >&2; exit 1; }
+    names=$(build/ncu-compare --names "$dir/ncu-$r.csv") || exit 1
     echo "round $r: $(tr ',' '\n' <<<"$names" | wc -l) metrics"
     build/cupti-check --shape "$shape" --metric-reps "$reps" --metrics "$names" >"$dir/ours-$r.txt" 2>&1 ||
         { echo "metric-breakdown: cupti-check failed (see $dir/ours-$r.txt)" >&2; exit 1; }
