@@ -145,7 +145,7 @@ log="$out/session.log"
                     linked+=("$o")
                 fi
             done
-            [ $ok = 1 ] && $nvcc $arch "${linked[@]}" -L"$cudalib" -lcudart $libs -lm -o build/base/nvfp4-bench \
+            [ $ok = 1 ] && $nvcc $arch "${linked[@]}" -L"$cudalib" -lcudart $libs -lz -lm -o build/base/nvfp4-bench \
                 || echo "gpu-session: relink failed" ;;
         launch) echo "== launch cost against parameter size"; build/launch-cost --reps "${GS_LAUNCH_REPS:-200}" ;;
         icache) echo "== instruction fetch: production and twin"
