@@ -357,14 +357,6 @@ template <class Cfg> __device__ __forceinline__ void release_slot(const consumer
     mbar_arrive(smem_plan<Cfg>::empty_bar(cc.sm_base, j % Cfg::STAGES));
 }
 
-/* STUDY (short-lived commit): the detail twin records the sub-phases of one stage in
- * GS_STUDY_SUB_EVERY only, to see whether its cost is the stamps' run time. */
-#ifdef GS_STUDY_SUB_EVERY
-#define STUDY_SUB(gs, cc) GS_SUB_ENABLE(gs, (cc).wq == 0 && ((cc).j % GS_STUDY_SUB_EVERY) == 0)
-#else
-#define STUDY_SUB(gs, cc) ((void)0)
-#endif
-
 /* The main loop's body, stage cc.j: issue its eight wgmmas from the fragments a; with two or
  * more stages, fetch the next stage into `next` while they run; wait for them and release the
  * slot (TMA_STORE 2: not the unit's last, whose token slabs stage the store: store_tma_ring;
@@ -376,7 +368,6 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
                                           const wrow &w, gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
-    STUDY_SUB(gs, cc);
     /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
     const uint32_t slot = cc.j % Cfg::STAGES, tok = cc.sm_base + slot * L::STAGE + L::o_t,
                    empty = L::empty_bar(cc.sm_base, slot);
@@ -407,7 +398,6 @@ __device__ __forceinline__ void mma_stage_dual(float (&acc)[N / 2], float (&acc2
                                                load_cursor &cur, int last, const wrow &w1, const wrow &w2, gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
-    STUDY_SUB(gs, cc);
     const uint32_t slot = cc.j % Cfg::STAGES, st = cc.sm_base + slot * L::STAGE, tok = st + L::o_t,
                    empty = L::empty_bar(cc.sm_base, slot);
     GS_SUB_BEGIN(gs, NVFP4_MMA);
