@@ -471,59 +471,6 @@ static void test_dual_schedules(void **state)
     }
 }
 
-/* The rebalanced split of d256n4096k7168 at 128 x 128 on 132 SMs: its 64 tiles of 56 K blocks
- * cut in halves, 28 and 28 (the dual weighting: the recording it was fitted to balances at 27.75
- * K blocks for the owner);
- * the grouped weighting on the same tiles gives the owners 30 and the takers 26, the split that
- * recording measured (the case this weighting must not produce). */
-static void split_levels(const nvfp4_shape *s, int *owner_kb, int *taker_kb, int *idle)
-{
-    nvfp4_schedule sc;
-    char err[256];
-    assert_int_equal(nvfp4_schedule_build(s, 128, 128, 1, NVFP4_SPLIT_REBALANCE, 132, &sc, err, sizeof err), 0);
-    *owner_kb = *taker_kb = -1;
-    *idle = 0;
-    for (int b = 0; b < sc.grid; b++) {
-        *idle += sc.cta_first[b + 1] == sc.cta_first[b];
-        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
-            const nvfp4_tile *u = &sc.tiles[t];
-            int *level = u->part == 0 ? owner_kb : taker_kb;
-            assert_int_equal(u->parts, 2);
-            if (*level < 0)
-                *level = u->kb1 - u->kb0;
-            assert_int_equal(u->kb1 - u->kb0, *level); /* every owner alike, every taker alike */
-        }
-    }
-    nvfp4_schedule_free(&sc);
-}
-
-static void test_dual_split_weighting(void **state)
-{
-    nvfp4_shape s;
-    char err[512];
-    int own, take, idle;
-    (void)state;
-    assert_int_equal(nvfp4_dual_shape_parse("d256n4096k7168", &s, err, sizeof err), 0);
-    split_levels(&s, &own, &take, &idle);
-    assert_int_equal(own, 28);
-    assert_int_equal(take, 28);
-    assert_int_equal(idle, 4);
-    s.dual = 0; /* the same tiles weighed as the grouped GEMM's */
-    split_levels(&s, &own, &take, &idle);
-    assert_int_equal(own, 30);
-    assert_int_equal(take, 26);
-    /* the weighting itself: 7/4 of the grouped one per K block, and the tails by role */
-    assert_true(nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, 1, 7168, 128, 128) ==
-                nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, 0, 7168, 128, 128) * 7 / 4);
-    assert_true(nvfp4_tile_cost(NVFP4_SPLIT_DEAL, 1, 7168, 128, 128) ==
-                nvfp4_tile_cost(NVFP4_SPLIT_DEAL, 0, 7168, 128, 128)); /* equal weights: no change */
-    const nvfp4_tails g = nvfp4_tile_tails(0, 128, 128), d = nvfp4_tile_tails(1, 128, 128),
-                      h = nvfp4_tile_tails(1, 64, 128);
-    assert_true(g.whole == 0 && g.add == 0 && g.part == NVFP4_PART_NS); /* the grouped GEMM's, as before */
-    assert_true(d.whole == NVFP4_DUAL_WHOLE_NS && d.add == NVFP4_DUAL_ADD_NS && d.part == NVFP4_DUAL_PART_NS);
-    assert_true(h.part * 2 == d.part); /* half the outputs, half the partial sums */
-}
-
 static void test_dual_defaults(void **state)
 {
     (void)state;
@@ -559,7 +506,6 @@ int main(void)
         cmocka_unit_test(test_dual_points),
         cmocka_unit_test(test_dual_geometry),
         cmocka_unit_test(test_dual_schedules),
-        cmocka_unit_test(test_dual_split_weighting),
         cmocka_unit_test(test_dual_defaults),
     };
     return cmocka_run_group_tests_name("dual", tests, NULL, NULL);

@@ -572,7 +572,7 @@ static void check_schedule(const char *name, int tile_w, int tile_t, int persist
             size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
             assert_int_equal(seen[key], 0);
             seen[key] = 1;
-            const long long cost = nvfp4_tile_cost(NVFP4_SPLIT_NONE, s.dual, s.k[x->group], x->n_eff, tile_w);
+            const long long cost = nvfp4_tile_cost(NVFP4_SPLIT_NONE, s.k[x->group], x->n_eff, tile_w);
             load += cost;
             if (cost > biggest)
                 biggest = cost;
@@ -684,10 +684,10 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
                 }
             }
             parts_seen[((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile]++;
-            const long long per = nvfp4_tile_cost(mode, s.dual, NVFP4_BK, x->n_eff, tile_w);
+            const long long per = nvfp4_tile_cost(mode, NVFP4_BK, x->n_eff, tile_w);
             if (per > per_max)
                 per_max = per;
-            load += nvfp4_unit_cost(mode, s.dual, x, tile_w); /* with a handed-over part's own cost */
+            load += nvfp4_unit_cost(mode, x, tile_w); /* with a handed-over part's own cost */
         }
         total += load;
         if (load > most)
@@ -738,17 +738,15 @@ static void check_split_schedule(const char *name, int tile_w, int tile_t, int s
         for (int b = 0; b < whole.grid; b++) {
             long long load = 0;
             for (int t = whole.cta_first[b]; t < whole.cta_first[b + 1]; t++) {
-                load += nvfp4_tile_cost(mode, s.dual, s.k[whole.tiles[t].group], whole.tiles[t].n_eff, tile_w);
+                load += nvfp4_tile_cost(mode, s.k[whole.tiles[t].group], whole.tiles[t].n_eff, tile_w);
                 short_tiles += s.k[whole.tiles[t].group] / NVFP4_BK < 2 * NVFP4_MIN_PART_KB;
             }
             if (load > whole_most)
                 whole_most = load;
         }
-        /* (a part's own cost and its owner's addition, nvfp4_tile_tails, cannot be cut either) */
-        const nvfp4_tails tails = nvfp4_tile_tails(s.dual, tile_t, tile_w);
-        const long long part = tails.part + tails.add;
+        /* (a part's own cost, NVFP4_PART_NS, cannot be cut either) */
         if (!short_tiles && sc.ntiles - sc.partial_bufs >= sms)
-            assert_true(most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max + part);
+            assert_true(most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max + NVFP4_PART_NS);
         /* never worse than whole tiles (the same weighting), and no cut where they balance */
         assert_true(most <= whole_most);
         if (whole_most <= (total + sms - 1) / sms + NVFP4_MIN_PART_KB * per_max / 2)

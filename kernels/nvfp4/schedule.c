@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int tile_cost_desc(const void *a, const void *b, const int *k, int dual, int tile_w, int split)
+static int tile_cost_desc(const void *a, const void *b, const int *k, int tile_w, int split)
 {
     const nvfp4_tile *x = a, *y = b;
-    const long long cx = nvfp4_tile_cost(split, dual, k[x->group], x->n_eff, tile_w),
-                    cy = nvfp4_tile_cost(split, dual, k[y->group], y->n_eff, tile_w);
+    const long long cx = nvfp4_tile_cost(split, k[x->group], x->n_eff, tile_w),
+                    cy = nvfp4_tile_cost(split, k[y->group], y->n_eff, tile_w);
     if (cx != cy)
         return cx > cy ? -1 : 1;
     if (x->group != y->group) /* stable, reproducible order among equal costs */
@@ -19,16 +19,16 @@ static int tile_cost_desc(const void *a, const void *b, const int *k, int dual, 
 }
 
 /* qsort takes no context argument: a small stable merge sort that does. */
-static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k, int dual, int tile_w, int split)
+static void sort_tiles(nvfp4_tile *t, nvfp4_tile *tmp, int n, const int *k, int tile_w, int split)
 {
     if (n < 2)
         return;
     int h = n / 2;
-    sort_tiles(t, tmp, h, k, dual, tile_w, split);
-    sort_tiles(t + h, tmp, n - h, k, dual, tile_w, split);
+    sort_tiles(t, tmp, h, k, tile_w, split);
+    sort_tiles(t + h, tmp, n - h, k, tile_w, split);
     int i = 0, j = h, o = 0;
     while (i < h && j < n)
-        tmp[o++] = tile_cost_desc(&t[j], &t[i], k, dual, tile_w, split) < 0 ? t[j++] : t[i++];
+        tmp[o++] = tile_cost_desc(&t[j], &t[i], k, tile_w, split) < 0 ? t[j++] : t[i++];
     while (i < h)
         tmp[o++] = t[i++];
     while (j < n)
@@ -66,7 +66,7 @@ static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntile
         for (int b = 1; persistent && b < grid; b++)
             if (load[b] < load[best])
                 best = b;
-        load[best] += nvfp4_tile_cost(split, s->dual, s->k[sorted[t].group], sorted[t].n_eff, tile_w);
+        load[best] += nvfp4_tile_cost(split, s->k[sorted[t].group], sorted[t].n_eff, tile_w);
         owner[t] = best;
     }
 }
@@ -81,14 +81,14 @@ static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
 {
     long long total = 0;
     for (int t = 0; t < ntiles; t++)
-        total += nvfp4_tile_cost(NVFP4_SPLIT_DEAL, s->dual, s->k[sorted[t].group], sorted[t].n_eff, tile_w);
+        total += nvfp4_tile_cost(NVFP4_SPLIT_DEAL, s->k[sorted[t].group], sorted[t].n_eff, tile_w);
     int b = 0, n = 0, slots = 0, bufs = 0;
     long long dealt = 0, bound = total / grid;
     cta_first[0] = 0;
 #define NEXT_CTA() (cta_first[++b] = n, bound = total / grid * (b + 1) + total % grid * (b + 1) / grid)
     for (int t = 0; t < ntiles; t++) {
         const int nkb = s->k[sorted[t].group] / NVFP4_BK;
-        const long long per = nvfp4_tile_cost(NVFP4_SPLIT_DEAL, s->dual, NVFP4_BK, sorted[t].n_eff, tile_w); /* one K block */
+        const long long per = nvfp4_tile_cost(NVFP4_SPLIT_DEAL, NVFP4_BK, sorted[t].n_eff, tile_w); /* one K block */
         const int first_unit = n;
         int kb = 0;
         while (kb < nkb) {
@@ -152,7 +152,7 @@ static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
  * load exceeds the mean by more than half a minimal part, most loaded first, hands K
  * blocks from the end of its last tile to the least-loaded CTA, until every CTA is within
  * that margin or a move would no longer lower the most loaded one (the taker pays the new
- * part's own cost too, and the owner the addition of its sums: nvfp4_tile_tails).  It keeps K blocks from 0 (part 0, the owner, still last on its list); the
+ * part's NVFP4_PART_NS too).  It keeps K blocks from 0 (part 0, the owner, still last on its list); the
  * handed-over ranges become parts 1.. in K order, each placed before any whole tile on
  * the CTA that takes it, so an owner only ever waits for parts that run first on their
  * CTAs.  Few tiles are cut: only where whole tiles cannot balance.  Writes the units in
@@ -163,21 +163,17 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
                            long long *load, const int *owner, nvfp4_tile *units, int *cta_first, int *split_tiles,
                            int *partial_bufs)
 {
-    /* whole tiles' tails (the dual GEMM's; none for the grouped GEMM's) */
-    for (int t = 0; t < ntiles; t++)
-        load[owner[t]] += nvfp4_tile_tails(s->dual, sorted[t].n_eff, tile_w).whole;
     long long total = 0;
     for (int b = 0; b < grid; b++)
         total += load[b];
     /* the mean the moves aim at counts the parts they will add: one for each CTA below it
-     * (a fixed point; the count settles within a few rounds), each at the largest tile's cost */
-    const nvfp4_tails big = ntiles ? nvfp4_tile_tails(s->dual, sorted[0].n_eff, tile_w) : (nvfp4_tails){0, 0, 0};
+     * (a fixed point; the count settles within a few rounds) */
     long long mean = (total + grid - 1) / grid;
     for (int i = 0; i < 4; i++) {
         long long below = 0;
         for (int b = 0; b < grid; b++)
             below += load[b] < mean;
-        mean = (total + below * (big.part + big.add) + grid - 1) / grid;
+        mean = (total + below * NVFP4_PART_NS + grid - 1) / grid;
     }
     int *last = malloc((size_t)grid * sizeof *last), *keep = malloc((size_t)ntiles * sizeof *keep),
         *done = calloc((size_t)grid, sizeof *done);
@@ -203,7 +199,7 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
         if (b < 0)
             break;
         const int t = last[b];
-        const long long per = t < 0 ? 0 : nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, s->dual, NVFP4_BK, sorted[t].n_eff, tile_w);
+        const long long per = t < 0 ? 0 : nvfp4_tile_cost(NVFP4_SPLIT_REBALANCE, NVFP4_BK, sorted[t].n_eff, tile_w);
         if (t < 0 || load[b] - mean <= per * NVFP4_MIN_PART_KB / 2 || keep[t] < 2 * NVFP4_MIN_PART_KB) {
             done[b] = 1;
             continue;
@@ -212,25 +208,22 @@ static int split_rebalance(const nvfp4_shape *s, const nvfp4_tile *sorted, int n
         for (int c = 0; c < grid; c++)
             if (c != b && load[c] < load[j])
                 j = c;
-        /* the taker also pays the new part's own cost (its partial store, its main loop's start),
-         * the owner the addition of that part's sums */
-        const nvfp4_tails tl = nvfp4_tile_tails(s->dual, sorted[t].n_eff, tile_w);
-        const long long room = mean - load[j] - tl.part, excess = load[b] + tl.add - mean;
+        /* the taker also pays the new part's own cost (its partial store, its main loop's start) */
+        const long long room = mean - load[j] - NVFP4_PART_NS, excess = load[b] - mean;
         int take = (int)(((room < excess ? room : excess) + per / 2) / per);
         if (take < NVFP4_MIN_PART_KB)
             take = NVFP4_MIN_PART_KB;
         if (take > keep[t] - NVFP4_MIN_PART_KB)
             take = keep[t] - NVFP4_MIN_PART_KB;
-        /* would not lower the most loaded: stop here */
-        if (load[j] + per * take + tl.part >= load[b] || per * take <= tl.add) {
+        if (load[j] + per * take + NVFP4_PART_NS >= load[b]) { /* would not lower the most loaded: stop here */
             done[b] = 1;
             continue;
         }
         mv_t[moves] = t, mv_kb1[moves] = keep[t], mv_kb0[moves] = keep[t] - take, mv_b[moves] = j;
         moves++;
         keep[t] -= take;
-        load[b] += tl.add - per * take;
-        load[j] += per * take + tl.part;
+        load[b] -= per * take;
+        load[j] += per * take + NVFP4_PART_NS;
     }
     /* parts and buffers: a cut tile's handed-over ranges were recorded from its end down */
     int *part_of = malloc((size_t)(moves + 1) * sizeof *part_of), *tile_slot = malloc((size_t)ntiles * sizeof *tile_slot),
@@ -329,7 +322,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
         return -1;
     }
     enumerate(s, tile_w, tile_t, sorted);
-    sort_tiles(sorted, tmp, ntiles, s->k, s->dual, tile_w, split);
+    sort_tiles(sorted, tmp, ntiles, s->k, tile_w, split);
     if (split == NVFP4_SPLIT_DEAL) {
         sc.ntiles = deal_split(s, sorted, ntiles, tile_w, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
                                &sc.partial_bufs);

@@ -65,52 +65,21 @@ enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
  *   twin's SM end times (102.2-119.6 us -> 108.0-112.9), which the earlier one did not. */
 #define NVFP4_KB_NS {750, 750, 768, 861, 1090, 1191, 1266, 1341} /* n_eff 32, 64, ..., 256 */
 #define NVFP4_PART_NS 2640
-/* The gated dual GEMM (a shape with dual = 1), rebalanced split K only: a K block computes two
- * GEMMs on one token slab, 7/4 of the grouped weighting at the same width (1509 ns against 861
- * at width 128, tile_w 128: the owners' MAINLOOP per K block in samples/d256n4096k7168).  Its
- * tails are weighed too, as they differ by role: a whole tile's epilogue and store
- * (NVFP4_DUAL_WHOLE_NS), an owner's addition of each other part's two partial sums on top of it
- * (NVFP4_DUAL_ADD_NS), a handed-over part's store of them (NVFP4_DUAL_PART_NS), each per 128 x 128
- * outputs, scaled by the tile's.  From that recording: owners' EPILOGUE + STORE 3.55 us, takers'
- * 2.25 us; a whole tile's SiLU x product and staging 1.2 us (samples/d512n4096k7168) and its
- * ring-staged store 0.65 us.  The grouped GEMM weighs no tails but a part's NVFP4_PART_NS
- * (docs/notebook/2026-11-26-dual-schedule.md). */
-#define NVFP4_DUAL_WHOLE_NS 1850
-#define NVFP4_DUAL_ADD_NS 1700
-#define NVFP4_DUAL_PART_NS 2250
-static inline long long nvfp4_tile_cost(int split, int dual, int K, int n_eff, int tile_w)
+static inline long long nvfp4_tile_cost(int split, int K, int n_eff, int tile_w)
 {
     static const int kb_ns[] = NVFP4_KB_NS;
     if (split != NVFP4_SPLIT_REBALANCE)
         return (long long)K * (long long)(n_eff + tile_w);
     const long long kbs = K / NVFP4_BK;
-    const long long ns = tile_w == 128 && n_eff % 32 == 0 && n_eff >= 32 && n_eff <= 256
-                             ? kbs * kb_ns[n_eff / 32 - 1]
-                             : kbs * (long long)(3 * n_eff + 9 * tile_w / 2);
-    return dual ? ns * 7 / 4 : ns;
+    if (tile_w == 128 && n_eff % 32 == 0 && n_eff >= 32 && n_eff <= 256)
+        return kbs * kb_ns[n_eff / 32 - 1];
+    return kbs * (long long)(3 * n_eff + 9 * tile_w / 2);
 }
-/* The rebalanced split K's tails of a tile of n_eff x tile_w (above): a whole tile's, what an
- * owner adds per other part, what a handed-over part costs beyond its K blocks. */
-typedef struct nvfp4_tails {
-    long long whole, add, part;
-} nvfp4_tails;
-static inline nvfp4_tails nvfp4_tile_tails(int dual, int n_eff, int tile_w)
+/* A unit's cost in its schedule's weighting: its K range, and a handed-over part's extra. */
+static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile_w)
 {
-    const long long outs = (long long)n_eff * tile_w;
-    if (!dual)
-        return (nvfp4_tails){0, 0, NVFP4_PART_NS};
-    return (nvfp4_tails){NVFP4_DUAL_WHOLE_NS * outs / 16384, NVFP4_DUAL_ADD_NS * outs / 16384,
-                         NVFP4_DUAL_PART_NS * outs / 16384};
-}
-/* A unit's cost in its schedule's weighting: its K range, and in the rebalanced split K its tail
- * (a whole tile's; an owner's with the other parts' additions; a handed-over part's). */
-static inline long long nvfp4_unit_cost(int split, int dual, const nvfp4_tile *u, int tile_w)
-{
-    const long long k = nvfp4_tile_cost(split, dual, (u->kb1 - u->kb0) * NVFP4_BK, u->n_eff, tile_w);
-    if (split != NVFP4_SPLIT_REBALANCE)
-        return k;
-    const nvfp4_tails tl = nvfp4_tile_tails(dual, u->n_eff, tile_w);
-    return k + (u->part > 0 ? tl.part : tl.whole + (long long)(u->parts - 1) * tl.add);
+    return nvfp4_tile_cost(split, (u->kb1 - u->kb0) * NVFP4_BK, u->n_eff, tile_w) +
+           (split == NVFP4_SPLIT_REBALANCE && u->part > 0 ? NVFP4_PART_NS : 0);
 }
 /* Builds the schedule.  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
  * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
