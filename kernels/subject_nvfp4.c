@@ -201,9 +201,10 @@ nvfp4_ctx *nvfp4_subject_open(const gs_record_args *a, const nvfp4_point_set *se
     gs_meta_set(meta, "variant.description", "%s", c->v->description);
     if (c->v->gate)
         gs_meta_set(meta, "knobs",
-                    "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d gate=%d",
+                    "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d gate=%d "
+                    "pingpong=%d",
                     c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
-                    c->v->split_k, c->v->gate);
+                    c->v->split_k, c->v->gate, c->v->pingpong);
     else
         gs_meta_set(meta, "knobs", "stages=%d tile_w=%d tile_t=%d warp_spec=%d persistent=%d tma_store=%d split_k=%d",
                     c->v->stages, c->v->tile_w, c->v->tile_t, c->v->warp_spec, c->v->persistent, c->v->tma_store,
@@ -312,14 +313,14 @@ int nvfp4_subject_list_variants(const nvfp4_point_set *set, FILE *out, const cha
     fprintf(out, "%-31s %6s %6s %6s %4s %4s %4s %4s ", "variant", "stages", "tile_w", "tile_t", "ws", "pers", "tma",
             "sk");
     if (set->gate_column)
-        fprintf(out, "%4s ", "gate");
+        fprintf(out, "%4s %4s ", "gate", "pp");
     fprintf(out, "%4s  %s\n", "set", "description");
     for (int i = 0; i < set->count(); i++) {
         const nvfp4_variant *v = set->at(i);
         fprintf(out, "%-31s %6d %6d %6d %4d %4d %4d %4d ", v->name, v->stages, v->tile_w, v->tile_t, v->warp_spec,
                 v->persistent, v->tma_store, v->split_k);
         if (set->gate_column)
-            fprintf(out, "%4d ", v->gate);
+            fprintf(out, "%4d %4d ", v->gate, v->pingpong);
         fprintf(out, "%4s  %s%s\n", v->evidence ? "evid" : "prod", v->description, v == dflt ? "  [default]" : "");
     }
     return 0;

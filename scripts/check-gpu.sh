@@ -148,7 +148,9 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
             s3_w128_t256_ws_p_tmr_skr|m=200;n=20480;k=512
             dual:default|dt1,dual:m=200;n=512;k=4096 dual:s4_w64_t128_ws_p_tma_skr_g1|dual:m=200;n=512;k=4096
             dual:s4_w128_t128_ws_p_tmr_skr_g2|dt1,dual:m=200;n=512;k=4096 dual:s2_w64_t256_ws_p_tmr_g1|dt1
-            dual:s1_w64_t128_g1|dt1 dual:s1_w128_t128_g2|dt1"}
+            dual:s1_w64_t128_g1|dt1 dual:s1_w128_t128_g2|dt1
+            dual:s4_w64_t128_ws_p_tma_pp_g2|dual:m=512;n=4096;k=256
+            dual:s4_w64_t128_ws_p_tmr_sk_pp_g2|dual:m=512;n=4096;k=1024"}
         set -f # the words are split on blanks, never globbed
         for point in $points; do
             [[ $point == *"|"* ]] || { echo "check-gpu: sanitizer point '$point' is not VARIANT|SHAPES" >>"$root/sanitizer-$tool.log"; ok=0; break; }

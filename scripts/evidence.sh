@@ -15,7 +15,10 @@ make -j"$(nproc)" --no-print-directory nvfp4-evidence >/dev/null || { echo "evid
 root=reports/ev
 shapes=${*:-g8k7168 g2k1536}
 # proposal  baseline-off  baseline-on  production-off  production-on: the baseline point with the
-# proposal switched on, and the shape's production point (variants.c) with it switched off
+# proposal switched on, and the shape's production point (variants.c) with it switched off.  The
+# dual shapes' warp specialisation adds seed 002's ping-pong: a 64-column point with one consumer
+# warpgroup against the same with two taking its units in turn (pp-off pp-on), and the production
+# point (two warpgroups sharing each unit) against that ping-pong point (prod pp-on)
 pairs_for() {
     case $1 in
     g8k7168) # production point s3_w128_t256_ws_p_tmr_skr: the store staged in a ring slot needs
@@ -32,22 +35,22 @@ warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256
         echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w128_t128_ws_p_tmr_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_g2
 tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2" ;;
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_pp_g2 s4_w128_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_pp_g2" ;;
     d256n3072k4096) # production point s4_w64_t128_ws_p_tma_sk_g1 (a B1 and a B2 warpgroup)
         echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t64_ws_p_tma_sk_g1
 tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w64_t128_ws_p_sk_g1 s4_w64_t128_ws_p_tma_sk_g1
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w64_t128_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1" ;;
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w64_t128_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tmr_sk_pp_g2" ;;
     d512n4096k7168) # production point s4_w128_t128_ws_p_g2 (SIMT stores: "on" is the ring-staged store)
         echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w128_t128_ws_p_g2 s4_w128_t128_ws_p_g2
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_g2 s4_w64_t128_ws_p_g2
 tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_g2 s4_w128_t128_ws_p_tmr_g2
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_g2 s4_w128_t128_ws_p_g2" ;;
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_g2 s4_w128_t128_ws_p_g2 s4_w64_t128_ws_p_g2 s4_w64_t128_ws_p_pp_g2 s4_w128_t128_ws_p_g2 s4_w64_t128_ws_p_pp_g2" ;;
     d512n3072k7168) # production point s4_w128_t128_ws_p_tmr_sk_g2
         echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w128_t128_ws_p_tmr_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_g2
 tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2" ;;
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2" ;;
     *) # production point s4_w128_t128_ws_p_tma
         echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
 tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma
@@ -68,18 +71,21 @@ for shape in $shapes; do
     fi
     rm -rf "$root/$shape" "reports/ev-profile/$shape" # never mix with an earlier session's runs
     # every point once (twin), then the baseline again with the detail twin (the profile)
-    for v in $(echo "$pairs" | awk '{print $2; print $3; print $4; print $5}' | sort -u); do
+    for v in $(echo "$pairs" | awk '{ for (i = 2; i <= NF; i++) print $i }' | sort -u); do
         $gs record SHAPE="$shape" VARIANT="$v" METRICS=none DETAIL=0 --root "$root" >/dev/null ||
             echo "evidence: recording $shape $v failed" >&2
     done
     prof=reports/ev-profile
     $gs record SHAPE="$shape" VARIANT=$base METRICS=none DETAIL=1 --root "$prof" >/dev/null ||
         echo "evidence: recording the $shape profile failed" >&2
-    echo "$pairs" | while read -r prop b0 b1 p0 p1; do
+    echo "$pairs" | while read -r prop b0 b1 p0 p1 q0 q1 c0 c1; do
         r() { echo "$root/$shape/$1/latest"; }
+        more=()
+        [ -n "$q1" ] && more+=(--ab "$(r $q0)" "$(r $q1)" --label "ping-pong: $q0 -> $q1")
+        [ -n "$c1" ] && more+=(--ab "$(r $c0)" "$(r $c1)" --label "production point against ping-pong: $c0 -> $c1")
         $gs evidence "$prop" "$prof/$shape/$base/latest" \
             --ab "$(r $b0)" "$(r $b1)" --label "baseline point: $b0 -> $b1" \
-            --ab "$(r $p0)" "$(r $p1)" --label "production point: $p0 -> $p1" \
+            --ab "$(r $p0)" "$(r $p1)" --label "production point: $p0 -> $p1" "${more[@]}" \
             -o "reports/evidence/$shape-$prop.md"
     done
 done

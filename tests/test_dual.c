@@ -312,10 +312,10 @@ static void test_dual_points(void **state)
     for (int i = 0; i < nvfp4_dual_variant_count(); i++) {
         const nvfp4_variant *v = nvfp4_dual_variant_at(i);
         char name[64];
-        snprintf(name, sizeof name, "s%d_w%d_t%d%s%s%s%s_g%d", v->stages, v->tile_w, v->tile_t,
+        snprintf(name, sizeof name, "s%d_w%d_t%d%s%s%s%s%s_g%d", v->stages, v->tile_w, v->tile_t,
                  v->warp_spec ? "_ws" : "", v->persistent ? "_p" : "",
                  v->tma_store == 1 ? "_tma" : v->tma_store == 2 ? "_tmr" : "",
-                 v->split_k == 1 ? "_sk" : v->split_k == 2 ? "_skr" : "", v->gate);
+                 v->split_k == 1 ? "_sk" : v->split_k == 2 ? "_skr" : "", v->pingpong ? "_pp" : "", v->gate);
         assert_string_equal(v->name, name);
         assert_true(v->gate == 1 || v->gate == 2);
         assert_true(v->gate != 1 || v->tile_w == 64);  /* a B1 and a B2 warpgroup on 64 columns */
@@ -323,6 +323,8 @@ static void test_dual_points(void **state)
         assert_true(v->split_k == 0 || v->persistent);
         assert_true(v->tma_store != 2 || (v->warp_spec && v->stages >= 2));
         assert_true(v->stages >= 1 && v->stages <= 4);
+        /* ping-pong: whole 64-column units of gate 2, fed by a producer warpgroup, on persistent CTAs */
+        assert_true(!v->pingpong || (v->gate == 2 && v->tile_w == 64 && v->warp_spec && v->persistent));
         assert_ptr_equal(nvfp4_dual_variant_find(v->name), v);
         assert_null(nvfp4_variant_find(v->name)); /* never a grouped point */
         for (int j = i + 1; j < nvfp4_dual_variant_count(); j++)
@@ -351,9 +353,11 @@ static void test_dual_points(void **state)
     assert_null(nvfp4_dual_variant_at(-1));
     assert_null(nvfp4_dual_variant_at(nvfp4_dual_variant_count()));
     assert_null(nvfp4_dual_variant_find("s4_w128_t128_ws_p_tma")); /* a grouped point */
-    /* the grouped points carry no gate */
-    for (int i = 0; i < nvfp4_variant_count(); i++)
+    /* the grouped points carry no gate and no ping-pong */
+    for (int i = 0; i < nvfp4_variant_count(); i++) {
         assert_int_equal(nvfp4_variant_at(i)->gate, 0);
+        assert_int_equal(nvfp4_variant_at(i)->pingpong, 0);
+    }
     /* each seed proposal is a switch of the dual knob space: pairs differing in that knob alone */
     static const char *const pairs[][2] = {
         {"s1_w64_t128_g1", "s4_w64_t128_g1"},                       /* stages */
@@ -371,6 +375,10 @@ static void test_dual_points(void **state)
         {"s4_w64_t128_ws_p_tma_g1", "s4_w64_t128_ws_p_tma_skr_g1"},
         {"s4_w128_t128_ws_p_tmr_g2", "s4_w128_t128_ws_p_tmr_skr_g2"},
         {"s4_w64_t128_ws_p_tma_g1", "s4_w64_t128_ws_p_tma_g2"},     /* the gate itself */
+        {"s4_w64_t128_ws_p_g2", "s4_w64_t128_ws_p_pp_g2"},          /* ping-pong */
+        {"s4_w64_t128_ws_p_tma_g2", "s4_w64_t128_ws_p_tma_pp_g2"},
+        {"s4_w64_t128_ws_p_tmr_skr_g2", "s4_w64_t128_ws_p_tmr_skr_pp_g2"},
+        {"s4_w64_t128_ws_p_tmr_sk_g2", "s4_w64_t128_ws_p_tmr_sk_pp_g2"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const nvfp4_variant *x = nvfp4_dual_variant_find(pairs[i][0]), *y = nvfp4_dual_variant_find(pairs[i][1]);
@@ -378,7 +386,8 @@ static void test_dual_points(void **state)
             fail_msg("no point %s", !x ? pairs[i][0] : pairs[i][1]);
         const int differ = (x->stages != y->stages) + (x->tile_w != y->tile_w) + (x->tile_t != y->tile_t) +
                            (x->warp_spec != y->warp_spec) + (x->persistent != y->persistent) +
-                           (x->tma_store != y->tma_store) + (x->split_k != y->split_k) + (x->gate != y->gate);
+                           (x->tma_store != y->tma_store) + (x->split_k != y->split_k) + (x->gate != y->gate) +
+                           (x->pingpong != y->pingpong);
         assert_int_equal(differ, 1);
     }
 }
@@ -411,6 +420,20 @@ static void test_dual_geometry(void **state)
     assert_int_equal(nvfp4_variant_unit_events(g2, 56, 1), 4u + 4u * 56u);
     assert_int_equal(nvfp4_variant_dequants(g2), 2);
     assert_int_equal(nvfp4_variant_dequants(g1), 1);
+    /* ping-pong: two warpgroups, one per unit, taking the CTA's units in turn */
+    const nvfp4_variant *pp = nvfp4_dual_variant_find("s4_w64_t128_ws_p_tma_pp_g2");
+    assert_non_null(pp);
+    assert_int_equal(nvfp4_variant_consumers(pp), 2);
+    assert_int_equal(nvfp4_variant_unit_warpgroups(pp), 1);
+    assert_int_equal(nvfp4_variant_warps(pp), 12);
+    assert_int_equal(nvfp4_variant_sampler_warp(pp), 9);
+    assert_int_equal(nvfp4_variant_partial_floats(pp), 2 * 64 * 128);
+    assert_int_equal(nvfp4_variant_unit_warpgroups(g2), 2);
+    for (int pos = 0; pos < 4; pos++) {
+        assert_int_equal(nvfp4_variant_runs_unit(pp, pos, 0), pos % 2 == 0);
+        assert_int_equal(nvfp4_variant_runs_unit(pp, pos, 1), pos % 2 == 1);
+        assert_true(nvfp4_variant_runs_unit(g2, pos, 0) && nvfp4_variant_runs_unit(g2, pos, 1));
+    }
 
     /* one CTA per tile: dt1 (256 x 512 x 256) at 64 columns x 128 tokens is 2 x 8 tiles */
     nvfp4_shape s;
@@ -428,6 +451,17 @@ static void test_dual_geometry(void **state)
                      0);
     assert_int_equal(ctas, 8u);
     assert_int_equal(ev, 4u + 4u * 2u);
+    /* ping-pong: 256 units of 128 K blocks on 132 CTAs, 124 of them with two: a warp records one
+     * unit's phases, never both (K long enough that they outnumber the clock sampler's pairs) */
+    assert_int_equal(nvfp4_dual_shape_parse("dual:m=512;n=4096;k=16384", &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_stamp_geometry(pp, &s, 132, 1, &ctas, &wpc, &ev), 0);
+    assert_int_equal(ctas, 132u);
+    assert_int_equal(wpc, 12u);
+    assert_int_equal(ev, 4u + 4u * 128u);
+    const nvfp4_variant *one_wg = nvfp4_dual_variant_find("s4_w64_t128_ws_p_tma_g2");
+    assert_int_equal(nvfp4_stamp_geometry(one_wg, &s, 132, 1, &ctas, &wpc, &ev), 0);
+    assert_int_equal(wpc, 8u);
+    assert_int_equal(ev, 2u * (4u + 4u * 128u)); /* its one warpgroup runs both */
 }
 
 /* Every dual point's schedule on every dual shape it can tile: each (token tile, column tile)

@@ -44,6 +44,11 @@
  *              (TILE_T <= 128 for registers), B2's fragments dequantised while B1's wgmmas run.
  *              Every GATE 0 path compiles as it did before the knob (the knob's code is under
  *              `if constexpr`).
+ *   PINGPONG   1 (GATE 2, TILE_W 64, producer warpgroup, persistent): two consumer warpgroups,
+ *              each running whole units, the CTA's units in turn; a warpgroup starts a unit's
+ *              main loop once the other has ended the previous unit's (a turn mbarrier each), so
+ *              one's epilogue and store run beside the other's main loop (seed 002's ping-pong).
+ *              Each counts the other's stages too (cc.j): the ring is one sequence.
  *
  * Stamps: the twin records the loading warp's PROLOGUE (from the CTA's set-up to the
  * pre-pass kernel's completion, when its first token slabs may be loaded), and MAINLOOP,
@@ -87,20 +92,25 @@ namespace {
 constexpr int BK = NVFP4_BK;
 
 /* A knob point (points.h) as the kernel's compile-time configuration. */
-template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0> struct point_cfg {
+template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0, int PP = 0> struct point_cfg {
     static constexpr int STAGES = S, TILE_W = TW, TILE_T = TT, WARP_SPEC = WS, PERSISTENT = P, TMA_STORE = TS,
-                         SPLIT_K = SK, GATE = GT;
+                         SPLIT_K = SK, GATE = GT, PINGPONG = PP;
 };
 /* The kernel that runs point Cfg: the one of its knobs with SPLIT_K 0 (see above). */
 template <class Cfg>
 using kernel_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT, Cfg::TMA_STORE, 0,
-                             Cfg::GATE>;
+                             Cfg::GATE, Cfg::PINGPONG>;
 
-/* Consumer warpgroups of a CTA (64 weight rows each: TILE_W / 64, GATE 1 a B1 and a B2 one) and
- * the accumulator sets each holds (GATE 2: B1's and B2's). */
+/* Consumer warpgroups of a CTA (64 weight rows each: TILE_W / 64, GATE 1 a B1 and a B2 one,
+ * PINGPONG two that take the CTA's units in turn), the warpgroups that share one unit (PINGPONG:
+ * one), and the accumulator sets each holds (GATE 2: B1's and B2's). */
 template <class Cfg> __host__ __device__ constexpr int consumers_of()
 {
-    return Cfg::GATE == 1 ? 2 : Cfg::TILE_W / 64;
+    return Cfg::PINGPONG || Cfg::GATE == 1 ? 2 : Cfg::TILE_W / 64;
+}
+template <class Cfg> __host__ __device__ constexpr int unit_warpgroups_of()
+{
+    return Cfg::PINGPONG ? 1 : consumers_of<Cfg>();
 }
 template <class Cfg> __host__ __device__ constexpr int acc_sets_of()
 {
@@ -162,12 +172,14 @@ template <class Cfg> struct smem_plan {
     static constexpr int STAGE = o_sf + SF_BYTES;
     static constexpr int o_c = Cfg::STAGES * STAGE;
     static constexpr int C_SLABS = (Cfg::TILE_W / 64) * Cfg::TILE_T * 128; /* the staging of one tile */
-    static constexpr int C_BYTES = Cfg::TMA_STORE == 1 ? C_SLABS : 0;
+    /* PINGPONG: each warpgroup stages its own unit */
+    static constexpr int C_BYTES = Cfg::TMA_STORE == 1 ? (Cfg::PINGPONG ? 2 : 1) * C_SLABS : 0;
     /* GATE 1: the B2 warpgroup's fp32 accumulators, float4 [TILE_T / 8][128 threads] */
     static constexpr int o_x = o_c + C_BYTES;
     static constexpr int X_BYTES = Cfg::GATE == 1 ? 64 * Cfg::TILE_T * 4 : 0;
-    static constexpr int o_bar = o_x + X_BYTES;      /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty */
-    static constexpr int bytes = o_bar + 16 * Cfg::STAGES + (Cfg::GATE == 1 ? 16 : 0);
+    /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty; PINGPONG: turn[2] */
+    static constexpr int o_bar = o_x + X_BYTES;
+    static constexpr int bytes = o_bar + 16 * Cfg::STAGES + (Cfg::GATE == 1 || Cfg::PINGPONG ? 16 : 0);
     static constexpr int dyn_bytes = bytes + 1024;   /* slack to align the base to 1024 */
     /* the mbarriers of ring slot `slot`: full (the producer's arrival + bytes) and empty (the
      * consumers' releases) */
@@ -182,6 +194,11 @@ template <class Cfg> struct smem_plan {
     static __device__ __forceinline__ uint32_t x_empty_bar(uint32_t base)
     {
         return base + o_bar + 16 * Cfg::STAGES + 8;
+    }
+    /* PINGPONG: warpgroup cw's main loops done (each of its 128 threads arrives after one) */
+    static __device__ __forceinline__ uint32_t turn_bar(uint32_t base, int cw)
+    {
+        return base + o_bar + 16 * Cfg::STAGES + 8 * (uint32_t)cw;
     }
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
     static_assert(Cfg::TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's "
@@ -286,8 +303,9 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
 struct consumer_ctx {
     uint32_t sm_base;
     int cw, wq, lane, tid_wg; /* consumer warpgroup, warp in it, lane, thread in it */
-    uint32_t j;               /* stages consumed so far */
+    uint32_t j;               /* stages consumed so far, the CTA's (PINGPONG: both warpgroups') */
     uint32_t xs;              /* GATE 1: exchanges so far (the exchange barriers' phases) */
+    int uw;                   /* the warpgroup among those that share a unit (PINGPONG: 0, else cw) */
 };
 
 /* Where a consumer thread's two weight rows (row, row + 8) of one matrix lie in a stage: `row`
@@ -303,7 +321,7 @@ struct wrow {
  * 64..127 of the stage) with B2's atoms.  GATE 2: B2's rows TILE_W further on. */
 template <class Cfg> __device__ __forceinline__ wrow weight_rows(const consumer_ctx &cc, int w0, int b)
 {
-    const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2);
+    const int row = 64 * cc.uw + 16 * cc.wq + (cc.lane >> 2);
     if constexpr (Cfg::GATE == 1)
         return {row, (w0 & 127) + (row & 63), (uint32_t)cc.cw * (uint32_t)smem_plan<Cfg>::SF_ATOMS};
     else if constexpr (Cfg::GATE == 2)
@@ -427,7 +445,7 @@ __device__ __forceinline__ void mma_stage_dual(float (&acc)[N / 2], float (&acc2
  * no shuffle is needed. */
 template <class Cfg> __host__ __device__ constexpr int part_floats()
 {
-    return consumers_of<Cfg>() * acc_sets_of<Cfg>() * 64 * Cfg::TILE_T;
+    return unit_warpgroups_of<Cfg>() * acc_sets_of<Cfg>() * 64 * Cfg::TILE_T;
 }
 template <class Cfg, class KP>
 __device__ __forceinline__ float *partial_base(const KP &kp, uint32_t buf, int cw, int tid_wg)
@@ -442,7 +460,7 @@ template <int N, class Cfg, class KP>
 __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const float (&acc2)[N / 2], const KP &kp,
                                               const nvfp4_tile &tl, const consumer_ctx &cc)
 {
-    float *const b = partial_base<Cfg>(kp, tl.pbuf, cc.cw, cc.tid_wg);
+    float *const b = partial_base<Cfg>(kp, tl.pbuf, cc.uw, cc.tid_wg);
 #pragma unroll
     for (int i = 0; i < N / 8; i++)
         st_cg_f4(b + (size_t)i * 512u, acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]);
@@ -454,7 +472,7 @@ __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const f
     }
     named_barrier(1 + cc.cw, 128);
     if (cc.tid_wg == 0)
-        red_release_gpu_add(kp.flags + (size_t)tl.slot * consumers_of<Cfg>() + cc.cw, 1);
+        red_release_gpu_add(kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + cc.uw, 1);
 }
 
 /* The owning part (K blocks from 0): wait until the other parts have published, reset the
@@ -464,7 +482,7 @@ template <int N, class Cfg, class KP>
 __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
                                              const nvfp4_tile &tl, const consumer_ctx &cc)
 {
-    int *const flag = kp.flags + (size_t)tl.slot * consumers_of<Cfg>() + cc.cw;
+    int *const flag = kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + cc.uw;
     if (cc.tid_wg == 0) {
         while (ld_acquire_gpu(flag) < tl.parts - 1) {
         }
@@ -472,7 +490,7 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[
     }
     named_barrier(1 + cc.cw, 128);
     for (int q = 0; q < tl.parts - 1; q++) {
-        const float *const b = partial_base<Cfg>(kp, tl.pbuf + (uint32_t)q, cc.cw, cc.tid_wg);
+        const float *const b = partial_base<Cfg>(kp, tl.pbuf + (uint32_t)q, cc.uw, cc.tid_wg);
 #pragma unroll
         for (int i = 0; i < N / 8; i++) {
             const float4 v = ld_cg_f4(b + (size_t)i * 512u);
@@ -629,7 +647,7 @@ template <class KP>
 __device__ __forceinline__ void tma_store_slab(const KP &kp, const consumer_ctx &cc, int g, int w0, int t0,
                                                uint32_t slab)
 {
-    tma_store_2d(&kp.tmC[g], slab, w0 + 64 * cc.cw, t0);
+    tma_store_2d(&kp.tmC[g], slab, w0 + 64 * cc.uw, t0);
     bulk_commit();
 }
 
@@ -670,9 +688,10 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
     GS_BEGIN(gs, GS_EPILOGUE);
     epilogue_acc<N, Cfg>(acc, acc2, kp, tl, cc);
     const uint32_t held = (cc.j - 1) % Cfg::STAGES; /* the unit's last slot, not yet released */
-    const uint32_t slab = cc.sm_base + (held * L::STAGE + L::o_t) + (uint32_t)cc.cw * (Cfg::TILE_T * 128);
-    /* both warpgroups' wgmmas have read the slot's token slabs (wait_group 0 in each) */
-    named_barrier(CW > 1 ? CONSUMERS_BAR : 1, 128 * CW);
+    const uint32_t slab = cc.sm_base + (held * L::STAGE + L::o_t) + (uint32_t)cc.uw * (Cfg::TILE_T * 128);
+    /* both warpgroups' wgmmas have read the slot's token slabs (wait_group 0 in each); PINGPONG:
+     * the slot is this warpgroup's alone, its barrier its own */
+    named_barrier(CW > 1 ? CONSUMERS_BAR : 1 + cc.cw, 128 * CW);
     stage_slab<N, Cfg>(acc, slab, cc);
     GS_END(gs, GS_EPILOGUE);
 
@@ -738,7 +757,7 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
 {
     const int g = tl.group;
     const int w0 = tl.wtile * Cfg::TILE_W, t0 = tl.ttile * Cfg::TILE_T;
-    const int row = 64 * cc.cw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
+    const int row = 64 * cc.uw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
     const int band_row = (w0 & 127) + row;
     const wrow w = Cfg::GATE == 0 ? wrow{row, band_row, 0u} : weight_rows<Cfg>(cc, w0, 0);
     const int nkb = tl.kb1 - tl.kb0;
@@ -761,6 +780,8 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
         for (int kb = 0; kb < nkb; kb++)
             mma_stage_dual<N, Cfg>(acc, acc2, a, b, kb + 1 < nkb, kp, cc, cur, last, w, w2, gs);
         GS_END(gs, GS_MAINLOOP);
+        if constexpr (Cfg::PINGPONG) /* the other warpgroup's next main loop may start */
+            mbar_arrive(smem_plan<Cfg>::turn_bar(cc.sm_base, cc.cw));
 
         GS_BEGIN(gs, GS_ACC_TO_REG);
         wgmma_wait<0>();
@@ -822,6 +843,9 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
                                                        "output columns (tile_w 64)");
     static_assert(Cfg::GATE != 2 || Cfg::TILE_T <= 128, "nvfp4 gemm: gate 2 holds two accumulators per thread "
                                                         "(tile_t <= 128)");
+    static_assert(!Cfg::PINGPONG || (Cfg::GATE == 2 && Cfg::TILE_W == 64 && Cfg::WARP_SPEC && Cfg::PERSISTENT),
+                  "nvfp4 gemm: ping-pong runs whole 64-column units of gate 2 on two warpgroups in turn, fed by a "
+                  "producer warpgroup, on persistent CTAs");
     using L = smem_plan<Cfg>;
     constexpr int CW = consumers_of<Cfg>();
 
@@ -835,11 +859,16 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     if (tid == 0) {
         for (int s = 0; s < Cfg::STAGES; s++) {
             mbar_init(L::full_bar(sm_base, s), 1);          /* full: the producer's arrival + bytes */
-            mbar_init(L::empty_bar(sm_base, s), 128 * CW);  /* empty: every consumer thread */
+            /* empty: every consumer thread of the unit's warpgroups */
+            mbar_init(L::empty_bar(sm_base, s), 128 * unit_warpgroups_of<Cfg>());
         }
         if constexpr (Cfg::GATE == 1) { /* the exchange: one warpgroup's threads each */
             mbar_init(L::x_full_bar(sm_base), 128);
             mbar_init(L::x_empty_bar(sm_base), 128);
+        }
+        if constexpr (Cfg::PINGPONG) { /* the turns: one warpgroup's threads each */
+            mbar_init(L::turn_bar(sm_base, 0), 128);
+            mbar_init(L::turn_bar(sm_base, 1), 128);
         }
         GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
@@ -873,12 +902,27 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             load_stage<Cfg>(kp, cur, sm_base);
     }
 
-    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0};
+    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0, Cfg::PINGPONG ? 0 : warp >> 2};
     /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
      * records the per-stage sub-phases for all four */
     GS_SUB_ENABLE(gs, cc.wq == 0);
+    uint32_t turns = 0; /* PINGPONG: the other warpgroup's main loops waited for */
     for (int t = first; t < last; t++) {
         const nvfp4_tile tl = kp.tiles[t];
+        if constexpr (Cfg::PINGPONG) {
+            /* the units alternate between the two warpgroups; the other's stages go by */
+            if (((t - first) & 1) != cc.cw) {
+                cc.j += (uint32_t)(tl.kb1 - tl.kb0);
+                continue;
+            }
+            /* main loops in turn: once the unit before this one has ended its main loop, every
+             * stage before this unit's first has landed, so a ring slot's full barrier is at most
+             * one phase behind the stage this warpgroup waits for (its parity tells them apart) */
+            if (t > first) {
+                mbar_wait(L::turn_bar(sm_base, cc.cw ^ 1), turns & 1);
+                turns++;
+            }
+        }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
         switch (tl.n_eff) {
 /* widths past TILE_T are never scheduled */
@@ -993,10 +1037,10 @@ extern "C" int NVFP4_LAUNCHER(const nvfp4_variant *v, const nvfp4_kparams *kp, g
         return launch_point<point_cfg<S, TW, TT, WS, P, TS, SK>>(kp, stamps, s);
     NVFP4_POINT_LIST(NVFP4_POINT)
 #undef NVFP4_POINT
-#define NVFP4_DUAL_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT)                                           \
+#define NVFP4_DUAL_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT, PP)                                       \
     if (v->gate == GT && v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS &&        \
-        v->persistent == P && v->tma_store == TS && v->split_k == SK)                                          \
-        return launch_point<point_cfg<S, TW, TT, WS, P, TS, SK, GT>>(kp, stamps, s);
+        v->persistent == P && v->tma_store == TS && v->split_k == SK && v->pingpong == PP)                     \
+        return launch_point<point_cfg<S, TW, TT, WS, P, TS, SK, GT, PP>>(kp, stamps, s);
     NVFP4_DUAL_POINT_LIST(NVFP4_DUAL_POINT)
 #undef NVFP4_DUAL_POINT
     return (int)cudaErrorNotSupported;

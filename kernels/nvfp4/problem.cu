@@ -73,7 +73,7 @@ struct nvfp4_problem {
     struct cpu_sample *samples; /* the elements checked against the float64 CPU reference, with it */
     long long nsamples;
     struct { /* keyed by everything the schedule and its workspace depend on */
-        int tile_w, tile_t, persistent, split_k, gate;
+        int tile_w, tile_t, persistent, split_k, gate, pingpong;
         nvfp4_kparams *kp;
         nvfp4_tile *tiles; /* device copies of the schedule */
         int *cta_first;
@@ -556,7 +556,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
         const size_t tb = (size_t)sc.ntiles * sizeof(nvfp4_tile), fb = (size_t)(sc.grid + 1) * sizeof(int);
         /* split K: one fp32 buffer per non-owning part, one counter per (split tile, warpgroup) */
         const size_t pb = (size_t)sc.partial_bufs * (size_t)nvfp4_variant_partial_floats(v) * sizeof(float);
-        const size_t flb = (size_t)sc.split_tiles * (size_t)nvfp4_variant_consumers(v) * sizeof(int);
+        const size_t flb = (size_t)sc.split_tiles * (size_t)nvfp4_variant_unit_warpgroups(v) * sizeof(int);
         cudaError_t e = cudaMalloc((void **)tiles_dev, tb);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)first_dev, fb);
@@ -596,7 +596,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     for (int i = 0; i < p->ncache; i++)
         if (p->cache[i].tile_w == v->tile_w && p->cache[i].tile_t == v->tile_t &&
             p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k &&
-            p->cache[i].gate == v->gate)
+            p->cache[i].gate == v->gate && p->cache[i].pingpong == v->pingpong)
             return p->cache[i].kp;
     if (p->ncache == KP_CACHE) {
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
@@ -620,6 +620,7 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     p->cache[p->ncache].persistent = v->persistent;
     p->cache[p->ncache].split_k = v->split_k;
     p->cache[p->ncache].gate = v->gate;
+    p->cache[p->ncache].pingpong = v->pingpong;
     p->cache[p->ncache].kp = kp;
     p->cache[p->ncache].tiles = tiles;
     p->cache[p->ncache].cta_first = first;

@@ -83,15 +83,18 @@ static int cuda_ok(cudaError_t e, const char *what)
     return 1;
 }
 
-/* Checks one consumer warp's records against its CTA's tiles in schedule order: per tile
+/* Checks one consumer warp's records against the tiles its warpgroup runs (all of its CTA's, or
+ * with ping-pong every other one) in schedule order: per tile
  * MAINLOOP + ACC_TO_REG + EPILOGUE + STORE (+ LOAD_WAIT/DEQUANT/MMA per stage in the detail
  * twin, DEQUANT twice with gate 2), tagged with
  * the tile's schedule index and group, role as the variant's warps have. */
-static int check_consumer(const nvfp4_variant *v, const nvfp4_schedule *sc, int b, int detail, const gs_record *rec,
-                          unsigned n, unsigned role, char *why, size_t whylen)
+static int check_consumer(const nvfp4_variant *v, const nvfp4_schedule *sc, int b, int warpgroup, int detail,
+                          const gs_record *rec, unsigned n, unsigned role, char *why, size_t whylen)
 {
     unsigned i = 0;
     for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
+        if (!nvfp4_variant_runs_unit(v, t - sc->cta_first[b], warpgroup))
+            continue;
         const int g = sc->tiles[t].group, kblocks = sc->tiles[t].kb1 - sc->tiles[t].kb0;
         const unsigned nk = detail ? (unsigned)kblocks : 0u, want = nvfp4_variant_unit_events(v, kblocks, detail);
         unsigned count[GS_NUM_PHASES] = {0};
@@ -189,7 +192,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
                     ok = 0;
                 }
             } else if (wh->events > b.capacity ||
-                       !check_consumer(v, &sc, (int)cta, detail && w % 4 == 0, rec, wh->events,
+                       !check_consumer(v, &sc, (int)cta, (int)(w / 4), detail && w % 4 == 0, rec, wh->events,
                                        v->warp_spec ? GS_ROLE_CONSUMER : GS_ROLE_ALL, sub, sizeof sub)) {
                 snprintf(why, whylen, "cta %u warp %u: %s", cta, w,
                          wh->events > b.capacity ? "more records than capacity" : sub);

@@ -7,16 +7,17 @@
 #include "schedule.h"
 #include "../../instrument/gs_format.h"
 
-#define NVFP4_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0, 0},
-#define NVFP4_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, 0},
+#define NVFP4_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0, 0, 0},
+#define NVFP4_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, 0, 0},
 static const nvfp4_variant k_variants[] = {NVFP4_PRODUCTION_POINTS(NVFP4_PRODUCTION)
                                                NVFP4_EVIDENCE_POINTS(NVFP4_EVIDENCE)};
 #undef NVFP4_PRODUCTION
 #undef NVFP4_EVIDENCE
 #define N_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
 
-#define NVFP4_DUAL_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0, GT},
-#define NVFP4_DUAL_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, GT},
+#define NVFP4_DUAL_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT, PP)                                   \
+    {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0, GT, PP},
+#define NVFP4_DUAL_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT, PP) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, GT, PP},
 static const nvfp4_variant k_dual_variants[] = {NVFP4_DUAL_PRODUCTION_POINTS(NVFP4_DUAL_PRODUCTION)
                                                     NVFP4_DUAL_EVIDENCE_POINTS(NVFP4_DUAL_EVIDENCE)};
 #undef NVFP4_DUAL_PRODUCTION
@@ -112,7 +113,17 @@ const nvfp4_variant *nvfp4_dual_variant_default(const nvfp4_shape *s)
 
 int nvfp4_variant_consumers(const nvfp4_variant *v)
 {
-    return !v ? 0 : v->gate == 1 ? 2 : v->tile_w / 64;
+    return !v ? 0 : v->pingpong || v->gate == 1 ? 2 : v->tile_w / 64;
+}
+
+int nvfp4_variant_unit_warpgroups(const nvfp4_variant *v)
+{
+    return !v ? 0 : v->pingpong ? 1 : nvfp4_variant_consumers(v);
+}
+
+int nvfp4_variant_runs_unit(const nvfp4_variant *v, int position, int warpgroup)
+{
+    return !v->pingpong || (position & 1) == warpgroup;
 }
 
 int nvfp4_variant_warps(const nvfp4_variant *v)
@@ -122,7 +133,7 @@ int nvfp4_variant_warps(const nvfp4_variant *v)
 
 long long nvfp4_variant_partial_floats(const nvfp4_variant *v)
 {
-    return v ? (long long)nvfp4_variant_consumers(v) * (v->gate == 2 ? 2 : 1) * 64 * v->tile_t : 0;
+    return v ? (long long)nvfp4_variant_unit_warpgroups(v) * (v->gate == 2 ? 2 : 1) * 64 * v->tile_t : 0;
 }
 
 int nvfp4_variant_dequants(const nvfp4_variant *v)
@@ -159,13 +170,15 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     unsigned most = 0;
     if (!v || !s || nvfp4_variant_schedule(v, s, sms, &sc, err, sizeof err))
         return -1;
-    for (int b = 0; b < sc.grid; b++) {
-        unsigned ev = 0;
-        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
-            ev += nvfp4_variant_unit_events(v, sc.tiles[t].kb1 - sc.tiles[t].kb0, detail);
-        if (ev > most)
-            most = ev;
-    }
+    for (int b = 0; b < sc.grid; b++)
+        for (int wg = 0; wg < nvfp4_variant_consumers(v); wg++) { /* ping-pong: each its own units */
+            unsigned ev = 0;
+            for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
+                if (nvfp4_variant_runs_unit(v, t - sc.cta_first[b], wg))
+                    ev += nvfp4_variant_unit_events(v, sc.tiles[t].kb1 - sc.tiles[t].kb0, detail);
+            if (ev > most)
+                most = ev;
+        }
     if (ctas)
         *ctas = (unsigned)sc.grid;
     if (warps_per_cta)

@@ -30,6 +30,7 @@ typedef struct nvfp4_variant {
     int gate;       /* 0: the grouped GEMM; the gated dual GEMM (dual.h; tile_w then counts output
                        columns): 1 a B1 and a B2 warpgroup per 64 columns, 2 both accumulators in
                        each warpgroup (points.h) */
+    int pingpong;   /* 1 (gate 2, tile_w 64): two consumer warpgroups run the CTA's units in turn */
 } nvfp4_variant;
 
 /* Number of points, production and evidence (points.h). */
@@ -53,11 +54,16 @@ const nvfp4_variant *nvfp4_dual_variant_default(const nvfp4_shape *s);
  * evidence_built.c), 0 when their launchers refuse (evidence_none.c). */
 int nvfp4_evidence_built(void);
 
-/* Consumer warpgroups per CTA: tile_w / 64, two with gate 1 (B1's and B2's). */
+/* Consumer warpgroups per CTA: tile_w / 64, two with gate 1 (B1's and B2's) or ping-pong. */
 int nvfp4_variant_consumers(const nvfp4_variant *v);
+/* Consumer warpgroups that share one unit: all of them, one with ping-pong. */
+int nvfp4_variant_unit_warpgroups(const nvfp4_variant *v);
+/* 1 when consumer warpgroup `warpgroup` runs the unit at `position` (0 = the first) of its CTA's
+ * list: every unit, or with ping-pong those at even positions (warpgroup 0) or odd ones (1). */
+int nvfp4_variant_runs_unit(const nvfp4_variant *v, int position, int warpgroup);
 /* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
 int nvfp4_variant_warps(const nvfp4_variant *v);
-/* Floats of one split-K partial-sum buffer: every consumer warpgroup's accumulators (gate 2:
+/* Floats of one split-K partial-sum buffer: the accumulators of every warpgroup of a unit (gate 2:
  * two sets each) for tile_t tokens. */
 long long nvfp4_variant_partial_floats(const nvfp4_variant *v);
 /* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP,
