@@ -696,10 +696,21 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
-    if (cc.tid_wg == 0) {
+    /* the slot goes back to the producer once the store has read it */
+    if constexpr (CW == 1) {
+        /* one warpgroup stores: it meets once the store has read the slot, and each thread
+         * releases it after its own reads (release_slot).  A single arrival of 128 for the
+         * warpgroup left its other threads' scale reads unordered for racecheck where it runs
+         * several units (the 64-column ring-staged points, ping-pong) */
+        if (cc.tid_wg == 0) {
+            tma_store_slab(kp, cc, g, w0, t0, slab);
+            bulk_wait_read0();
+        }
+        named_barrier(1 + cc.cw, 128);
+        release_slot<Cfg>(cc, held);
+    } else if (cc.tid_wg == 0) {
         tma_store_slab(kp, cc, g, w0, t0, slab);
-        /* the slot goes back to the producer once the store has read it: one arrival for the
-         * warpgroup, whose other accesses to the slot the barrier above ordered */
+        /* one arrival per warpgroup, whose other accesses to the slot the barrier above ordered */
         bulk_wait_read0();
         mbar_arrive_n(L::empty_bar(cc.sm_base, held), 128);
     }
