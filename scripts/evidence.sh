@@ -31,21 +31,23 @@ warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256
     # the gated dual GEMM: the baseline point with both accumulators per warpgroup; a store
     # staged in a ring slot needs the producer warpgroup, so the production point without one
     # also has SIMT stores (a second knob that changes with it)
-    d256n4096k7168) # production point s4_w128_t128_ws_p_tmr_skr_g2
-        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w128_t128_ws_p_tmr_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2
-tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_g2
-tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_skr_g2 s4_w128_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_pp_g2 s4_w128_t128_ws_p_tmr_skr_g2 s4_w64_t128_ws_p_tmr_skr_pp_g2" ;;
+    d256n4096k7168) # production point s4_w64_t128_ws_p_tma_g1 (a B1 and a B2 warpgroup); ping-pong
+        # runs gate 2, so "production against ping-pong" changes the gate too
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w64_t128_ws_p_tma_g1 s4_w64_t128_ws_p_tma_g1
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w64_t128_ws_p_tma_g1 s4_w64_t64_ws_p_tma_g1
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w64_t128_ws_p_g1 s4_w64_t128_ws_p_tma_g1
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w64_t128_p_tma_g1 s4_w64_t128_ws_p_tma_g1 s4_w64_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_pp_g2 s4_w64_t128_ws_p_tma_g1 s4_w64_t128_ws_p_tma_pp_g2" ;;
     d256n3072k4096) # production point s4_w64_t128_ws_p_tma_sk_g1 (a B1 and a B2 warpgroup)
         echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t64_ws_p_tma_sk_g1
 tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w64_t128_ws_p_sk_g1 s4_w64_t128_ws_p_tma_sk_g1
 warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w64_t128_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tmr_sk_pp_g2" ;;
-    d512n4096k7168) # production point s4_w128_t128_ws_p_g2 (SIMT stores: "on" is the ring-staged store)
-        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w128_t128_ws_p_g2 s4_w128_t128_ws_p_g2
-tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_g2 s4_w64_t128_ws_p_g2
-tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_g2 s4_w128_t128_ws_p_tmr_g2
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_g2 s4_w128_t128_ws_p_g2 s4_w64_t128_ws_p_g2 s4_w64_t128_ws_p_pp_g2 s4_w128_t128_ws_p_g2 s4_w64_t128_ws_p_pp_g2" ;;
+    d512n4096k7168) # production point s3_w128_t128_ws_p_tma_g2: its own staging leaves room for 3
+        # stages, so the SIMT point it is compared with and the 64-column one have 4
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w128_t128_ws_p_tma_g2 s3_w128_t128_ws_p_tma_g2
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s3_w128_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_g2
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_g2 s3_w128_t128_ws_p_tma_g2
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s3_w128_t128_p_tma_g2 s3_w128_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_pp_g2 s3_w128_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_pp_g2" ;;
     d512n3072k7168) # production point s4_w128_t128_ws_p_tmr_sk_g2
         echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w128_t128_ws_p_tmr_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_g2

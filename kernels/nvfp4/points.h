@@ -74,83 +74,83 @@
  * NVFP4_DUAL_PRODUCTION_POINTS: each dual benchmark's default and the rule's (variants.c,
  * nvfp4_dual_variant_default), in every program; NVFP4_DUAL_EVIDENCE_POINTS: the seed
  * proposals' switches on the dual GEMM (docs/dual.md), only for `make nvfp4-evidence`. */
-#define NVFP4_DUAL_PRODUCTION_POINTS(X)                                                                         \
-    X("s4_w128_t128_ws_p_tmr_skr_g2", "dual, both accumulators per warpgroup: 4 stages, 128 columns per CTA, "      \
-      "producer warpgroup, persistent, store staged in the last ring slot, split K where whole tiles leave a CTA "  \
-      "over the mean", 4, 128, 128, 1, 1, 2, 2, 2, 0)                                                                 \
-    X("s4_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with split K (equal work per CTA)",           \
-      4, 128, 128, 1, 1, 2, 1, 2, 0)                                                                                  \
-    X("s4_w128_t128_ws_p_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with SIMT stores and whole tiles",                   \
-      4, 128, 128, 1, 1, 0, 0, 2, 0)                                                                                  \
-    X("s4_w64_t128_ws_p_tma_sk_g1", "dual, B1/B2 warpgroup pair on 64 columns: 4 stages, producer warpgroup, "      \
-      "persistent, TMA-store epilogue, split K (equal work per CTA)", 4, 64, 128, 1, 1, 1, 1, 1, 0)
-
-#define NVFP4_DUAL_EVIDENCE_POINTS(X)                                                                                \
-    X("s4_w64_t128_ws_p_tma_skr_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with split K where whole tiles leave a CTA over " \
-      "the mean", 4, 64, 128, 1, 1, 1, 2, 1, 0)                                                                         \
-    X("s1_w64_t128_ws_p_tma_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with 1 stage", 1, 64, 128, 1, 1, 1, 1, 1, 0)         \
-    X("s4_w64_t64_ws_p_tma_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with 64-token tiles", 4, 64, 64, 1, 1, 1, 1, 1, 0)     \
-    X("s4_w64_t128_ws_p_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with SIMT stores", 4, 64, 128, 1, 1, 0, 1, 1, 0)         \
-    X("s4_w64_t128_p_tma_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 without the producer warpgroup",                    \
-      4, 64, 128, 0, 1, 1, 1, 1, 0)                                                                                     \
-    X("s1_w128_t128_ws_p_g2", "as s4_w128_t128_ws_p_g2 with 1 stage", 1, 128, 128, 1, 1, 0, 0, 2, 0)                    \
-    X("s4_w64_t128_ws_p_g2", "as s4_w128_t128_ws_p_g2 with 64 columns per CTA", 4, 64, 128, 1, 1, 0, 0, 2, 0)           \
-    X("s4_w128_t128_p_g2", "as s4_w128_t128_ws_p_g2 without the producer warpgroup", 4, 128, 128, 0, 1, 0, 0, 2, 0)     \
-    X("s2_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_sk_g2 with 2 stages", 2, 128, 128, 1, 1, 2, 1, 2, 0)     \
-    X("s4_w64_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_sk_g2 with 64 columns per CTA",                       \
-      4, 64, 128, 1, 1, 2, 1, 2, 0)                                                                                     \
-    X("s4_w128_t128_ws_p_sk_g2", "as s4_w128_t128_ws_p_tmr_sk_g2 with SIMT stores", 4, 128, 128, 1, 1, 0, 1, 2, 0)      \
-    X("s4_w128_t128_p_sk_g2", "as s4_w128_t128_ws_p_sk_g2 without the producer warpgroup", 4, 128, 128, 0, 1, 0, 1, 2, 0) \
-    X("s4_w64_t128_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_skr_g1 without split K", 4, 64, 128, 1, 1, 1, 0, 1, 0)         \
-    X("s2_w64_t256_ws_p_tmr_g1", "dual, B1/B2 warpgroup pair: 2 stages, 256-token tiles, store staged in the last "  \
-      "ring slot", 2, 64, 256, 1, 1, 2, 0, 1, 0)                                                                        \
-    X("s4_w128_t128_ws_p_tmr_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 without split K", 4, 128, 128, 1, 1, 2, 0, 2, 0)     \
-    X("s1_w64_t128_g1", "dual baseline: 1 stage (load, then compute), one CTA per tile, SIMT stores",                \
-      1, 64, 128, 0, 0, 0, 0, 1, 0)                                                                                     \
-    X("s4_w64_t128_g1", "dual baseline with a 4-stage ring (loads issued by a consumer thread)",                     \
-      4, 64, 128, 0, 0, 0, 0, 1, 0)                                                                                     \
-    X("s1_w64_t64_g1", "dual baseline with 64-token tiles (smaller tiles)", 1, 64, 64, 0, 0, 0, 0, 1, 0)                \
-    X("s1_w64_t128_tma_g1", "dual baseline with the TMA-store epilogue", 1, 64, 128, 0, 0, 1, 0, 1, 0)                  \
-    X("s1_w64_t128_ws_g1", "dual baseline with a producer warpgroup", 1, 64, 128, 1, 0, 0, 0, 1, 0)                     \
-    X("s4_w64_t128_ws_g1", "dual: 4 stages, producer warpgroup, one CTA per tile", 4, 64, 128, 1, 0, 0, 0, 1, 0)        \
-    X("s4_w64_t128_ws_p_g1", "as s4_w64_t128_ws_g1 with persistent CTAs (SIMT stores)", 4, 64, 128, 1, 1, 0, 0, 1, 0)   \
-    X("s1_w64_t128_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_g1 with 1 stage", 1, 64, 128, 1, 1, 1, 0, 1, 0)               \
-    X("s4_w64_t128_p_tma_g1", "as s4_w64_t128_ws_p_tma_g1 without the producer warpgroup",                           \
-      4, 64, 128, 0, 1, 1, 0, 1, 0)                                                                                     \
-    X("s4_w64_t64_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_g1 with 64-token tiles", 4, 64, 64, 1, 1, 1, 0, 1, 0)          \
-    X("s4_w64_t128_ws_p_tmr_g1", "as s4_w64_t128_ws_p_tma_g1 with the store staged in the last ring slot",           \
-      4, 64, 128, 1, 1, 2, 0, 1, 0)                                                                                     \
-    X("s2_w64_t256_ws_p_tmr_skr_g1", "as s2_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
-      "the mean",                                                                                                    \
-      2, 64, 256, 1, 1, 2, 2, 1, 0)                                                                                     \
-    X("s1_w64_t128_g2", "dual baseline with both accumulators per warpgroup (one consumer warpgroup)",               \
-      1, 64, 128, 0, 0, 0, 0, 2, 0)                                                                                     \
-    X("s1_w128_t128_g2", "as s1_w64_t128_g2 with 128 columns per CTA (two consumer warpgroups)",                     \
-      1, 128, 128, 0, 0, 0, 0, 2, 0)                                                                                    \
-    X("s4_w64_t128_ws_p_tma_g2", "as s4_w64_t128_ws_p_tma_g1 with both accumulators in one warpgroup",               \
-      4, 64, 128, 1, 1, 1, 0, 2, 0)                                                                                     \
-    X("s4_w64_t128_ws_p_tmr_g2", "as s4_w128_t128_ws_p_tmr_g2 with 64 columns per CTA", 4, 64, 128, 1, 1, 2, 0, 2, 0)   \
+#define NVFP4_DUAL_PRODUCTION_POINTS(X)                                                                              \
+    X("s4_w128_t128_ws_p_tmr_skr_g2", "dual, both accumulators per warpgroup: 4 stages, 128 columns per CTA, "       \
+      "producer warpgroup, persistent, store staged in the last ring slot, split K where whole tiles leave a CTA "   \
+      "over the mean", 4, 128, 128, 1, 1, 2, 2, 2, 0)                                                                \
+    X("s4_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with split K (equal work per CTA)",            \
+      4, 128, 128, 1, 1, 2, 1, 2, 0)                                                                                 \
+    X("s4_w64_t128_ws_p_tma_sk_g1", "dual, B1/B2 warpgroup pair on 64 columns: 4 stages, producer warpgroup, "       \
+      "persistent, TMA-store epilogue, split K (equal work per CTA)", 4, 64, 128, 1, 1, 1, 1, 1, 0)                  \
+    X("s4_w64_t128_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_skr_g1 without split K", 4, 64, 128, 1, 1, 1, 0, 1, 0)     \
     X("s3_w128_t128_ws_p_tma_g2", "as s4_w128_t128_ws_p_tmr_g2 with the TMA-store epilogue's own staging (3 "        \
       "stages fit)",                                                                                                 \
-      3, 128, 128, 1, 1, 1, 0, 2, 0)                                                                                    \
-    X("s1_w128_t128_ws_p_tma_g2", "as s3_w128_t128_ws_p_tma_g2 with 1 stage", 1, 128, 128, 1, 1, 1, 0, 2, 0)            \
+      3, 128, 128, 1, 1, 1, 0, 2, 0)
+
+#define NVFP4_DUAL_EVIDENCE_POINTS(X)                                                                                \
+    X("s4_w128_t128_ws_p_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with SIMT stores and whole tiles",                    \
+      4, 128, 128, 1, 1, 0, 0, 2, 0)                                                                                 \
+    X("s4_w64_t128_ws_p_tma_skr_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with split K where whole tiles leave a CTA over " \
+      "the mean", 4, 64, 128, 1, 1, 1, 2, 1, 0)                                                                      \
+    X("s1_w64_t128_ws_p_tma_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with 1 stage", 1, 64, 128, 1, 1, 1, 1, 1, 0)      \
+    X("s4_w64_t64_ws_p_tma_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with 64-token tiles", 4, 64, 64, 1, 1, 1, 1, 1, 0) \
+    X("s4_w64_t128_ws_p_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with SIMT stores", 4, 64, 128, 1, 1, 0, 1, 1, 0)      \
+    X("s4_w64_t128_p_tma_sk_g1", "as s4_w64_t128_ws_p_tma_sk_g1 without the producer warpgroup",                     \
+      4, 64, 128, 0, 1, 1, 1, 1, 0)                                                                                  \
+    X("s1_w128_t128_ws_p_g2", "as s4_w128_t128_ws_p_g2 with 1 stage", 1, 128, 128, 1, 1, 0, 0, 2, 0)                 \
+    X("s4_w64_t128_ws_p_g2", "as s4_w128_t128_ws_p_g2 with 64 columns per CTA", 4, 64, 128, 1, 1, 0, 0, 2, 0)        \
+    X("s4_w128_t128_p_g2", "as s4_w128_t128_ws_p_g2 without the producer warpgroup", 4, 128, 128, 0, 1, 0, 0, 2, 0)  \
+    X("s2_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_sk_g2 with 2 stages", 2, 128, 128, 1, 1, 2, 1, 2, 0)  \
+    X("s4_w64_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_sk_g2 with 64 columns per CTA",                        \
+      4, 64, 128, 1, 1, 2, 1, 2, 0)                                                                                  \
+    X("s4_w128_t128_ws_p_sk_g2", "as s4_w128_t128_ws_p_tmr_sk_g2 with SIMT stores", 4, 128, 128, 1, 1, 0, 1, 2, 0)   \
+    X("s4_w128_t128_p_sk_g2", "as s4_w128_t128_ws_p_sk_g2 without the producer warpgroup", 4, 128, 128, 0, 1, 0, 1, 2, 0) \
+    X("s2_w64_t256_ws_p_tmr_g1", "dual, B1/B2 warpgroup pair: 2 stages, 256-token tiles, store staged in the last "  \
+      "ring slot", 2, 64, 256, 1, 1, 2, 0, 1, 0)                                                                     \
+    X("s4_w128_t128_ws_p_tmr_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 without split K", 4, 128, 128, 1, 1, 2, 0, 2, 0)  \
+    X("s1_w64_t128_g1", "dual baseline: 1 stage (load, then compute), one CTA per tile, SIMT stores",                \
+      1, 64, 128, 0, 0, 0, 0, 1, 0)                                                                                  \
+    X("s4_w64_t128_g1", "dual baseline with a 4-stage ring (loads issued by a consumer thread)",                     \
+      4, 64, 128, 0, 0, 0, 0, 1, 0)                                                                                  \
+    X("s1_w64_t64_g1", "dual baseline with 64-token tiles (smaller tiles)", 1, 64, 64, 0, 0, 0, 0, 1, 0)             \
+    X("s1_w64_t128_tma_g1", "dual baseline with the TMA-store epilogue", 1, 64, 128, 0, 0, 1, 0, 1, 0)               \
+    X("s1_w64_t128_ws_g1", "dual baseline with a producer warpgroup", 1, 64, 128, 1, 0, 0, 0, 1, 0)                  \
+    X("s4_w64_t128_ws_g1", "dual: 4 stages, producer warpgroup, one CTA per tile", 4, 64, 128, 1, 0, 0, 0, 1, 0)     \
+    X("s4_w64_t128_ws_p_g1", "as s4_w64_t128_ws_g1 with persistent CTAs (SIMT stores)", 4, 64, 128, 1, 1, 0, 0, 1, 0) \
+    X("s1_w64_t128_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_g1 with 1 stage", 1, 64, 128, 1, 1, 1, 0, 1, 0)            \
+    X("s4_w64_t128_p_tma_g1", "as s4_w64_t128_ws_p_tma_g1 without the producer warpgroup",                           \
+      4, 64, 128, 0, 1, 1, 0, 1, 0)                                                                                  \
+    X("s4_w64_t64_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_g1 with 64-token tiles", 4, 64, 64, 1, 1, 1, 0, 1, 0)       \
+    X("s4_w64_t128_ws_p_tmr_g1", "as s4_w64_t128_ws_p_tma_g1 with the store staged in the last ring slot",           \
+      4, 64, 128, 1, 1, 2, 0, 1, 0)                                                                                  \
+    X("s2_w64_t256_ws_p_tmr_skr_g1", "as s2_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
+      "the mean",                                                                                                    \
+      2, 64, 256, 1, 1, 2, 2, 1, 0)                                                                                  \
+    X("s1_w64_t128_g2", "dual baseline with both accumulators per warpgroup (one consumer warpgroup)",               \
+      1, 64, 128, 0, 0, 0, 0, 2, 0)                                                                                  \
+    X("s1_w128_t128_g2", "as s1_w64_t128_g2 with 128 columns per CTA (two consumer warpgroups)",                     \
+      1, 128, 128, 0, 0, 0, 0, 2, 0)                                                                                 \
+    X("s4_w64_t128_ws_p_tma_g2", "as s4_w64_t128_ws_p_tma_g1 with both accumulators in one warpgroup",               \
+      4, 64, 128, 1, 1, 1, 0, 2, 0)                                                                                  \
+    X("s4_w64_t128_ws_p_tmr_g2", "as s4_w128_t128_ws_p_tmr_g2 with 64 columns per CTA", 4, 64, 128, 1, 1, 2, 0, 2, 0) \
+    X("s1_w128_t128_ws_p_tma_g2", "as s3_w128_t128_ws_p_tma_g2 with 1 stage", 1, 128, 128, 1, 1, 1, 0, 2, 0)         \
     X("s3_w128_t128_p_tma_g2", "as s3_w128_t128_ws_p_tma_g2 without the producer warpgroup",                         \
-      3, 128, 128, 0, 1, 1, 0, 2, 0)                                                                                    \
-    X("s2_w128_t128_ws_p_tmr_skr_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with 2 stages", 2, 128, 128, 1, 1, 2, 2, 2, 0)   \
+      3, 128, 128, 0, 1, 1, 0, 2, 0)                                                                                 \
+    X("s2_w128_t128_ws_p_tmr_skr_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with 2 stages", 2, 128, 128, 1, 1, 2, 2, 2, 0) \
     X("s4_w64_t128_ws_p_tmr_skr_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with 64 columns per CTA (smaller tiles)",      \
-      4, 64, 128, 1, 1, 2, 2, 2, 0)                                                                                     \
-    X("s4_w128_t128_ws_p_skr_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with SIMT stores", 4, 128, 128, 1, 1, 0, 2, 2, 0)    \
+      4, 64, 128, 1, 1, 2, 2, 2, 0)                                                                                  \
+    X("s4_w128_t128_ws_p_skr_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with SIMT stores", 4, 128, 128, 1, 1, 0, 2, 2, 0) \
     X("s4_w128_t128_p_skr_g2", "as s4_w128_t128_ws_p_skr_g2 without the producer warpgroup (a consumer thread "      \
       "issues the loads)",                                                                                           \
-      4, 128, 128, 0, 1, 0, 2, 2, 0)                                                                                    \
+      4, 128, 128, 0, 1, 0, 2, 2, 0)                                                                                 \
     X("s4_w128_t128_g2", "as s1_w128_t128_g2 with a 4-stage ring (loads issued by a consumer thread)",               \
-      4, 128, 128, 0, 0, 0, 0, 2, 0)                                                                                    \
-    X("s1_w128_t128_tma_g2", "as s1_w128_t128_g2 with the TMA-store epilogue", 1, 128, 128, 0, 0, 1, 0, 2, 0)           \
-    X("s1_w128_t128_ws_g2", "as s1_w128_t128_g2 with a producer warpgroup", 1, 128, 128, 1, 0, 0, 0, 2, 0)          \
+      4, 128, 128, 0, 0, 0, 0, 2, 0)                                                                                 \
+    X("s1_w128_t128_tma_g2", "as s1_w128_t128_g2 with the TMA-store epilogue", 1, 128, 128, 0, 0, 1, 0, 2, 0)        \
+    X("s1_w128_t128_ws_g2", "as s1_w128_t128_g2 with a producer warpgroup", 1, 128, 128, 1, 0, 0, 0, 2, 0)           \
     X("s4_w64_t128_ws_p_pp_g2", "as s4_w64_t128_ws_p_g2 with two consumer warpgroups taking the units in turn "      \
       "(ping-pong)", 4, 64, 128, 1, 1, 0, 0, 2, 1)                                                                   \
     X("s4_w64_t128_ws_p_tma_pp_g2", "as s4_w64_t128_ws_p_tma_g2 with ping-pong", 4, 64, 128, 1, 1, 1, 0, 2, 1)       \
-    X("s4_w64_t128_ws_p_tmr_skr_pp_g2", "as s4_w64_t128_ws_p_tmr_skr_g2 with ping-pong", 4, 64, 128, 1, 1, 2, 2, 2,   \
+    X("s4_w64_t128_ws_p_tmr_skr_pp_g2", "as s4_w64_t128_ws_p_tmr_skr_g2 with ping-pong", 4, 64, 128, 1, 1, 2, 2, 2,  \
       1)                                                                                                             \
     X("s4_w64_t128_ws_p_tmr_sk_pp_g2", "as s4_w64_t128_ws_p_tmr_sk_g2 with ping-pong", 4, 64, 128, 1, 1, 2, 1, 2, 1)
 
