@@ -53,8 +53,9 @@
  * Stamps: the twin records the loading warp's PROLOGUE (from the CTA's set-up to the
  * pre-pass kernel's completion, when its first token slabs may be loaded), and MAINLOOP,
  * ACC_TO_REG, EPILOGUE and STORE per tile (with TMA_STORE 2 the EPILOGUE includes the
- * barrier of both consumer warpgroups, and the STORE that warp 0 stamps includes its thread
- * 0's wait for the store's read of the slot); the detail twin (GS_TWIN=2) also LOAD_WAIT,
+ * barrier of the storing warpgroups, and the STORE includes thread 0's wait for the store's
+ * read of the slot: in warp 0's record where two warpgroups store, in every warp's where one
+ * does, as they meet after it); the detail twin (GS_TWIN=2) also LOAD_WAIT,
  * DEQUANT and MMA per stage (first warp of each consumer warpgroup), which cost it up to 34%
  * on the H100 (samples/variants.tsv, detail/x): the main loop is issue-bound on the
  * dequantisation, and every stamp is instructions.  With a producer warpgroup, its second

@@ -36,7 +36,7 @@ static void report(const char *what, cudaError_t e, const char *file, int line)
 /* ------------------------------------------------------------------------------------------ */
 /* the problem object */
 
-#define KP_CACHE 32 /* --variant all uses 11 distinct (tile, persistence, split) keys, the dual points 17 */
+#define KP_CACHE 32 /* --variant all uses 11 distinct (tile, persistence, split) keys, the dual points 20 */
 
 typedef struct host_group {
     uint8_t *A, *B, *SFA, *SFB;

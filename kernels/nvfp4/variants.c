@@ -124,7 +124,7 @@ int nvfp4_variant_unit_warpgroups(const nvfp4_variant *v)
 
 int nvfp4_variant_runs_unit(const nvfp4_variant *v, int position, int warpgroup)
 {
-    return !v->pingpong || (position & 1) == warpgroup;
+    return v && (!v->pingpong || (position & 1) == warpgroup);
 }
 
 int nvfp4_variant_warps(const nvfp4_variant *v)
