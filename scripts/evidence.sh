@@ -18,7 +18,8 @@ shapes=${*:-g8k7168 g2k1536}
 # proposal switched on, and the shape's production point (variants.c) with it switched off.  The
 # dual shapes' warp specialisation adds seed 002's ping-pong: a 64-column point with one consumer
 # warpgroup against the same with two taking its units in turn (pp-off pp-on), and the production
-# point (two warpgroups sharing each unit) against that ping-pong point (prod pp-on)
+# point (two warpgroups sharing each unit) against that ping-pong point (prod pp-on), which also
+# differs in columns per CTA, gate or store: the production design against seed 002's
 pairs_for() {
     case $1 in
     g8k7168) # production point s3_w128_t256_ws_p_tmr_skr: the store staged in a ring slot needs
