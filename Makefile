@@ -247,6 +247,8 @@ test-run-yes:
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
 	@echo "== the GPU programs refuse bad arguments before they touch the GPU"
 	@tests/programs-refuse.sh
+	@echo "== docs/dual.md's defaults table against the sweep and the recorder's defaults"
+	@scripts/readme.sh --check docs/dual.md
 	@$(MAKE) --no-print-directory test-common
 	@$(MAKE) --no-print-directory example
 test-run-no:
@@ -263,9 +265,9 @@ test-common:
 	@echo "== the README's figures against the samples"
 	@tests/readme-check.sh && scripts/readme.sh --check
 
-# The README's figures, rendered again from the committed samples (scripts/readme.sh).
+# The figures of README.md and docs/dual.md, rendered again from the committed samples (scripts/readme.sh).
 readme: $(BUILD)/gemmscope
-	@scripts/readme.sh
+	@scripts/readme.sh && scripts/readme.sh docs/dual.md
 
 # Your own kernel, out of tree: examples/own-kernel built against a fresh `make install` into
 # build/install, its host self-check (the kernel's index math, a synthetic run reported and

@@ -6,6 +6,8 @@
 #   <!-- gemmscope report-section RUN HEADING -->             that section of RUN's report, fenced
 #   <!-- gemmscope evidence-table SHAPE... -->                the seed proposals' pages, samples/evidence
 #   <!-- gemmscope check-gpu FILE -->                          a recorded `make check-gpu`: its header lines
+#   <!-- gemmscope defaults-table SUBJECT TSV SHAPE... -->      each shape's production point (gemmscope
+#                                                             variants) and its rounds in an nvfp4-bench sweep
 # usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
 #   rewrites FILE; with --check, rewrites nothing and exits 1 (with a diff) when FILE's blocks
 #   differ from what the samples give (`make test` runs it so)
@@ -66,6 +68,29 @@ evidence_table() {
     done
 }
 
+# Each shape's production point, as the program names it, and its time and cuBLAS ratio in every
+# round of a sweep (nvfp4-bench --tsv tables with a leading round column, '#' lines skipped).
+defaults_table() {
+    local subject=$1 tsv=$2
+    shift 2
+    [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 1; }
+    echo "| shape | production point | each round (us) | cuBLAS / ours |"
+    echo "|---|---|---|---|"
+    for s in "$@"; do
+        local v
+        v=$("$gs" variants "$subject" "$s" | awk '/\[default\]$/ { print $1 }')
+        [ -n "$v" ] || { echo "readme.sh: no default for $subject $s" >&2; return 1; }
+        awk -F'\t' -v s="$s" -v v="$v" '
+            /^#/ { next }
+            !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1; next }
+            $col["shape"] == s && $col["variant"] == v {
+                t = t (n ? " " : "") sprintf("%.2f", $col["prod_us"])
+                c = c (n ? " " : "") sprintf("x%.2f", $col["cublas_over_ours"]); n++ }
+            END { if (!n) { print "readme.sh: " s " " v " not in the sweep" > "/dev/stderr"; exit 1 }
+                  printf "| %s | `%s` | %s | %s |\n", s, v, t, c }' "$tsv" || return 1
+    done
+}
+
 awk '
     /^<!-- gemmscope .* -->$/ { print; cmd = $0; sub(/^<!-- gemmscope /, "", cmd); sub(/ -->$/, "", cmd);
                                 print "@@RENDER " cmd; skip = 1; next }
@@ -91,6 +116,7 @@ while IFS= read -r line; do
             "$gs" "${args[@]}" ;;
         report-section) report_section "$2" "$3" ;;
         evidence-table) shift; evidence_table "$@" ;;
+        defaults-table) shift; defaults_table "$@" ;;
         check-gpu) # the recorded run's own header: commit, device, calls and their result lines
             [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }
             echo '```'

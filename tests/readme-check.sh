@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block: --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -21,6 +21,21 @@ cp "$f" "$tmp/before"
 scripts/readme.sh "$f" >/dev/null 2>&1 && ! grep -q '999.9 us' "$f" && grep -qx after "$f" \
     && row "rewriting puts the sample's figure back, keeps the rest" pass || row "rewriting puts the sample's figure back, keeps the rest" FAIL
 scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "after rewriting: --check passes" pass || row "after rewriting: --check passes" FAIL
+# a defaults table (it asks the recorder for the defaults: built only where nvcc is): an edited
+# round fails --check; a sweep without the default point is refused
+if [ -x build/gemmscope-record ]; then
+    d=$tmp/defaults.md
+    printf '<!-- gemmscope defaults-table dual samples/dual-variants-8f89cf0.tsv d512n4096k7168 -->\n<!-- end -->\n' >"$d"
+    scripts/readme.sh "$d" >/dev/null 2>&1 && grep -q '| d512n4096k7168 | `' "$d" \
+        && row "a defaults table renders from the sweep" pass || row "a defaults table renders from the sweep" FAIL
+    sed -i 's/| \([0-9]*\)\.\([0-9]*\) /| 1\1.\2 /' "$d"
+    scripts/readme.sh --check "$d" >/dev/null 2>&1 && row "an edited round in it: --check fails" FAIL || row "an edited round in it: --check fails" pass
+    grep -v "s3_w128_t128_ws_p_tma_g2" samples/dual-variants-8f89cf0.tsv >"$tmp/sweep.tsv"
+    printf '<!-- gemmscope defaults-table dual %s d512n4096k7168 -->\n<!-- end -->\n' "$tmp/sweep.tsv" >"$tmp/nodefault.md"
+    scripts/readme.sh --check "$tmp/nodefault.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "a sweep without the default point: refused (exit 2)" pass || row "a sweep without the default point: refused (exit 2)" FAIL
+else
+    echo "defaults table: 3 checks skipped, no build/gemmscope-record (no nvcc here)"
+fi
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
 scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL
 echo "$pass passed, $fail failed"
