@@ -376,6 +376,20 @@ template <class Cfg> __device__ __forceinline__ void release_slot(const consumer
     mbar_arrive(smem_plan<Cfg>::empty_bar(cc.sm_base, j % Cfg::STAGES));
 }
 
+/* The end of stage cc.j, after its wgmmas: without a producer warpgroup, consumer thread 0
+ * issues the next load into the ring; with one stage, the next stage is fetched into `next` only
+ * now that the slot it lands in is free; then on to the next stage. */
+template <class Cfg, class KP>
+__device__ __forceinline__ void end_stage(uint32_t (&next)[8][4], bool has_next, const KP &kp, consumer_ctx &cc,
+                                          load_cursor &cur, int last, const wrow &w, gs_ctx &gs)
+{
+    if (!Cfg::WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
+        load_stage<Cfg>(kp, cur, cc.sm_base);
+    if (Cfg::STAGES == 1 && has_next)
+        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
+    cc.j++;
+}
+
 /* The main loop's body, stage cc.j: issue its eight wgmmas from the fragments a; with two or
  * more stages, fetch the next stage into `next` while they run; wait for them and release the
  * slot (TMA_STORE 2: not the unit's last, whose token slabs stage the store: store_tma_ring;
@@ -399,11 +413,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     if (Cfg::TMA_STORE != 2 || has_next || (Cfg::GATE == 1 && cc.cw == 1))
         mbar_arrive(empty); /* release_slot(cc, cc.j) */
     GS_SUB_END(gs, NVFP4_MMA);
-    if (!Cfg::WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
-        load_stage<Cfg>(kp, cur, cc.sm_base);
-    if (Cfg::STAGES == 1 && has_next)
-        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
-    cc.j++;
+    end_stage<Cfg>(next, has_next, kp, cc, cur, last, w, gs);
 }
 
 /* GATE 2's main-loop body, stage cc.j: B1's eight wgmmas into acc from the fragments a; B2's
@@ -433,11 +443,7 @@ __device__ __forceinline__ void mma_stage_dual(float (&acc)[N / 2], float (&acc2
     if (Cfg::TMA_STORE != 2 || has_next)
         mbar_arrive(empty); /* release_slot(cc, cc.j) */
     GS_SUB_END(gs, NVFP4_MMA);
-    if (!Cfg::WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
-        load_stage<Cfg>(kp, cur, cc.sm_base);
-    if (Cfg::STAGES == 1 && has_next)
-        fetch_stage<Cfg>(a, cc, cc.j + 1, w1, gs);
-    cc.j++;
+    end_stage<Cfg>(a, has_next, kp, cc, cur, last, w1, gs);
 }
 
 /* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as

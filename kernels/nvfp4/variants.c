@@ -17,7 +17,8 @@ static const nvfp4_variant k_variants[] = {NVFP4_PRODUCTION_POINTS(NVFP4_PRODUCT
 
 #define NVFP4_DUAL_PRODUCTION(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT, PP)                                   \
     {NAME, DESC, S, TW, TT, WS, P, TS, SK, 0, GT, PP},
-#define NVFP4_DUAL_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT, PP) {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, GT, PP},
+#define NVFP4_DUAL_EVIDENCE(NAME, DESC, S, TW, TT, WS, P, TS, SK, GT, PP)                                     \
+    {NAME, DESC, S, TW, TT, WS, P, TS, SK, 1, GT, PP},
 static const nvfp4_variant k_dual_variants[] = {NVFP4_DUAL_PRODUCTION_POINTS(NVFP4_DUAL_PRODUCTION)
                                                     NVFP4_DUAL_EVIDENCE_POINTS(NVFP4_DUAL_EVIDENCE)};
 #undef NVFP4_DUAL_PRODUCTION
@@ -48,12 +49,25 @@ const nvfp4_variant *nvfp4_variant_find(const char *name)
     return find_in(k_variants, N_VARIANTS, name);
 }
 
+/* A benchmark shape and the name of its production point. */
+typedef struct shape_default {
+    const char *shape, *variant;
+} shape_default;
+
+/* The point tab[0..n) names for shape s, by find; NULL where s is none of the table's shapes. */
+static const nvfp4_variant *table_default(const shape_default *tab, size_t n, const nvfp4_shape *s,
+                                          const nvfp4_variant *(*find)(const char *))
+{
+    for (size_t i = 0; s && i < n; i++)
+        if (strcmp(s->name, tab[i].shape) == 0)
+            return find(tab[i].variant);
+    return NULL;
+}
+
 /* Production point per benchmark shape: the fastest point of `make bench-variants` on the
  * H100, confirmed by alternating A/B rounds where the sweep's margin is small
  * (docs/variants.md, "Production defaults", has the measurements the choice came from). */
-static const struct {
-    const char *shape, *variant;
-} k_defaults[] = {
+static const shape_default k_defaults[] = {
     {"g8k7168", "s3_w128_t256_ws_p_tmr_skr"},
     {"g8k2048", "s3_w128_t256_ws_p_tmr_sk"},
     {"g2k4096", "s4_w128_t128_ws_p_tma"},
@@ -62,9 +76,10 @@ static const struct {
 
 const nvfp4_variant *nvfp4_variant_default(const nvfp4_shape *s)
 {
-    for (size_t i = 0; s && i < sizeof k_defaults / sizeof k_defaults[0]; i++)
-        if (strcmp(s->name, k_defaults[i].shape) == 0)
-            return nvfp4_variant_find(k_defaults[i].variant);
+    const nvfp4_variant *v = table_default(k_defaults, sizeof k_defaults / sizeof k_defaults[0], s,
+                                           nvfp4_variant_find);
+    if (v)
+        return v;
     /* any other shape: the point that won most benchmark shapes, if N allows 128-row tiles */
     for (int g = 0; s && g < s->groups; g++)
         if (s->n[g] % 128)
@@ -91,11 +106,11 @@ const nvfp4_variant *nvfp4_dual_variant_find(const char *name)
  * `nvfp4-bench --dual --variants all` on the H100 after the gate arithmetic was cut (docs/dual.md,
  * "Production defaults", samples/dual-variants-8f89cf0.tsv); d256n3072k4096 and d512n3072k7168 kept
  * theirs (within 0.3% of the fastest).
- * Any other shape: the benchmarks' point of most 128-column tiles where N allows 128 columns
- * per CTA, else the B1/B2 warpgroup pair on 64 columns (every N the dual shapes allow). */
-static const struct {
-    const char *shape, *variant;
-} k_dual_defaults[] = {
+ * Any other shape: where N allows 128 columns per CTA, the rebalanced split K point of 128
+ * columns, which spreads any tile count over the SMs (d256n4096k7168's default until a3aeeaa; not
+ * measured on other shapes), else the B1/B2 warpgroup pair on 64 columns (every N the dual shapes
+ * allow). */
+static const shape_default k_dual_defaults[] = {
     {"d256n4096k7168", "s4_w64_t128_ws_p_tma_g1"},
     {"d256n3072k4096", "s4_w64_t128_ws_p_tma_sk_g1"},
     {"d512n4096k7168", "s3_w128_t128_ws_p_tma_g2"},
@@ -104,9 +119,10 @@ static const struct {
 
 const nvfp4_variant *nvfp4_dual_variant_default(const nvfp4_shape *s)
 {
-    for (size_t i = 0; s && i < sizeof k_dual_defaults / sizeof k_dual_defaults[0]; i++)
-        if (strcmp(s->name, k_dual_defaults[i].shape) == 0)
-            return nvfp4_dual_variant_find(k_dual_defaults[i].variant);
+    const nvfp4_variant *v = table_default(k_dual_defaults, sizeof k_dual_defaults / sizeof k_dual_defaults[0], s,
+                                           nvfp4_dual_variant_find);
+    if (v)
+        return v;
     if (s && s->n[0] % 128 == 0)
         return nvfp4_dual_variant_find("s4_w128_t128_ws_p_tmr_skr_g2");
     return nvfp4_dual_variant_find("s4_w64_t128_ws_p_tma_sk_g1");
