@@ -43,17 +43,21 @@ warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w64_t128_p_tma_g1 s4_w
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t64_ws_p_tma_sk_g1
 tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w64_t128_ws_p_sk_g1 s4_w64_t128_ws_p_tma_sk_g1
 warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w64_t128_p_tma_sk_g1 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2 s4_w64_t128_ws_p_tma_sk_g1 s4_w64_t128_ws_p_tmr_sk_pp_g2" ;;
-    d512n4096k7168) # production point s3_w128_t128_ws_p_tma_g2: its own staging leaves room for 3
-        # stages, so the SIMT point it is compared with and the 64-column one have 4
-        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w128_t128_ws_p_tma_g2 s3_w128_t128_ws_p_tma_g2
-tile-size s1_w128_t128_g2 s1_w64_t128_g2 s3_w128_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_g2
-tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_g2 s3_w128_t128_ws_p_tma_g2
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s3_w128_t128_p_tma_g2 s3_w128_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_pp_g2 s3_w128_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_pp_g2" ;;
-    d512n3072k7168) # production point s4_w128_t128_ws_p_tmr_sk_g2
-        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w128_t128_ws_p_tmr_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2
-tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_g2
-tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s4_w128_t128_ws_p_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2
-warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s4_w128_t128_p_sk_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2 s4_w128_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2" ;;
+    # M = 512: the production point is a B1/B2 pair on 256-token tiles with 3 stages, where the
+    # exchange shares the unit's last ring slot with the staged store: that needs the producer
+    # warpgroup and the ring-staged store, so the points without either have 2 stages (and the
+    # exchange in a buffer of its own), and the smaller tile has 4 (it fits): each of those pairs
+    # changes the stages too
+    d512n4096k7168) # production point s3_w64_t256_ws_p_tmr_g1
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w64_t256_ws_p_tmr_g1 s3_w64_t256_ws_p_tmr_g1
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s3_w64_t256_ws_p_tmr_g1 s4_w64_t128_ws_p_tmr_g1
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s2_w64_t256_ws_p_g1 s3_w64_t256_ws_p_tmr_g1
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s2_w64_t256_p_g1 s3_w64_t256_ws_p_tmr_g1 s4_w64_t128_ws_p_tma_g2 s4_w64_t128_ws_p_tma_pp_g2 s3_w64_t256_ws_p_tmr_g1 s4_w64_t128_ws_p_tma_pp_g2" ;;
+    d512n3072k7168) # production point s3_w64_t256_ws_p_tmr_sk_g1
+        echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s2_w64_t256_ws_p_tmr_sk_g1 s3_w64_t256_ws_p_tmr_sk_g1
+tile-size s1_w128_t128_g2 s1_w64_t128_g2 s3_w64_t256_ws_p_tmr_sk_g1 s4_w64_t128_ws_p_tmr_sk_g1
+tma-store s1_w128_t128_g2 s1_w128_t128_tma_g2 s2_w64_t256_ws_p_sk_g1 s3_w64_t256_ws_p_tmr_sk_g1
+warp-specialisation s1_w128_t128_g2 s1_w128_t128_ws_g2 s2_w64_t256_p_sk_g1 s3_w64_t256_ws_p_tmr_sk_g1 s4_w64_t128_ws_p_tmr_sk_g2 s4_w64_t128_ws_p_tmr_sk_pp_g2 s3_w64_t256_ws_p_tmr_sk_g1 s4_w64_t128_ws_p_tmr_sk_pp_g2" ;;
     *) # production point s4_w128_t128_ws_p_tma
         echo "pipeline-stages s1_w128_t128 s4_w128_t128 s1_w128_t128_ws_p_tma s4_w128_t128_ws_p_tma
 tile-size s1_w128_t128 s1_w64_t128 s4_w128_t128_ws_p_tma s4_w64_t128_ws_p_tma

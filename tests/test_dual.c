@@ -362,17 +362,26 @@ static void test_dual_points(void **state)
     static const char *const pairs[][2] = {
         {"s1_w64_t128_g1", "s4_w64_t128_g1"},                       /* stages */
         {"s1_w64_t128_ws_p_tma_g1", "s4_w64_t128_ws_p_tma_g1"},
+        {"s2_w64_t256_ws_p_tmr_g1", "s3_w64_t256_ws_p_tmr_g1"},
+        {"s2_w64_t256_ws_p_tmr_sk_g1", "s3_w64_t256_ws_p_tmr_sk_g1"},
         {"s1_w64_t128_g1", "s1_w64_t64_g1"},                        /* tile size: tokens */
         {"s1_w64_t128_g2", "s1_w128_t128_g2"},                      /* tile size: weight rows */
         {"s4_w64_t128_ws_p_tmr_g2", "s4_w128_t128_ws_p_tmr_g2"},
         {"s1_w64_t128_g1", "s1_w64_t128_tma_g1"},                   /* TMA-store epilogue */
         {"s4_w64_t128_ws_p_g1", "s4_w64_t128_ws_p_tma_g1"},
+        {"s2_w64_t256_ws_p_g1", "s2_w64_t256_ws_p_tmr_g1"},
+        {"s2_w64_t256_ws_p_sk_g1", "s2_w64_t256_ws_p_tmr_sk_g1"},
         {"s1_w64_t128_g1", "s1_w64_t128_ws_g1"},                    /* warp specialisation */
         {"s4_w64_t128_p_tma_g1", "s4_w64_t128_ws_p_tma_g1"},
         {"s3_w128_t128_p_tma_g2", "s3_w128_t128_ws_p_tma_g2"},
+        {"s2_w64_t256_p_g1", "s2_w64_t256_ws_p_g1"},
+        {"s2_w64_t256_p_sk_g1", "s2_w64_t256_ws_p_sk_g1"},
         {"s4_w64_t128_ws_g1", "s4_w64_t128_ws_p_g1"},               /* persistent */
         {"s4_w64_t128_ws_p_tma_g1", "s4_w64_t128_ws_p_tma_sk_g1"},  /* split K */
         {"s4_w64_t128_ws_p_tma_g1", "s4_w64_t128_ws_p_tma_skr_g1"},
+        {"s3_w64_t256_ws_p_tmr_g1", "s3_w64_t256_ws_p_tmr_sk_g1"},
+        {"s3_w64_t256_ws_p_tmr_g1", "s3_w64_t256_ws_p_tmr_skr_g1"},
+        {"s4_w64_t128_ws_p_tmr_g1", "s4_w64_t128_ws_p_tmr_sk_g1"},
         {"s4_w128_t128_ws_p_tmr_g2", "s4_w128_t128_ws_p_tmr_skr_g2"},
         {"s4_w64_t128_ws_p_tma_g1", "s4_w64_t128_ws_p_tma_g2"},     /* the gate itself */
         {"s4_w64_t128_ws_p_g2", "s4_w64_t128_ws_p_pp_g2"},          /* ping-pong */

@@ -175,9 +175,15 @@ template <class Cfg> struct smem_plan {
     static constexpr int C_SLABS = (Cfg::TILE_W / 64) * Cfg::TILE_T * 128; /* the staging of one tile */
     /* PINGPONG: each warpgroup stages its own unit */
     static constexpr int C_BYTES = Cfg::TMA_STORE == 1 ? (Cfg::PINGPONG ? 2 : 1) * C_SLABS : 0;
-    /* GATE 1: the B2 warpgroup's fp32 accumulators, float4 [TILE_T / 8][128 threads] */
+    /* GATE 1: the B2 warpgroup's fp32 accumulators, float4 [TILE_T / 8][128 threads], in a buffer
+     * of their own where it fits beside the ring; else (X_IN_RING: three 256-token stages) the two
+     * warpgroups exchange halves in the token slabs of the unit's last ring slot, which both hold
+     * (store_split_gate) */
     static constexpr int o_x = o_c + C_BYTES;
-    static constexpr int X_BYTES = Cfg::GATE == 1 ? 64 * Cfg::TILE_T * 4 : 0;
+    static constexpr int X_OWN = 64 * Cfg::TILE_T * 4;
+    static constexpr bool X_IN_RING =
+        Cfg::GATE == 1 && o_x + X_OWN + 16 * Cfg::STAGES + 16 + 1024 > SMEM_LIMIT;
+    static constexpr int X_BYTES = Cfg::GATE == 1 && !X_IN_RING ? X_OWN : 0;
     /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty; PINGPONG: turn[2] */
     static constexpr int o_bar = o_x + X_BYTES;
     static constexpr int bytes = o_bar + 16 * Cfg::STAGES + (Cfg::GATE == 1 || Cfg::PINGPONG ? 16 : 0);
@@ -204,6 +210,9 @@ template <class Cfg> struct smem_plan {
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
     static_assert(Cfg::TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's "
                                                                  "token slabs");
+    static_assert(!X_IN_RING || (X_OWN <= 2 * T_SLAB && Cfg::WARP_SPEC && Cfg::STAGES >= 2 && Cfg::TMA_STORE == 2),
+                  "nvfp4 gemm: the exchange in a ring slot needs a producer warpgroup (a consumer issuing loads "
+                  "would wait for the slot it holds), 2+ stages and the ring-staged store (store_split_gate)");
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
                                            "227 KB of shared memory");
 };
@@ -393,7 +402,8 @@ __device__ __forceinline__ void end_stage(uint32_t (&next)[8][4], bool has_next,
 /* The main loop's body, stage cc.j: issue its eight wgmmas from the fragments a; with two or
  * more stages, fetch the next stage into `next` while they run; wait for them and release the
  * slot (TMA_STORE 2: not the unit's last, whose token slabs stage the store: store_tma_ring;
- * GATE 1's B2 warpgroup stages nothing and releases it too).
+ * GATE 1's B2 warpgroup stages nothing and releases it too; X_IN_RING: neither warpgroup
+ * releases the unit's last, whose token slabs carry the exchange).
  * With one stage the slot must be released before the next stage can even be loaded into it. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
@@ -410,7 +420,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
         fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
     wgmma_wait<0>();
     fence_regs(acc);
-    if (Cfg::TMA_STORE != 2 || has_next || (Cfg::GATE == 1 && cc.cw == 1))
+    if (has_next || (!L::X_IN_RING && (Cfg::TMA_STORE != 2 || (Cfg::GATE == 1 && cc.cw == 1))))
         mbar_arrive(empty); /* release_slot(cc, cc.j) */
     GS_SUB_END(gs, NVFP4_MMA);
     end_stage<Cfg>(next, has_next, kp, cc, cur, last, w, gs);
@@ -524,7 +534,8 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[
  * output elements as thread t of the other), guarded by two mbarriers of 128 arrivals, each
  * thread arriving after its own accesses.  Both warpgroups walk the same units, so the k-th
  * exchange of one is the k-th of the other: the B1 warpgroup waits for phase k of x_full, the
- * B2 warpgroup (from its second exchange on) for phase k - 1 of x_empty before writing. ---- */
+ * B2 warpgroup (from its second exchange on) for phase k - 1 of x_empty before writing.
+ * (X_IN_RING exchanges halves instead: store_split_gate.) ---- */
 
 template <int N, class Cfg>
 __device__ __forceinline__ void gate_send(const float (&acc)[N / 2], consumer_ctx &cc)
@@ -628,23 +639,32 @@ __device__ __forceinline__ void store_simt(float (&acc)[N / 2], float (&acc2)[N 
     GS_END(gs, GS_STORE);
 }
 
-/* The warpgroup's accumulators as fp16 into its swizzled [N][64] slab (stmatrix), visible to
- * the TMA store once the warpgroup has met. */
-template <int N, class Cfg>
-__device__ __forceinline__ void stage_slab(const float (&acc)[N / 2], uint32_t slab, const consumer_ctx &cc)
+/* NT tokens of the warpgroup's accumulators (in their fragment order, from token t_off of the
+ * slab on) as fp16 into its swizzled [tokens][64] slab (stmatrix). */
+template <int NT, class Cfg>
+__device__ __forceinline__ void stage_tokens(const float (&acc)[NT / 2], uint32_t slab, const consumer_ctx &cc,
+                                             int t_off)
 {
     const int mi = cc.lane >> 3, rr = cc.lane & 7;
     constexpr float sc = out_scale<Cfg>();
 #pragma unroll
-    for (int jj = 0; jj < N / 16; jj++) {
+    for (int jj = 0; jj < NT / 16; jj++) {
         /* matrices (token block 2jj + m/2, weight half m%2); lane l addresses row l%8 of matrix l/8 */
-        const int t = 8 * (2 * jj + (mi >> 1)) + rr, chunk = 2 * cc.wq + (mi & 1);
+        const int t = t_off + 8 * (2 * jj + (mi >> 1)) + rr, chunk = 2 * cc.wq + (mi & 1);
         const uint32_t addr = slab + (uint32_t)(t * 128 + ((chunk ^ (t & 7)) << 4));
         stmatrix_x4_trans(addr, pack_half2(acc[8 * jj + 0], acc[8 * jj + 1], sc),
                           pack_half2(acc[8 * jj + 2], acc[8 * jj + 3], sc),
                           pack_half2(acc[8 * jj + 4], acc[8 * jj + 5], sc),
                           pack_half2(acc[8 * jj + 6], acc[8 * jj + 7], sc));
     }
+}
+
+/* The warpgroup's accumulators as fp16 into its swizzled [N][64] slab, visible to the TMA store
+ * once the warpgroup has met. */
+template <int N, class Cfg>
+__device__ __forceinline__ void stage_slab(const float (&acc)[N / 2], uint32_t slab, const consumer_ctx &cc)
+{
+    stage_tokens<N, Cfg>(acc, slab, cc, 0);
     fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
     named_barrier(1 + cc.cw, 128);
 }
@@ -724,6 +744,65 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
     GS_END(gs, GS_STORE);
 }
 
+/* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
+ * slot, which both warpgroups hold, carries the exchange, then the staging.  Each warpgroup hands
+ * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128]
+ * in slab cw: the B1 warpgroup its g of tokens N/2..N-1, the B2 warpgroup its u of 0..N/2-1),
+ * forms silu(g) * u on its own half (the gate's work and its MUFU issue split between both), and
+ * stages that half in the first slab; one TMA store, and the slot goes back once it has read it.
+ * The two meet on the consumers' named barrier: the slot's wgmmas done, the halves written, read,
+ * staged, stored.  A thread's accumulator i lies on token 8 (i / 4) + ...: the first N / 4 on
+ * tokens below N / 2. */
+template <int N, class Cfg, class KP>
+__device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
+                                                 consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
+{
+    using L = smem_plan<Cfg>;
+    constexpr int Q = N / 4; /* accumulators per thread on half the tokens */
+    const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
+    const uint32_t half_bytes = (uint32_t)(Q / 4) * 2048u, tid16 = 16u * (uint32_t)cc.tid_wg;
+    const bool b2 = cc.cw == 1;
+    GS_BEGIN(gs, GS_EPILOGUE);
+    if (tl.parts > 1)
+        add_partials<N, Cfg>(acc, acc, kp, tl, cc);
+    named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
+    const uint32_t out = slab + (b2 ? half_bytes : 0u) + tid16, in = slab + (b2 ? 0u : half_bytes) + tid16;
+#pragma unroll
+    for (int k = 0; k < Q / 4; k++) { /* B1: its upper half, B2: its lower half (selects, not indexing) */
+        float v[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
+        sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
+    }
+    named_barrier(CONSUMERS_BAR, 256);
+    float res[Q]; /* silu(g) * u on this warpgroup's own tokens */
+#pragma unroll
+    for (int k = 0; k < Q / 4; k++) {
+        const uint4 w = lds128(in + (uint32_t)k * 2048u);
+        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
+            res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
+        }
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* both halves read before the staging overwrites them */
+    stage_tokens<N / 2, Cfg>(res, slab, cc, b2 ? N / 2 : 0);
+    fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
+    named_barrier(CONSUMERS_BAR, 256);
+    GS_END(gs, GS_EPILOGUE);
+
+    GS_BEGIN(gs, GS_STORE);
+    if (!b2 && cc.tid_wg == 0) {
+        tma_store_slab(kp, cc, g, w0, t0, slab);
+        bulk_wait_read0();
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* the store has read the slot: each thread releases it */
+    release_slot<Cfg>(cc, held);
+    GS_END(gs, GS_STORE);
+}
+
 /* A unit after its main loop and ACC_TO_REG: a part of a split tile that does not own it hands
  * its partial sums over; otherwise the epilogue and the store of the point (acc2: GATE 2's
  * second accumulators, else acc itself, unused).  GATE 1's B2 warpgroup stores nothing: its
@@ -735,8 +814,9 @@ __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N
 {
     /* a part of a split tile that does not own it: hand the partial sum over, done */
     if (tl.parts > 1 && tl.part != 0) {
-        /* nothing to stage: give the held slot back at once (GATE 1's B2 warpgroup holds none) */
-        if (Cfg::TMA_STORE == 2 && !(Cfg::GATE == 1 && cc.cw == 1))
+        /* nothing to stage: give the held slot back at once (GATE 1's B2 warpgroup holds none,
+         * but for the exchange: X_IN_RING) */
+        if (smem_plan<Cfg>::X_IN_RING || (Cfg::TMA_STORE == 2 && !(Cfg::GATE == 1 && cc.cw == 1)))
             release_slot<Cfg>(cc, cc.j - 1);
         GS_BEGIN(gs, GS_EPILOGUE);
         GS_END(gs, GS_EPILOGUE);
@@ -746,6 +826,10 @@ __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N
         return;
     }
 
+    if constexpr (smem_plan<Cfg>::X_IN_RING) {
+        store_split_gate<N, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
+        return;
+    }
     if constexpr (Cfg::GATE == 1) {
         if (cc.cw == 1) {
             GS_BEGIN(gs, GS_EPILOGUE);

@@ -66,7 +66,8 @@
  * persistent, tma_store, split_k, gate, pingpong).  tile_w counts output columns per CTA; gate 1 pairs a
  * B1 and a B2 warpgroup on the same 64 columns (tile_w 64; the B2 warpgroup hands its fp32
  * accumulators to the B1 warpgroup through shared memory, which forms silu(acc1) * acc2 and
- * stores), gate 2 gives each warpgroup both accumulators of its 64 columns (tile_t <= 128 for
+ * stores; where that buffer does not fit, three 256-token stages, the two exchange halves in
+ * the unit's last ring slot and each forms and stages its half: needs _tmr), gate 2 gives each warpgroup both accumulators of its 64 columns (tile_t <= 128 for
  * registers).  pingpong 1 (_pp; gate 2, 64 columns, producer warpgroup, persistent): two consumer
  * warpgroups each run whole units, the CTA's units in turn, their main loops one after the other, so
  * one's epilogue and store run beside the other's main loop (seed 002's ping-pong).  Names spell the
@@ -78,16 +79,21 @@
     X("s4_w128_t128_ws_p_tmr_skr_g2", "dual, both accumulators per warpgroup: 4 stages, 128 columns per CTA, "       \
       "producer warpgroup, persistent, store staged in the last ring slot, split K where whole tiles leave a CTA "   \
       "over the mean", 4, 128, 128, 1, 1, 2, 2, 2, 0)                                                                \
-    X("s4_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with split K (equal work per CTA)",            \
-      4, 128, 128, 1, 1, 2, 1, 2, 0)                                                                                 \
     X("s4_w64_t128_ws_p_tma_sk_g1", "dual, B1/B2 warpgroup pair on 64 columns: 4 stages, producer warpgroup, "       \
       "persistent, TMA-store epilogue, split K (equal work per CTA)", 4, 64, 128, 1, 1, 1, 1, 1, 0)                  \
     X("s4_w64_t128_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_skr_g1 without split K", 4, 64, 128, 1, 1, 1, 0, 1, 0)     \
-    X("s3_w128_t128_ws_p_tma_g2", "as s4_w128_t128_ws_p_tmr_g2 with the TMA-store epilogue's own staging (3 "        \
-      "stages fit)",                                                                                                 \
-      3, 128, 128, 1, 1, 1, 0, 2, 0)
+    X("s3_w64_t256_ws_p_tmr_g1", "dual, B1/B2 warpgroup pair on 64 columns: 3 stages, 256-token tiles, producer "    \
+      "warpgroup, persistent, store staged in the last ring slot, which also carries the two warpgroups' exchange "  \
+      "of halves (no room for a buffer of its own)", 3, 64, 256, 1, 1, 2, 0, 1, 0)                                   \
+    X("s3_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K (equal work per CTA)",                  \
+      3, 64, 256, 1, 1, 2, 1, 1, 0)
 
 #define NVFP4_DUAL_EVIDENCE_POINTS(X)                                                                                \
+    X("s4_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with split K (equal work per CTA)",            \
+      4, 128, 128, 1, 1, 2, 1, 2, 0)                                                                                 \
+    X("s3_w128_t128_ws_p_tma_g2", "as s4_w128_t128_ws_p_tmr_g2 with the TMA-store epilogue's own staging (3 "        \
+      "stages fit)",                                                                                                 \
+      3, 128, 128, 1, 1, 1, 0, 2, 0)                                                                                 \
     X("s4_w128_t128_ws_p_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with SIMT stores and whole tiles",                    \
       4, 128, 128, 1, 1, 0, 0, 2, 0)                                                                                 \
     X("s4_w64_t128_ws_p_tma_skr_g1", "as s4_w64_t128_ws_p_tma_sk_g1 with split K where whole tiles leave a CTA over " \
@@ -126,6 +132,17 @@
     X("s2_w64_t256_ws_p_tmr_skr_g1", "as s2_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
       "the mean",                                                                                                    \
       2, 64, 256, 1, 1, 2, 2, 1, 0)                                                                                  \
+    X("s3_w64_t256_ws_p_tmr_skr_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
+      "the mean", 3, 64, 256, 1, 1, 2, 2, 1, 0)                                                                      \
+    X("s2_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_sk_g1 with 2 stages (the exchange in a buffer of its "  \
+      "own)", 2, 64, 256, 1, 1, 2, 1, 1, 0)                                                                          \
+    X("s2_w64_t256_ws_p_g1", "as s2_w64_t256_ws_p_tmr_g1 with SIMT stores", 2, 64, 256, 1, 1, 0, 0, 1, 0)            \
+    X("s2_w64_t256_ws_p_sk_g1", "as s2_w64_t256_ws_p_tmr_sk_g1 with SIMT stores", 2, 64, 256, 1, 1, 0, 1, 1, 0)      \
+    X("s2_w64_t256_p_g1", "as s2_w64_t256_ws_p_g1 without the producer warpgroup", 2, 64, 256, 0, 1, 0, 0, 1, 0)     \
+    X("s2_w64_t256_p_sk_g1", "as s2_w64_t256_ws_p_sk_g1 without the producer warpgroup",                             \
+      2, 64, 256, 0, 1, 0, 1, 1, 0)                                                                                  \
+    X("s4_w64_t128_ws_p_tmr_sk_g1", "as s4_w64_t128_ws_p_tmr_g1 with split K (equal work per CTA)",                  \
+      4, 64, 128, 1, 1, 2, 1, 1, 0)                                                                                  \
     X("s1_w64_t128_g2", "dual baseline with both accumulators per warpgroup (one consumer warpgroup)",               \
       1, 64, 128, 0, 0, 0, 0, 2, 0)                                                                                  \
     X("s1_w128_t128_g2", "as s1_w64_t128_g2 with 128 columns per CTA (two consumer warpgroups)",                     \
