@@ -25,12 +25,12 @@ scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "after rewriting: --check 
 # round fails --check; a sweep without the default point is refused
 if [ -x build/gemmscope-record ]; then
     d=$tmp/defaults.md
-    printf '<!-- gemmscope defaults-table dual samples/dual-variants-8f89cf0.tsv d512n4096k7168 -->\n<!-- end -->\n' >"$d"
+    printf '<!-- gemmscope defaults-table dual samples/dual-t256.tsv d512n4096k7168 -->\n<!-- end -->\n' >"$d"
     scripts/readme.sh "$d" >/dev/null 2>&1 && grep -q '| d512n4096k7168 | `' "$d" \
         && row "a defaults table renders from the sweep" pass || row "a defaults table renders from the sweep" FAIL
     sed -i 's/| \([0-9]*\)\.\([0-9]*\) /| 1\1.\2 /' "$d"
     scripts/readme.sh --check "$d" >/dev/null 2>&1 && row "an edited round in it: --check fails" FAIL || row "an edited round in it: --check fails" pass
-    grep -v "s3_w128_t128_ws_p_tma_g2" samples/dual-variants-8f89cf0.tsv >"$tmp/sweep.tsv"
+    grep -v "s3_w64_t256_ws_p_tmr_g1" samples/dual-t256.tsv >"$tmp/sweep.tsv"
     printf '<!-- gemmscope defaults-table dual %s d512n4096k7168 -->\n<!-- end -->\n' "$tmp/sweep.tsv" >"$tmp/nodefault.md"
     scripts/readme.sh --check "$tmp/nodefault.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "a sweep without the default point: refused (exit 2)" pass || row "a sweep without the default point: refused (exit 2)" FAIL
 else
