@@ -40,7 +40,9 @@
  *              fp32 before the fp16 conversion and the stores.  1: a B1 and a B2 warpgroup per 64
  *              columns (TILE_W 64); the B2 warpgroup hands its fp32 accumulators to the B1 one
  *              through shared memory (an exchange buffer and its two mbarriers) and moves on to
- *              its next unit.  2: each warpgroup holds both accumulators of its 64 columns
+ *              its next unit; where that buffer does not fit (three 256-token stages), the two
+ *              exchange halves in the unit's last ring slot and each gates and stages its half
+ *              (store_split_gate).  2: each warpgroup holds both accumulators of its 64 columns
  *              (TILE_T <= 128 for registers), B2's fragments dequantised while B1's wgmmas run.
  *              Every GATE 0 path compiles as it did before the knob (the knob's code is under
  *              `if constexpr`).
