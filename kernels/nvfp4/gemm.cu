@@ -57,8 +57,8 @@
  * ACC_TO_REG, EPILOGUE and STORE per tile (with TMA_STORE 2 the EPILOGUE includes the
  * barrier of the storing warpgroups, and the STORE includes thread 0's wait for the store's
  * read of the slot: in warp 0's record where two warpgroups store, in every warp's where one
- * does, as they meet after it); the detail twin (GS_TWIN=2) also LOAD_WAIT,
- * DEQUANT and MMA per stage (first warp of each consumer warpgroup), which cost it up to 34%
+ * does or where gate 1's two share one store (store_split_gate), as they meet after it); the
+ * detail twin (GS_TWIN=2) also LOAD_WAIT, DEQUANT and MMA per stage (first warp of each consumer warpgroup), which cost it up to 34%
  * on the H100 (samples/variants.tsv, detail/x): the main loop is issue-bound on the
  * dequantisation, and every stamp is instructions.  With a producer warpgroup, its second
  * warp runs the twins' clock sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every
@@ -155,13 +155,13 @@ template <class KP> __host__ __device__ constexpr int kp_groups()
 
 constexpr int SMEM_LIMIT = 232448; /* opt-in shared memory per block on sm_90 */
 /* Named barriers: 0 the CTA, 1 + cw one consumer warpgroup, CONSUMERS_BAR both consumer
- * warpgroups (store_tma_ring). */
+ * warpgroups (store_tma_ring, store_split_gate). */
 constexpr int CONSUMERS_BAR = 4;
 
 /* Shared memory: STAGES x {token slabs | raw weights | scale atoms}, then the TMA-store
  * staging (TMA_STORE 1: one [TILE_T][64] fp16 swizzled slab per 64 output columns; with 2
  * the same slabs lie in a ring slot's token slabs, which hold TILE_T x 256 bytes), then (GATE
- * 1) the exchange buffer, then barriers.  The dual GEMM's stage holds B1's rows and atoms,
+ * 1, where it fits) the exchange buffer, then barriers.  The dual GEMM's stage holds B1's rows and atoms,
  * then B2's. */
 template <class Cfg> struct smem_plan {
     static constexpr int T_SLAB = Cfg::TILE_T * 128; /* 64 fp16 of K per token row */
@@ -183,13 +183,15 @@ template <class Cfg> struct smem_plan {
      * (store_split_gate) */
     static constexpr int o_x = o_c + C_BYTES;
     static constexpr int X_OWN = 64 * Cfg::TILE_T * 4;
-    static constexpr bool X_IN_RING =
-        Cfg::GATE == 1 && o_x + X_OWN + 16 * Cfg::STAGES + 16 + 1024 > SMEM_LIMIT;
+    /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty (unused with X_IN_RING); PINGPONG:
+     * turn[2] */
+    static constexpr int BAR_BYTES = 16 * Cfg::STAGES + (Cfg::GATE == 1 || Cfg::PINGPONG ? 16 : 0);
+    static constexpr int ALIGN_SLACK = 1024; /* to align the base to 1024 */
+    static constexpr bool X_IN_RING = Cfg::GATE == 1 && o_x + X_OWN + BAR_BYTES + ALIGN_SLACK > SMEM_LIMIT;
     static constexpr int X_BYTES = Cfg::GATE == 1 && !X_IN_RING ? X_OWN : 0;
-    /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty; PINGPONG: turn[2] */
     static constexpr int o_bar = o_x + X_BYTES;
-    static constexpr int bytes = o_bar + 16 * Cfg::STAGES + (Cfg::GATE == 1 || Cfg::PINGPONG ? 16 : 0);
-    static constexpr int dyn_bytes = bytes + 1024;   /* slack to align the base to 1024 */
+    static constexpr int bytes = o_bar + BAR_BYTES;
+    static constexpr int dyn_bytes = bytes + ALIGN_SLACK;
     /* the mbarriers of ring slot `slot`: full (the producer's arrival + bytes) and empty (the
      * consumers' releases) */
     static __device__ __forceinline__ uint32_t full_bar(uint32_t base, uint32_t slot) { return base + o_bar + 8 * slot; }
@@ -212,7 +214,7 @@ template <class Cfg> struct smem_plan {
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
     static_assert(Cfg::TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's "
                                                                  "token slabs");
-    static_assert(!X_IN_RING || (X_OWN <= 2 * T_SLAB && Cfg::WARP_SPEC && Cfg::STAGES >= 2 && Cfg::TMA_STORE == 2),
+    static_assert(!X_IN_RING || (Cfg::WARP_SPEC && Cfg::STAGES >= 2 && Cfg::TMA_STORE == 2),
                   "nvfp4 gemm: the exchange in a ring slot needs a producer warpgroup (a consumer issuing loads "
                   "would wait for the slot it holds), 2+ stages and the ring-staged store (store_split_gate)");
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
@@ -748,8 +750,9 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
 
 /* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
  * slot, which both warpgroups hold, carries the exchange, then the staging.  Each warpgroup hands
- * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128]
- * in slab cw: the B1 warpgroup its g of tokens N/2..N-1, the B2 warpgroup its u of 0..N/2-1),
+ * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128],
+ * 128 N bytes from the slab's start times cw: the B1 warpgroup its g of tokens N/2..N-1, the B2
+ * warpgroup its u of 0..N/2-1),
  * forms silu(g) * u on its own half (the gate's work and its MUFU issue split between both), and
  * stages that half in the first slab; one TMA store, and the slot goes back once it has read it.
  * The two meet on the consumers' named barrier: the slot's wgmmas done, the halves written, read,
@@ -808,7 +811,8 @@ __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &
 /* A unit after its main loop and ACC_TO_REG: a part of a split tile that does not own it hands
  * its partial sums over; otherwise the epilogue and the store of the point (acc2: GATE 2's
  * second accumulators, else acc itself, unused).  GATE 1's B2 warpgroup stores nothing: its
- * EPILOGUE is the owner's partial sums and the exchange, its STORE empty. */
+ * EPILOGUE is the owner's partial sums and the exchange, its STORE empty (X_IN_RING: both
+ * warpgroups gate, stage and store, store_split_gate). */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
                                             const nvfp4_tile &tl, consumer_ctx &cc, int g, int w0, int t0, int row,
@@ -830,27 +834,27 @@ __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N
 
     if constexpr (smem_plan<Cfg>::X_IN_RING) {
         store_split_gate<N, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
-        return;
-    }
-    if constexpr (Cfg::GATE == 1) {
-        if (cc.cw == 1) {
-            GS_BEGIN(gs, GS_EPILOGUE);
-            if (tl.parts > 1)
-                add_partials<N, Cfg>(acc, acc2, kp, tl, cc);
-            gate_send<N, Cfg>(acc, cc);
-            GS_END(gs, GS_EPILOGUE);
-            GS_BEGIN(gs, GS_STORE);
-            GS_END(gs, GS_STORE);
-            return;
+    } else { /* (not instantiated there: the exchange buffer's code would address the barriers) */
+        if constexpr (Cfg::GATE == 1) {
+            if (cc.cw == 1) {
+                GS_BEGIN(gs, GS_EPILOGUE);
+                if (tl.parts > 1)
+                    add_partials<N, Cfg>(acc, acc2, kp, tl, cc);
+                gate_send<N, Cfg>(acc, cc);
+                GS_END(gs, GS_EPILOGUE);
+                GS_BEGIN(gs, GS_STORE);
+                GS_END(gs, GS_STORE);
+                return;
+            }
         }
-    }
 
-    if constexpr (Cfg::TMA_STORE == 0)
-        store_simt<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, row, c, gs);
-    else if constexpr (Cfg::TMA_STORE == 1)
-        store_tma_own<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, gs);
-    else
-        store_tma_ring<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, gs);
+        if constexpr (Cfg::TMA_STORE == 0)
+            store_simt<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, row, c, gs);
+        else if constexpr (Cfg::TMA_STORE == 1)
+            store_tma_own<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, gs);
+        else
+            store_tma_ring<N, Cfg>(acc, acc2, kp, tl, cc, g, w0, t0, gs);
+    }
 }
 
 /* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,

@@ -66,9 +66,9 @@
  * persistent, tma_store, split_k, gate, pingpong).  tile_w counts output columns per CTA; gate 1 pairs a
  * B1 and a B2 warpgroup on the same 64 columns (tile_w 64; the B2 warpgroup hands its fp32
  * accumulators to the B1 warpgroup through shared memory, which forms silu(acc1) * acc2 and
- * stores; where that buffer does not fit, three 256-token stages, the two exchange halves in
- * the unit's last ring slot and each forms and stages its half: needs _tmr), gate 2 gives each warpgroup both accumulators of its 64 columns (tile_t <= 128 for
- * registers).  pingpong 1 (_pp; gate 2, 64 columns, producer warpgroup, persistent): two consumer
+ * stores; where that buffer does not fit, three 256-token stages, the two exchange halves
+ * in the unit's last ring slot and each forms and stages its half: needs _tmr), gate 2 gives
+ * each warpgroup both accumulators of its 64 columns (tile_t <= 128 for registers).  pingpong 1 (_pp; gate 2, 64 columns, producer warpgroup, persistent): two consumer
  * warpgroups each run whole units, the CTA's units in turn, their main loops one after the other, so
  * one's epilogue and store run beside the other's main loop (seed 002's ping-pong).  Names spell the
  * knobs as above, then _pp, then _g1 or _g2.

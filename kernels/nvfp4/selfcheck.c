@@ -7,7 +7,8 @@
  * count and phase mix, group tags).  One table row per run, plus a negative control (a
  * poisoned, never-launched C must be flagged everywhere), then "N passed, N failed";
  * exit 1 on any failure.  With --dual the same for the gated dual GEMM (dual.h): its nine
- * tests and four benchmarks, its points (gate 1 and 2), its references.
+ * tests and four benchmarks, whose M are all multiples of 256, and one shape whose last token
+ * tile is partial (M = 300: widths 64 and 256 or 128), its points (gate 1 and 2), its references.
  *
  * Usage: nvfp4_selfcheck [--dual] [--variant NAME|all] [--shapes a,b,..] [--seed N] [--cublas]
  *   --cublas also checks the cuBLAS anchor once per shape (gpumode; --dual: both routes) and
@@ -29,7 +30,8 @@
 
 #define BENCH_AND_TESTS "t0,t1,t2,t3,t4,t5,t6,t7,t8,t9,g8k7168,g8k2048,g2k4096,g2k1536"
 #define DUAL_BENCH_AND_TESTS                                                                                  \
-    "dt0,dt1,dt2,dt3,dt4,dt5,dt6,dt7,dt8,d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
+    "dt0,dt1,dt2,dt3,dt4,dt5,dt6,dt7,dt8,d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168,"         \
+    "dual:m=300;n=512;k=1024"
 
 static int g_pass, g_fail, g_skipped;
 
