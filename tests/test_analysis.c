@@ -393,24 +393,40 @@ static void waves_and_idle_tail(void **state)
 
 /* The "Unbalanced" verdict: said from a full wave when an even spread saves at least
  * GS_BALANCE_BOUND, not below it and not under one wave (the idle SMs say that). */
-static int says_unbalanced(double waves, double bound)
+/* A run of `sms` SMs over 100 us, everything else zero: what the verdict tests fill in. */
+static gs_rundata *verdict_run(int sms)
 {
     gs_rundata *r = calloc(1, sizeof *r);
     assert_non_null(r);
-    r->smt.sms = 132;
+    r->smt.sms = sms;
     r->smt.span_ns = 100e3;
-    r->smt.sm_time_ns = 132 * 100e3;
+    r->smt.sm_time_ns = sms * 100e3;
+    return r;
+}
+
+/* Whether r's verdicts hold one that starts with `text` (anywhere: contains it). */
+static int says(const gs_rundata *r, const char *text, int anywhere)
+{
+    gs_verdicts v;
+    gs_verdicts_compute(r, &v);
+    for (int i = 0; i < v.n; i++) {
+        const char *at = strstr(v.text[i], text);
+        if (at && (anywhere || at == v.text[i]))
+            return 1;
+    }
+    return 0;
+}
+
+static int says_unbalanced(double waves, double bound)
+{
+    gs_rundata *r = verdict_run(132);
     r->smt.waves = waves;
     r->smt.end_min_ns = 90e3;
     r->smt.end_max_ns = 100e3;
     r->smt.balance_bound = bound;
-    gs_verdicts v;
-    gs_verdicts_compute(r, &v);
+    const int said = says(r, "Unbalanced: SMs run out of work between 90.0 and 100.0 us;", 0);
     free(r);
-    for (int i = 0; i < v.n; i++)
-        if (strstr(v.text[i], "Unbalanced: SMs run out of work between 90.0 and 100.0 us;") == v.text[i])
-            return 1;
-    return 0;
+    return said;
 }
 
 static void unbalanced_verdict(void **state)
@@ -427,12 +443,8 @@ static void unbalanced_verdict(void **state)
  * below any of the three, and not without PC samples. */
 static int says_fetch(double exposed, double phase_samples, double fetch_samples, int present)
 {
-    gs_rundata *r = calloc(1, sizeof *r);
-    assert_non_null(r);
+    gs_rundata *r = verdict_run(132);
     snprintf(r->names.p[GS_EPILOGUE].name, sizeof r->names.p[GS_EPILOGUE].name, "EPILOGUE");
-    r->smt.sms = 132;
-    r->smt.span_ns = 100e3;
-    r->smt.sm_time_ns = 132 * 100e3;
     r->smt.exposed_share[GS_EPILOGUE] = exposed;
     gs_stalls *st = &r->stalls;
     st->present = present;
@@ -443,13 +455,9 @@ static int says_fetch(double exposed, double phase_samples, double fetch_samples
     st->phase_total[GS_EPILOGUE] = phase_samples;
     st->by[GS_EPILOGUE][1] = fetch_samples;
     st->by[GS_EPILOGUE][0] = phase_samples - fetch_samples;
-    gs_verdicts v;
-    gs_verdicts_compute(r, &v);
+    const int said = says(r, "EPILOGUE waits on instruction fetch: no_instructions is ", 0);
     free(r);
-    for (int i = 0; i < v.n; i++)
-        if (strstr(v.text[i], "EPILOGUE waits on instruction fetch: no_instructions is ") == v.text[i])
-            return 1;
-    return 0;
+    return said;
 }
 
 static void fetch_verdict(void **state)
@@ -517,31 +525,22 @@ static void planned_work(void **state)
 static void planned_bound_applies(void **state)
 {
     (void)state;
-    gs_rundata *r = calloc(1, sizeof *r);
-    assert_non_null(r);
+    gs_rundata *r = verdict_run(4);
     gs_units us;
     memset(&us, 0, sizeof us);
     add_unit(&us, 0, 0, 128, 0, 30, 1);
     add_unit(&us, 1, 1, 128, 0, 20, 1);
     assert_int_equal(gs_workload_compute(&us, 2, &r->work), 0);
     r->have = GS_NEED_SMTIME;
-    r->smt.sms = 4;
     r->smt.ctas_per_sm_max = 1;
     unsigned slots = 0;
     assert_float_equal(gs_rundata_planned_bound(r, &slots), 1 - 50.0 / (4 * 30), 1e-12);
     assert_int_equal(slots, 4);
     /* the "Unbalanced" verdict then says how much of it the plan holds (here all: 58.3% planned) */
-    r->smt.span_ns = 100e3;
-    r->smt.sm_time_ns = 4 * 100e3;
     r->smt.waves = 1.0;
     r->smt.end_max_ns = 100e3;
     r->smt.balance_bound = 0.55;
-    gs_verdicts v;
-    gs_verdicts_compute(r, &v);
-    int said = 0;
-    for (int i = 0; i < v.n; i++)
-        said |= strstr(v.text[i], "The schedule's main loops alone: 58.3% (the imbalance is planned).") != NULL;
-    assert_true(said);
+    assert_true(says(r, "The schedule's main loops alone: 58.3% (the imbalance is planned).", 1));
     r->smt.ctas_per_sm_max = 2;
     assert_true(isnan(gs_rundata_planned_bound(r, &slots)));
     r->smt.ctas_per_sm_max = 1;
