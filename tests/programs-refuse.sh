@@ -1,6 +1,7 @@
 #!/bin/bash
 # Arguments the GPU programs must refuse before they touch the GPU (run without one): 'all'
-# points in a program built without the evidence points, and malformed --metrics lists.  Each
+# points in a program built without the evidence points, a --tsv table that cannot be written,
+# and malformed --metrics lists.  Each
 # must exit 2 with a one-line reason that names the way out; 'production' must be taken.
 set -u
 pass=0 fail=0
@@ -23,6 +24,7 @@ expect "selfcheck --variant all without the evidence points" "make nvfp4-evidenc
 expect "selfcheck --dual --variant all without them" "make nvfp4-evidence" build/nvfp4-selfcheck --dual --variant all
 expect "bench --variants all without them" "make nvfp4-evidence" build/nvfp4-bench --variants all
 expect "bench --dual --variants all without them" "make nvfp4-evidence" build/nvfp4-bench --dual --variants all
+expect "bench --tsv in a folder that does not exist" "writable folder" build/nvfp4-bench --tsv /nonexistent-gs/x.tsv
 expect "selfcheck: an unknown point" "unknown variant 'nope'" build/nvfp4-selfcheck --variant nope
 expect "cupti-check --metrics '' (empty)" "comma-separated metric names" build/cupti-check --metrics ""
 expect "cupti-check --metrics 'a,,b' (an empty name)" "comma-separated metric names" build/cupti-check --metrics a,,b
