@@ -779,93 +779,6 @@ static void test_split_schedule(void **state)
     nvfp4_schedule_free(&sc);
 }
 
-/* Sliced split K: with fewer tiles than CTAs, each CTA past the tiles takes the second K half
- * of a full-width tile long enough to cut (most expensive first); the halves of a sliced tile
- * are each alone on their CTA, with the tile's two flag slots and one buffer of their own;
- * otherwise the whole-tile schedule.  want_sliced: how many tiles the case must slice. */
-static void check_slice_schedule(const char *name, int tile_w, int tile_t, int sms, int want_sliced)
-{
-    nvfp4_shape s;
-    nvfp4_schedule sc, whole;
-    char err[512];
-    assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, NVFP4_SPLIT_SLICE, sms, &sc, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, NVFP4_SPLIT_NONE, sms, &whole, err, sizeof err), 0);
-    assert_int_equal(sc.grid, sms);
-    assert_int_equal(sc.split_tiles, 2 * want_sliced);
-    assert_int_equal(sc.partial_bufs, want_sliced);
-    assert_int_equal(sc.ntiles, whole.ntiles + want_sliced);
-    unsigned char *slot_used = calloc((size_t)sc.split_tiles + 1, 1), *buf_used = calloc((size_t)sc.partial_bufs + 1, 1);
-    assert_true(slot_used && buf_used);
-    for (int b = 0; b < sc.grid; b++)
-        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
-            const nvfp4_tile *x = &sc.tiles[t];
-            const int nkb = s.k[x->group] / NVFP4_BK;
-            if (!x->slice) {
-                assert_int_equal(x->parts, 1);
-                assert_true(x->kb0 == 0 && x->kb1 == nkb);
-                continue;
-            }
-            assert_int_equal(sc.cta_first[b + 1] - sc.cta_first[b], 1); /* alone on its CTA */
-            assert_int_equal(x->parts, 2);
-            assert_int_equal(x->n_eff, tile_t);
-            assert_true(x->slot % 2 == 0 && x->slot + 1 < sc.split_tiles);
-            assert_true(x->pbuf < (unsigned)sc.partial_bufs && x->slot == 2 * x->pbuf);
-            slot_used[x->slot]++;
-            buf_used[x->pbuf]++;
-            /* the two halves: K [0, nkb / 2) and [nkb / 2, nkb), each at least a minimal part */
-            assert_int_equal(x->kb0, x->part ? nkb / 2 : 0);
-            assert_int_equal(x->kb1, x->part ? nkb : nkb / 2);
-            assert_true(nkb / 2 >= NVFP4_MIN_PART_KB);
-            int other = 0;
-            for (int u = 0; u < sc.ntiles; u++) {
-                const nvfp4_tile *y = &sc.tiles[u];
-                other += u != t && y->group == x->group && y->ttile == x->ttile && y->wtile == x->wtile &&
-                         y->slice && y->part == 1 - x->part && y->slot == x->slot && y->pbuf == x->pbuf;
-            }
-            assert_int_equal(other, 1);
-        }
-    for (int i = 0; i < sc.partial_bufs; i++) {
-        assert_int_equal(slot_used[2 * i], 2); /* both halves name the tile's first slot */
-        assert_int_equal(buf_used[i], 2);
-    }
-    /* the whole tiles: each once, and with nothing sliced the whole-tile schedule itself */
-    int whole_units = 0;
-    for (int t = 0; t < sc.ntiles; t++)
-        whole_units += !sc.tiles[t].slice || sc.tiles[t].part == 0;
-    assert_int_equal(whole_units, whole.ntiles);
-    if (!want_sliced)
-        for (int b = 0; b <= sc.grid && b <= whole.grid; b++)
-            if (b < whole.grid || sc.cta_first[b] != sc.ntiles)
-                assert_int_equal(sc.cta_first[b], whole.cta_first[b]);
-    free(slot_used), free(buf_used);
-    nvfp4_schedule_free(&sc);
-    nvfp4_schedule_free(&whole);
-}
-
-static void test_slice_schedule(void **state)
-{
-    (void)state;
-    check_slice_schedule("m=256;n=4096;k=7168", 64, 256, 132, 64);  /* d256n4096k7168: every tile */
-    check_slice_schedule("m=256;n=3072;k=4096", 64, 256, 132, 48);  /* d256n3072k4096 */
-    check_slice_schedule("m=300;n=512;k=1024", 64, 256, 132, 8);    /* the 44-token tiles stay whole */
-    check_slice_schedule("m=256;n=512;k=768", 64, 256, 132, 0);     /* 6 K blocks: too short to cut */
-    check_slice_schedule("m=512;n=4096;k=7168", 64, 256, 132, 4);   /* 128 tiles: 4 CTAs left over */
-    check_slice_schedule("m=512;n=8192;k=1024", 64, 256, 132, 0);   /* more tiles than CTAs: whole */
-    check_slice_schedule("m=256;n=512;k=7168", 64, 256, 12, 4);     /* 8 tiles, 4 CTAs left over */
-    /* what no sliced schedule may hold is caught: a sliced half sharing its CTA */
-    nvfp4_shape s;
-    nvfp4_schedule sc;
-    char err[256];
-    assert_int_equal(nvfp4_shape_parse("m=256;n=512;k=7168", &s, err, sizeof err), 0);
-    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_SLICE, 16, &sc, err, sizeof err), 0);
-    for (int b = 0; b < sc.grid; b++)
-        assert_true(sc.cta_first[b + 1] - sc.cta_first[b] <= 1);
-    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_SLICE + 1, 16, &sc, err, sizeof err), -1);
-    assert_non_null(strstr(err, "bad arguments"));
-    nvfp4_schedule_free(&sc);
-}
-
 /* ---- knob points ---- */
 
 static void test_variants_and_stamp_geometry(void **state)
@@ -944,7 +857,6 @@ int main(void)
         cmocka_unit_test(test_schedule_covers_each_tile_once),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
-        cmocka_unit_test(test_slice_schedule),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),

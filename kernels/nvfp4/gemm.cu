@@ -748,27 +748,36 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
     GS_END(gs, GS_STORE);
 }
 
-/* X_IN_RING's gate over the tokens [T0, T0 + NT) of a tile (slab-relative from 0), in the token
- * slabs at `slab` of the unit's last ring slot, which both warpgroups hold and have finished
- * their wgmmas on.  Each warpgroup hands the other the half of its accumulators on the other's
- * tokens (thread t's float4 [NT / 32][128], NT / 8 x 128 bytes from the slab's start times cw:
- * the B1 warpgroup its g of the upper half, the B2 warpgroup its u of the lower half), forms
- * silu(g) * u on its own half (the gate's work and its MUFU issue split between both) and stages
- * it in the first slab.  A thread's accumulator i lies on token 8 (i / 4) + ...: tokens
- * [T0, T0 + NT) are accumulators [T0 / 2, (T0 + NT) / 2). */
-template <int N, int T0, int NT, class Cfg>
-__device__ __forceinline__ void gate_in_slot(const float (&acc)[N / 2], uint32_t slab, const consumer_ctx &cc)
+/* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
+ * slot, which both warpgroups hold, carries the exchange, then the staging.  Each warpgroup hands
+ * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128],
+ * 128 N bytes from the slab's start times cw: the B1 warpgroup its g of tokens N/2..N-1, the B2
+ * warpgroup its u of 0..N/2-1),
+ * forms silu(g) * u on its own half (the gate's work and its MUFU issue split between both), and
+ * stages that half in the first slab; one TMA store, and the slot goes back once it has read it.
+ * The two meet on the consumers' named barrier: the slot's wgmmas done, the halves written, read,
+ * staged, stored.  A thread's accumulator i lies on token 8 (i / 4) + ...: the first N / 4 on
+ * tokens below N / 2. */
+template <int N, class Cfg, class KP>
+__device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
+                                                 consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
 {
-    constexpr int A0 = T0 / 2, Q = NT / 4; /* first accumulator of the window, per thread per half */
+    using L = smem_plan<Cfg>;
+    constexpr int Q = N / 4; /* accumulators per thread on half the tokens */
+    const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
     const uint32_t half_bytes = (uint32_t)(Q / 4) * 2048u, tid16 = 16u * (uint32_t)cc.tid_wg;
     const bool b2 = cc.cw == 1;
+    GS_BEGIN(gs, GS_EPILOGUE);
+    if (tl.parts > 1)
+        add_partials<N, Cfg>(acc, acc, kp, tl, cc);
+    named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
     const uint32_t out = slab + (b2 ? half_bytes : 0u) + tid16, in = slab + (b2 ? 0u : half_bytes) + tid16;
 #pragma unroll
     for (int k = 0; k < Q / 4; k++) { /* B1: its upper half, B2: its lower half (selects, not indexing) */
         float v[4];
 #pragma unroll
         for (int e = 0; e < 4; e++)
-            v[e] = b2 ? acc[A0 + 4 * k + e] : acc[A0 + Q + 4 * k + e];
+            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
         sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
     }
     named_barrier(CONSUMERS_BAR, 256);
@@ -779,99 +788,22 @@ __device__ __forceinline__ void gate_in_slot(const float (&acc)[N / 2], uint32_t
         const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            const float own = b2 ? acc[A0 + Q + 4 * k + e] : acc[A0 + 4 * k + e];
+            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
             res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
         }
     }
     named_barrier(CONSUMERS_BAR, 256); /* both halves read before the staging overwrites them */
-    stage_tokens<NT / 2, Cfg>(res, slab, cc, b2 ? NT / 2 : 0);
-    fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store (or to the loads that
-                                 refill the slot) */
+    stage_tokens<N / 2, Cfg>(res, slab, cc, b2 ? N / 2 : 0);
+    fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
     named_barrier(CONSUMERS_BAR, 256);
-}
-
-/* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
- * slot carries the exchange, then the staging of the whole tile (gate_in_slot); one TMA store,
- * and the slot goes back once it has read it.  The two warpgroups meet on the consumers' named
- * barrier: the slot's wgmmas done, the halves written, read, staged, stored. */
-template <int N, class Cfg, class KP>
-__device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
-                                                 consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
-{
-    using L = smem_plan<Cfg>;
-    const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
-    GS_BEGIN(gs, GS_EPILOGUE);
-    if (tl.parts > 1)
-        add_partials<N, Cfg>(acc, acc, kp, tl, cc);
-    named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
-    gate_in_slot<N, 0, N, Cfg>(acc, slab, cc);
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
-    if (cc.cw == 0 && cc.tid_wg == 0) {
+    if (!b2 && cc.tid_wg == 0) {
         tma_store_slab(kp, cc, g, w0, t0, slab);
         bulk_wait_read0();
     }
     named_barrier(CONSUMERS_BAR, 256); /* the store has read the slot: each thread releases it */
-    release_slot<Cfg>(cc, held);
-    GS_END(gs, GS_STORE);
-}
-
-/* A sliced tile's part P (schedule.h; X_IN_RING points): its CTA and the other part's run the
- * tile's two K halves at once.  Each warpgroup hands the other part's matching warpgroup its
- * partial sums on the other's tokens (float4 [N / 16][128 threads] per warpgroup in half 1 - P
- * of the tile's buffer; flag slot + 1 - P), takes the other's on its own tokens (half P, flag
- * slot + P, which it resets for the next launch), then gates, stages and stores its N / 2
- * tokens: 16-byte stores from the staging, as the output map's box spans a whole tile. */
-template <int N, int P, class Cfg, class KP>
-__device__ __forceinline__ void store_slice_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
-                                                 consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
-{
-    using L = smem_plan<Cfg>;
-    constexpr int H = N / 4;                         /* accumulators per thread on one part's tokens */
-    constexpr int HALF = part_floats<Cfg>() / 2;     /* one part's tokens, both warpgroups */
-    constexpr int WG = 64 * Cfg::TILE_T / 2;          /* one warpgroup's share of a half */
-    const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
-    float *const buf = kp.partials + (size_t)tl.pbuf * (size_t)part_floats<Cfg>() + (size_t)cc.uw * WG +
-                       (size_t)cc.tid_wg * 4u;
-    int *const flags = kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + cc.uw;
-    GS_BEGIN(gs, GS_EPILOGUE);
-    float *const out = buf + (size_t)(1 - P) * HALF;
-#pragma unroll
-    for (int i = 0; i < H / 4; i++)
-        st_cg_f4(out + (size_t)i * 512u, acc[(1 - P) * H + 4 * i], acc[(1 - P) * H + 4 * i + 1],
-                 acc[(1 - P) * H + 4 * i + 2], acc[(1 - P) * H + 4 * i + 3]);
-    named_barrier(1 + cc.cw, 128);
-    if (cc.tid_wg == 0) {
-        red_release_gpu_add(flags + (1 - P) * unit_warpgroups_of<Cfg>(), 1);
-        int *const mine = flags + P * unit_warpgroups_of<Cfg>();
-        while (ld_acquire_gpu(mine) < 1) {
-        }
-        st_relaxed_gpu(mine, 0);
-    }
-    named_barrier(1 + cc.cw, 128);
-    const float *const in = buf + (size_t)P * HALF;
-#pragma unroll
-    for (int i = 0; i < H / 4; i++) {
-        const float4 v = ld_cg_f4(in + (size_t)i * 512u);
-        acc[P * H + 4 * i] += v.x;
-        acc[P * H + 4 * i + 1] += v.y;
-        acc[P * H + 4 * i + 2] += v.z;
-        acc[P * H + 4 * i + 3] += v.w;
-    }
-    named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
-    gate_in_slot<N, P * N / 2, N / 2, Cfg>(acc, slab, cc);
-    GS_END(gs, GS_EPILOGUE);
-
-    GS_BEGIN(gs, GS_STORE);
-    /* the staged [N / 2][64] fp16 (128-byte rows, 16-byte chunks swizzled by row) to C */
-    uint16_t *const C = kp.C[g] + (size_t)(t0 + P * N / 2) * (size_t)kp.n[g] + (size_t)w0;
-    for (int q = 128 * cc.cw + cc.tid_wg; q < (N / 2) * 8; q += 256) {
-        const int t = q >> 3, k = q & 7;
-        const uint4 v = lds128(slab + (uint32_t)(t * 128 + ((k ^ (t & 7)) << 4)));
-        *reinterpret_cast<uint4 *>(C + (size_t)t * (size_t)kp.n[g] + 8 * k) = v;
-    }
-    named_barrier(CONSUMERS_BAR, 256); /* the staging read: each thread releases the slot */
     release_slot<Cfg>(cc, held);
     GS_END(gs, GS_STORE);
 }
@@ -886,9 +818,8 @@ __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N
                                             const nvfp4_tile &tl, consumer_ctx &cc, int g, int w0, int t0, int row,
                                             int c, gs_ctx &gs)
 {
-    /* a part of a split tile that does not own it: hand the partial sum over, done (a sliced
-     * tile's parts each own half of it) */
-    if (tl.parts > 1 && tl.part != 0 && !(smem_plan<Cfg>::X_IN_RING && tl.slice)) {
+    /* a part of a split tile that does not own it: hand the partial sum over, done */
+    if (tl.parts > 1 && tl.part != 0) {
         /* nothing to stage: give the held slot back at once (GATE 1's B2 warpgroup holds none,
          * but for the exchange: X_IN_RING) */
         if (smem_plan<Cfg>::X_IN_RING || (Cfg::TMA_STORE == 2 && !(Cfg::GATE == 1 && cc.cw == 1)))
@@ -902,15 +833,6 @@ __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N
     }
 
     if constexpr (smem_plan<Cfg>::X_IN_RING) {
-        if constexpr (N == Cfg::TILE_T) { /* (only full-width tiles are sliced) */
-            if (tl.slice) {
-                if (tl.part == 0)
-                    store_slice_gate<N, 0, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
-                else
-                    store_slice_gate<N, 1, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
-                return;
-            }
-        }
         store_split_gate<N, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
     } else { /* (not instantiated there: the exchange buffer's code would address the barriers) */
         if constexpr (Cfg::GATE == 1) {
@@ -1194,9 +1116,6 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
 template <class Cfg> int launch_point(const nvfp4_kparams *kp, gs_buffer stamps, cudaStream_t s)
 {
     static_assert(Cfg::SPLIT_K == 0 || Cfg::PERSISTENT, "nvfp4 gemm: split K needs persistent CTAs (schedule.h)");
-    static_assert(Cfg::SPLIT_K != NVFP4_SPLIT_SLICE || smem_plan<kernel_cfg<Cfg>>::X_IN_RING,
-                  "nvfp4 gemm: sliced split K runs on the points whose gate exchanges in a ring slot "
-                  "(store_slice_gate)");
     if constexpr (Cfg::GATE != 0) {
         if (kp->groups != 2)
             return (int)cudaErrorInvalidValue;

@@ -7,9 +7,7 @@
  * it; needs _ws and 2+ stages), _sk (split K, split_k = 1: every CTA gets the same share of
  * the work, tiles cut at K blocks where they overflow a share), _skr (split K, split_k = 2:
  * whole tiles first, then the most loaded CTAs hand K ranges of their last tile to the least
- * loaded), _sks (split K, split_k = 3: whole tiles one per CTA, the CTAs left over each take
- * the second K half of a tile, the two halves run at once and each stores half the tokens;
- * the dual GEMM's points that exchange in a ring slot only; schedule.h).
+ * loaded; schedule.h).
  *
  * NVFP4_PRODUCTION_POINTS: each benchmark shape's default and what the rule for every other
  * shape can pick (variants.c, nvfp4_variant_default); gemm.cu compiles them into every
@@ -136,9 +134,6 @@
       2, 64, 256, 1, 1, 2, 2, 1, 0)                                                                                  \
     X("s3_w64_t256_ws_p_tmr_skr_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
       "the mean", 3, 64, 256, 1, 1, 2, 2, 1, 0)                                                                      \
-    X("s3_w64_t256_ws_p_tmr_sks_g1", "as s3_w64_t256_ws_p_tmr_g1 with sliced split K (CTAs left over each take a "  \
-      "tile's second K half; the two halves run at once and each stores half the tokens)", 3, 64, 256, 1, 1, 2, 3,  \
-      1, 0)                                                                                                          \
     X("s2_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_sk_g1 with 2 stages (the exchange in a buffer of its "  \
       "own)", 2, 64, 256, 1, 1, 2, 1, 1, 0)                                                                          \
     X("s2_w64_t256_ws_p_g1", "as s2_w64_t256_ws_p_tmr_g1 with SIMT stores", 2, 64, 256, 1, 1, 0, 0, 1, 0)            \

@@ -49,7 +49,7 @@ static int enumerate(const nvfp4_shape *s, int tile_w, int tile_t, nvfp4_tile *o
             for (int wt = 0; wt < s->n[g] / tile_w; wt++) {
                 if (out)
                     out[n] = (nvfp4_tile){(uint16_t)g, (uint16_t)tt, (uint16_t)wt, (uint16_t)n_eff, 0,
-                                          (uint16_t)(s->k[g] / NVFP4_BK), 0, 1, 0, 0, 0};
+                                          (uint16_t)(s->k[g] / NVFP4_BK), 0, 1, 0, 0};
                 n++;
             }
         }
@@ -290,60 +290,12 @@ out:
     return rc;
 }
 
-/* Sliced split K (schedule.h): the sorted tiles one per CTA, then the CTAs past them each take
- * the second K half of the next full-width tile that is long enough.  Fewer tiles than CTAs
- * (the caller's condition); writes the units in CTA order (room for 2 x ntiles) and fills
- * cta_first; returns the number of units. */
-static int slice_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_t, int grid,
-                       nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
-{
-    int sliced = 0, n = 0;
-    int *half = malloc((size_t)ntiles * sizeof *half); /* the tile's second half's CTA, or -1 */
-    if (!half)
-        return -1;
-    for (int t = 0; t < ntiles; t++) {
-        const int nkb = s->k[sorted[t].group] / NVFP4_BK;
-        const int can = sorted[t].n_eff == tile_t && nkb >= 2 * NVFP4_MIN_PART_KB && ntiles + sliced < grid;
-        half[t] = can ? ntiles + sliced++ : -1;
-    }
-    for (int b = 0; b < grid; b++) {
-        cta_first[b] = n;
-        if (b < ntiles) {
-            nvfp4_tile u = sorted[b];
-            if (half[b] >= 0) { /* part 0: the first K half, the first half of the tokens */
-                u.kb1 = (uint16_t)(u.kb1 / 2);
-                u.parts = 2, u.slice = 1;
-                u.slot = (uint16_t)(2 * (half[b] - ntiles));
-                u.pbuf = (uint32_t)(half[b] - ntiles);
-            }
-            units[n++] = u;
-        }
-    }
-    for (int t = 0; t < ntiles; t++)
-        if (half[t] >= 0) { /* part 1 on its own CTA */
-            nvfp4_tile u = sorted[t];
-            u.kb0 = (uint16_t)(u.kb1 / 2);
-            u.part = 1, u.parts = 2, u.slice = 1;
-            u.slot = (uint16_t)(2 * (half[t] - ntiles));
-            u.pbuf = (uint32_t)(half[t] - ntiles);
-            cta_first[half[t]] = n;
-            units[n++] = u;
-        }
-    for (int b = ntiles + sliced; b < grid; b++) /* CTAs past them run nothing */
-        cta_first[b] = n;
-    cta_first[grid] = n;
-    *split_tiles = 2 * sliced;
-    *partial_bufs = sliced;
-    free(half);
-    return n;
-}
-
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen)
 {
     nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
     if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || (persistent && sms <= 0) ||
-        split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_SLICE || (split && !persistent) || sms > 65535) {
+        split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_REBALANCE || (split && !persistent) || sms > 65535) {
         snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, persistent %d, split %d, sms %d)", tile_w, tile_t,
                  persistent, split, sms);
         return -1;
@@ -386,14 +338,6 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
         if (sc.ntiles < 0) {
             snprintf(err, errlen, sc.ntiles == -2 ? "schedule: split K would cut a tile into more than 255 parts"
                                                   : "schedule: out of host memory");
-            free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
-            return -1;
-        }
-    } else if (split == NVFP4_SPLIT_SLICE && ntiles < sc.grid) {
-        sc.ntiles = slice_split(s, sorted, ntiles, tile_t, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
-                                &sc.partial_bufs);
-        if (sc.ntiles < 0) {
-            snprintf(err, errlen, "schedule: out of host memory");
             free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
             return -1;
         }

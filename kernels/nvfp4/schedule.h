@@ -26,16 +26,11 @@ extern "C" {
  * With split K a tile may be cut into `parts` K ranges on different CTAs: part 0
  * (kb0 = 0) owns the tile: it waits for the others' fp32 partial sums, adds them in part
  * order and stores C; part p > 0 writes its partial sum to workspace buffer pbuf and
- * signals flag `slot`.  The owner's pbuf is the first of its tile's parts - 1 buffers.
- * A sliced tile (NVFP4_SPLIT_SLICE, `slice` 1) has two parts that run at once, each alone on
- * its CTA, part p owning the tokens [n_eff / 2 p, n_eff / 2 (p + 1)): each writes its partial
- * sums on the other's tokens into half 1 - p of buffer pbuf and signals flag slot + 1 - p,
- * waits on flag slot + p, adds what it finds in half p and stores its own tokens. */
+ * signals flag `slot`.  The owner's pbuf is the first of its tile's parts - 1 buffers. */
 typedef struct nvfp4_tile {
     uint16_t group, ttile, wtile, n_eff;
     uint16_t kb0, kb1;
     uint8_t part, parts;
-    uint8_t slice; /* 1: a sliced tile's part (above) */
     uint16_t slot; /* split tiles only: index of the tile's arrival flags */
     uint32_t pbuf; /* split tiles only: partial-sum buffer (see above) */
 } nvfp4_tile;
@@ -44,7 +39,7 @@ typedef struct nvfp4_schedule {
     int ntiles, grid;  /* ntiles = units (whole tiles, or parts of split ones) */
     nvfp4_tile *tiles; /* ntiles entries, grouped by CTA, in the order each CTA runs them */
     int *cta_first;    /* grid + 1 entries: CTA b runs tiles [cta_first[b], cta_first[b+1]) */
-    int split_tiles;   /* flag slots: one per tile cut into parts, two per sliced tile */
+    int split_tiles;   /* tiles cut into parts (flag slots) */
     int partial_bufs;  /* workspace buffers of tile_w x tile_t floats */
 } nvfp4_schedule;
 
@@ -53,7 +48,7 @@ typedef struct nvfp4_schedule {
 #define NVFP4_MIN_PART_KB 4
 
 /* Split K modes of the schedule (the variant's split_k knob). */
-enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2, NVFP4_SPLIT_SLICE = 3 };
+enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
 
 /* Relative cost of a tile: the weight dequantisation and the fixed work of a stage scale
  * with K x tile_w whatever the width, the wgmmas with K x n_eff.  The weightings, each
@@ -96,13 +91,8 @@ static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile
  *   K blocks from the end of its last tile to the least-loaded one, until each is within
  *   half a minimal part of the mean or no move lowers the most loaded; it keeps the part
  *   from K = 0 (the owner, last on its list), each handed-over range runs before any whole
- *   tile on the CTA that takes it;
- * - NVFP4_SPLIT_SLICE: whole tiles, one per CTA, most expensive first; while CTAs are left
- *   over, each takes the second K half of the next full-width tile (n_eff = tile_t, at least
- *   two minimal parts of K), which becomes a sliced tile (above).  With as many tiles as CTAs
- *   or more, the whole-tile schedule.
- * Either way an owner only waits for parts that run before anything that waits, and the
- * halves of a sliced tile only for each other, each alone on its CTA.
+ *   tile on the CTA that takes it.
+ * Either way an owner only waits for parts that run before anything that waits.
  * 0, or -1 with a one-line reason in err. */
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen);
