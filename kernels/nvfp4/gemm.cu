@@ -749,57 +749,76 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
 }
 
 /* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
- * slot, which both warpgroups hold, carries the exchange, then the staging.  Each warpgroup hands
- * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128],
- * 128 N bytes from the slab's start times cw: the B1 warpgroup its g of tokens N/2..N-1, the B2
- * warpgroup its u of 0..N/2-1),
- * forms silu(g) * u on its own half (the gate's work and its MUFU issue split between both), and
- * stages that half in the first slab; one TMA store, and the slot goes back once it has read it.
- * The two meet on the consumers' named barrier: the slot's wgmmas done, the halves written, read,
- * staged, stored.  A thread's accumulator i lies on token 8 (i / 4) + ...: the first N / 4 on
- * tokens below N / 2. */
+ * slot, which both warpgroups hold, carries the exchange, then the staging.  Its token slabs hold
+ * the staged [N][64] fp16 tile in their first 128 N bytes and, behind it, one quarter of the
+ * tokens of both accumulators at a time (g from the B1 warpgroup, u from the B2 one, each thread's
+ * float4 [N / 32][128]).  Per quarter, both warpgroups write theirs, then all 256 threads form
+ * silu(g) * u of it in a rolled loop, one output at a time into the staging (the swizzled layout
+ * stage_tokens gives), and one TMA store follows the fourth.  Rolled, because this code runs once
+ * per tile and is fetched cold: unrolled over a thread's 64 outputs it waited on instruction
+ * fetch (docs/notebook/2026-11-26-dual-t256.md).  Accumulator i of a thread lies on token
+ * 8 (i / 4) + 2c + (i & 1), weight row row + 8 ((i / 2) & 1): quarter q holds i in
+ * [N/8 q, N/8 (q + 1)). */
+template <int Q, int N> __device__ __forceinline__ void send_quarter(const float (&acc)[N / 2], uint32_t dst)
+{
+#pragma unroll
+    for (int k = 0; k < N / 32; k++)
+        sts128f(dst + (uint32_t)k * 2048u, acc[Q * N / 8 + 4 * k], acc[Q * N / 8 + 4 * k + 1],
+                acc[Q * N / 8 + 4 * k + 2], acc[Q * N / 8 + 4 * k + 3]);
+}
+
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
                                                  consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
-    constexpr int Q = N / 4; /* accumulators per thread on half the tokens */
     const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
-    const uint32_t half_bytes = (uint32_t)(Q / 4) * 2048u, tid16 = 16u * (uint32_t)cc.tid_wg;
-    const bool b2 = cc.cw == 1;
+    const uint32_t xg = slab + 128u * N, xu = xg + 64u * N; /* a quarter: N / 32 x 2048 bytes each */
+    const uint32_t mine = (cc.cw ? xu : xg) + 16u * (uint32_t)cc.tid_wg;
+    const int T = 128 * cc.cw + cc.tid_wg;
     GS_BEGIN(gs, GS_EPILOGUE);
     if (tl.parts > 1)
         add_partials<N, Cfg>(acc, acc, kp, tl, cc);
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
-    const uint32_t out = slab + (b2 ? half_bytes : 0u) + tid16, in = slab + (b2 ? 0u : half_bytes) + tid16;
+#pragma unroll 1
+    for (int q = 0; q < 4; q++) {
+        /* this warpgroup's quarter q (compile-time register indices, one copy per quarter) */
+        if (q == 0)
+            send_quarter<0, N>(acc, mine);
+        else if (q == 1)
+            send_quarter<1, N>(acc, mine);
+        else if (q == 2)
+            send_quarter<2, N>(acc, mine);
+        else
+            send_quarter<3, N>(acc, mine);
+        named_barrier(CONSUMERS_BAR, 256);
+        /* slot s: token block s / 128 of the quarter, writer thread s % 128 (its warp wq, lane) */
+#pragma unroll 1
+        for (int s = T; s < (N / 32) * 128; s += 256) {
+            const int wt = s & 127, row = 16 * (wt >> 5) + ((wt & 31) >> 2);
+            const int t = q * (N / 4) + 8 * (s >> 7) + 2 * (wt & 3);
+            const uint32_t off = (uint32_t)(s >> 7) * 2048u + 16u * (uint32_t)wt;
+            const uint4 gv = lds128(xg + off), uv = lds128(xu + off);
+            const float gg[4] = {__uint_as_float(gv.x), __uint_as_float(gv.y), __uint_as_float(gv.z),
+                                 __uint_as_float(gv.w)};
+            const float uu[4] = {__uint_as_float(uv.x), __uint_as_float(uv.y), __uint_as_float(uv.z),
+                                 __uint_as_float(uv.w)};
 #pragma unroll
-    for (int k = 0; k < Q / 4; k++) { /* B1: its upper half, B2: its lower half (selects, not indexing) */
-        float v[4];
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
-        sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
-    }
-    named_barrier(CONSUMERS_BAR, 256);
-    float res[Q]; /* silu(g) * u on this warpgroup's own tokens */
-#pragma unroll
-    for (int k = 0; k < Q / 4; k++) {
-        const uint4 w = lds128(in + (uint32_t)k * 2048u);
-        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
-            res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
+            for (int e = 0; e < 4; e++) {
+                const int te = t + (e & 1), w = row + 8 * (e >> 1);
+                const __half h = __float2half_rn(gate_value(gg[e], uu[e]));
+                sts16(slab + (uint32_t)(te * 128 + (((w >> 3) ^ (te & 7)) << 4) + 2 * (w & 7)),
+                      __half_as_ushort(h));
+            }
         }
+        named_barrier(CONSUMERS_BAR, 256); /* the quarter read before the next one overwrites it */
     }
-    named_barrier(CONSUMERS_BAR, 256); /* both halves read before the staging overwrites them */
-    stage_tokens<N / 2, Cfg>(res, slab, cc, b2 ? N / 2 : 0);
     fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
     named_barrier(CONSUMERS_BAR, 256);
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
-    if (!b2 && cc.tid_wg == 0) {
+    if (cc.cw == 0 && cc.tid_wg == 0) {
         tma_store_slab(kp, cc, g, w0, t0, slab);
         bulk_wait_read0();
     }
