@@ -753,8 +753,9 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
  * the staged [N][64] fp16 tile in their first 128 N bytes and, behind it, one quarter of the
  * tokens of both accumulators at a time (g from the B1 warpgroup, u from the B2 one, each thread's
  * float4 [N / 32][128]).  Per quarter, both warpgroups write theirs, then all 256 threads form
- * silu(g) * u of it in a rolled loop, one output at a time into the staging (the swizzled layout
- * stage_tokens gives), and one TMA store follows the fourth.  Rolled, because this code runs once
+ * silu(g) * u of it in a rolled loop, 16 outputs a thread (four weight rows of two tokens and
+ * of the rows 8 below: 8-byte stores into the swizzled layout stage_tokens gives), and one TMA
+ * store follows the fourth.  Rolled, because this code runs once
  * per tile and is fetched cold: unrolled over a thread's 64 outputs it waited on instruction
  * fetch (docs/notebook/2026-11-26-dual-t256.md).  Accumulator i of a thread lies on token
  * 8 (i / 4) + 2c + (i & 1), weight row row + 8 ((i / 2) & 1): quarter q holds i in
@@ -792,23 +793,34 @@ __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &
         else
             send_quarter<3, N>(acc, mine);
         named_barrier(CONSUMERS_BAR, 256);
-        /* slot s: token block s / 128 of the quarter, writer thread s % 128 (its warp wq, lane) */
+        /* task: token block kb of the quarter, 4 consecutive weight rows r0..r0+3 (and + 8) of
+         * warp wq, lane column c: the float4s of the four writers 4 (4 rq + i) + c of that warp */
 #pragma unroll 1
-        for (int s = T; s < (N / 32) * 128; s += 256) {
-            const int wt = s & 127, row = 16 * (wt >> 5) + ((wt & 31) >> 2);
-            const int t = q * (N / 4) + 8 * (s >> 7) + 2 * (wt & 3);
-            const uint32_t off = (uint32_t)(s >> 7) * 2048u + 16u * (uint32_t)wt;
-            const uint4 gv = lds128(xg + off), uv = lds128(xu + off);
-            const float gg[4] = {__uint_as_float(gv.x), __uint_as_float(gv.y), __uint_as_float(gv.z),
-                                 __uint_as_float(gv.w)};
-            const float uu[4] = {__uint_as_float(uv.x), __uint_as_float(uv.y), __uint_as_float(uv.z),
-                                 __uint_as_float(uv.w)};
+        for (int task = T; task < N; task += 256) {
+            const int kb = task >> 5, wq = (task >> 3) & 3, rq = (task >> 2) & 1, c = task & 3;
+            const int t = q * (N / 4) + 8 * kb + 2 * c, r0 = 16 * wq + 4 * rq;
+            const uint32_t off = (uint32_t)kb * 2048u + 16u * (uint32_t)(32 * wq + 16 * rq + c);
+            /* step j reads writer (j + rq) & 3: a phase of eight threads (c, rq) then covers all 32
+             * banks (without the rotation rq = 0 and 1 would fall 256 bytes apart, on the same ones) */
+            float o[4][4]; /* [step j][element e: token t + (e & 1), row + 8 (e >> 1)] */
 #pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int te = t + (e & 1), w = row + 8 * (e >> 1);
-                const __half h = __float2half_rn(gate_value(gg[e], uu[e]));
-                sts16(slab + (uint32_t)(te * 128 + (((w >> 3) ^ (te & 7)) << 4) + 2 * (w & 7)),
-                      __half_as_ushort(h));
+            for (int j = 0; j < 4; j++) {
+                const uint32_t at = off + 64u * (uint32_t)((j + rq) & 3);
+                const uint4 gv = lds128(xg + at), uv = lds128(xu + at);
+                o[j][0] = gate_value(__uint_as_float(gv.x), __uint_as_float(uv.x));
+                o[j][1] = gate_value(__uint_as_float(gv.y), __uint_as_float(uv.y));
+                o[j][2] = gate_value(__uint_as_float(gv.z), __uint_as_float(uv.z));
+                o[j][3] = gate_value(__uint_as_float(gv.w), __uint_as_float(uv.w));
+            }
+#pragma unroll
+            for (int e = 0; e < 4; e++) { /* rows r0..r0+3 of one token: 8 bytes of the swizzled staging */
+                float v[4]; /* row r0 + i was read at step (i - rq) & 3 (selects, not indexing) */
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    v[i] = rq ? o[(i + 3) & 3][e] : o[i][e];
+                const int te = t + (e & 1), w = r0 + 8 * (e >> 1);
+                sts64(slab + (uint32_t)(te * 128 + (((w >> 3) ^ (te & 7)) << 4) + 2 * (w & 7)),
+                      pack_half2(v[0], v[1], 1.0f), pack_half2(v[2], v[3], 1.0f));
             }
         }
         named_barrier(CONSUMERS_BAR, 256); /* the quarter read before the next one overwrites it */
