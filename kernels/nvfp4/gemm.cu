@@ -749,88 +749,57 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
 }
 
 /* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
- * slot, which both warpgroups hold, carries the exchange, then the staging.  Its token slabs hold
- * the staged [N][64] fp16 tile in their first 128 N bytes and, behind it, one quarter of the
- * tokens of both accumulators at a time (g from the B1 warpgroup, u from the B2 one, each thread's
- * float4 [N / 32][128]).  Per quarter, both warpgroups write theirs, then all 256 threads form
- * silu(g) * u of it in a rolled loop, 16 outputs a thread (four weight rows of two tokens and
- * of the rows 8 below: 8-byte stores into the swizzled layout stage_tokens gives), and one TMA
- * store follows the fourth.  Rolled, because this code runs once
- * per tile and is fetched cold: unrolled over a thread's 64 outputs it waited on instruction
- * fetch (docs/notebook/2026-11-26-dual-t256.md).  Accumulator i of a thread lies on token
- * 8 (i / 4) + 2c + (i & 1), weight row row + 8 ((i / 2) & 1): quarter q holds i in
- * [N/8 q, N/8 (q + 1)). */
-template <int Q, int N> __device__ __forceinline__ void send_quarter(const float (&acc)[N / 2], uint32_t dst)
-{
-#pragma unroll
-    for (int k = 0; k < N / 32; k++)
-        sts128f(dst + (uint32_t)k * 2048u, acc[Q * N / 8 + 4 * k], acc[Q * N / 8 + 4 * k + 1],
-                acc[Q * N / 8 + 4 * k + 2], acc[Q * N / 8 + 4 * k + 3]);
-}
-
+ * slot, which both warpgroups hold, carries the exchange, then the staging.  Each warpgroup hands
+ * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128],
+ * 128 N bytes from the slab's start times cw: the B1 warpgroup its g of tokens N/2..N-1, the B2
+ * warpgroup its u of 0..N/2-1),
+ * forms silu(g) * u on its own half (the gate's work and its MUFU issue split between both), and
+ * stages that half in the first slab; one TMA store, and the slot goes back once it has read it.
+ * The two meet on the consumers' named barrier: the slot's wgmmas done, the halves written, read,
+ * staged, stored.  A thread's accumulator i lies on token 8 (i / 4) + ...: the first N / 4 on
+ * tokens below N / 2. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
                                                  consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
+    constexpr int Q = N / 4; /* accumulators per thread on half the tokens */
     const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
-    const uint32_t xg = slab + 128u * N, xu = xg + 64u * N; /* a quarter: N / 32 x 2048 bytes each */
-    const uint32_t mine = (cc.cw ? xu : xg) + 16u * (uint32_t)cc.tid_wg;
-    const int T = 128 * cc.cw + cc.tid_wg;
+    const uint32_t half_bytes = (uint32_t)(Q / 4) * 2048u, tid16 = 16u * (uint32_t)cc.tid_wg;
+    const bool b2 = cc.cw == 1;
     GS_BEGIN(gs, GS_EPILOGUE);
     if (tl.parts > 1)
         add_partials<N, Cfg>(acc, acc, kp, tl, cc);
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
-#pragma unroll 1
-    for (int q = 0; q < 4; q++) {
-        /* this warpgroup's quarter q (compile-time register indices, one copy per quarter) */
-        if (q == 0)
-            send_quarter<0, N>(acc, mine);
-        else if (q == 1)
-            send_quarter<1, N>(acc, mine);
-        else if (q == 2)
-            send_quarter<2, N>(acc, mine);
-        else
-            send_quarter<3, N>(acc, mine);
-        named_barrier(CONSUMERS_BAR, 256);
-        /* task: token block kb of the quarter, 4 consecutive weight rows r0..r0+3 (and + 8) of
-         * warp wq, lane column c: the float4s of the four writers 4 (4 rq + i) + c of that warp */
-#pragma unroll 1
-        for (int task = T; task < N; task += 256) {
-            const int kb = task >> 5, wq = (task >> 3) & 3, rq = (task >> 2) & 1, c = task & 3;
-            const int t = q * (N / 4) + 8 * kb + 2 * c, r0 = 16 * wq + 4 * rq;
-            const uint32_t off = (uint32_t)kb * 2048u + 16u * (uint32_t)(32 * wq + 16 * rq + c);
-            /* step j reads writer (j + rq) & 3: a phase of eight threads (c, rq) then covers all 32
-             * banks (without the rotation rq = 0 and 1 would fall 256 bytes apart, on the same ones) */
-            float o[4][4]; /* [step j][element e: token t + (e & 1), row + 8 (e >> 1)] */
+    const uint32_t out = slab + (b2 ? half_bytes : 0u) + tid16, in = slab + (b2 ? 0u : half_bytes) + tid16;
 #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                const uint32_t at = off + 64u * (uint32_t)((j + rq) & 3);
-                const uint4 gv = lds128(xg + at), uv = lds128(xu + at);
-                o[j][0] = gate_value(__uint_as_float(gv.x), __uint_as_float(uv.x));
-                o[j][1] = gate_value(__uint_as_float(gv.y), __uint_as_float(uv.y));
-                o[j][2] = gate_value(__uint_as_float(gv.z), __uint_as_float(uv.z));
-                o[j][3] = gate_value(__uint_as_float(gv.w), __uint_as_float(uv.w));
-            }
+    for (int k = 0; k < Q / 4; k++) { /* B1: its upper half, B2: its lower half (selects, not indexing) */
+        float v[4];
 #pragma unroll
-            for (int e = 0; e < 4; e++) { /* rows r0..r0+3 of one token: 8 bytes of the swizzled staging */
-                float v[4]; /* row r0 + i was read at step (i - rq) & 3 (selects, not indexing) */
-#pragma unroll
-                for (int i = 0; i < 4; i++)
-                    v[i] = rq ? o[(i + 3) & 3][e] : o[i][e];
-                const int te = t + (e & 1), w = r0 + 8 * (e >> 1);
-                sts64(slab + (uint32_t)(te * 128 + (((w >> 3) ^ (te & 7)) << 4) + 2 * (w & 7)),
-                      pack_half2(v[0], v[1], 1.0f), pack_half2(v[2], v[3], 1.0f));
-            }
-        }
-        named_barrier(CONSUMERS_BAR, 256); /* the quarter read before the next one overwrites it */
+        for (int e = 0; e < 4; e++)
+            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
+        sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
     }
+    named_barrier(CONSUMERS_BAR, 256);
+    float res[Q]; /* silu(g) * u on this warpgroup's own tokens */
+#pragma unroll
+    for (int k = 0; k < Q / 4; k++) {
+        const uint4 w = lds128(in + (uint32_t)k * 2048u);
+        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
+            res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
+        }
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* both halves read before the staging overwrites them */
+    stage_tokens<N / 2, Cfg>(res, slab, cc, b2 ? N / 2 : 0);
     fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
     named_barrier(CONSUMERS_BAR, 256);
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
-    if (cc.cw == 0 && cc.tid_wg == 0) {
+    if (!b2 && cc.tid_wg == 0) {
         tma_store_slab(kp, cc, g, w0, t0, slab);
         bulk_wait_read0();
     }

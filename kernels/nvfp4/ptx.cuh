@@ -348,12 +348,6 @@ static __device__ __forceinline__ void sts128f(uint32_t addr, float a, float b, 
     asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
 }
 
-/* Two 32-bit words into shared memory (the dual GEMM's rolled gate: four fp16 outputs). */
-static __device__ __forceinline__ void sts64(uint32_t addr, uint32_t a, uint32_t b)
-{
-    asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(addr), "r"(a), "r"(b) : "memory");
-}
-
 static __device__ __forceinline__ uint16_t lds16(uint32_t addr)
 {
     uint16_t v;
