@@ -44,6 +44,16 @@ static void widths_json(gs_json *j, const gs_rundata *r)
         gs_json_num(j, "floor_kb_us", x->floor_ns / 1e3);
         gs_json_num(j, "ceiling_share", x->ceiling_share);
         gs_json_num(j, "mainloop_share", x->main_share);
+        gs_json_obj(j, "line");
+        gs_json_int(j, "first_units", x->first_units);
+        gs_json_int(j, "later_units", x->later_units);
+        gs_json_int(j, "kb_min", x->kb_min);
+        gs_json_int(j, "kb_max", x->kb_max);
+        gs_json_num(j, "kb_us", x->fit_kb_ns / 1e3);
+        gs_json_num(j, "start_first_us", x->fit_first_ns / 1e3);
+        gs_json_num(j, "start_later_us", x->fit_later_ns / 1e3);
+        gs_json_num(j, "residual_p90_us", x->fit_resid_p90_ns / 1e3);
+        gs_json_close(j);
         if (w->n_sub) {
             gs_json_obj(j, "sub_phase_us");
             for (int s = 0; s < w->n_sub; s++)
@@ -284,6 +294,39 @@ static void cell(gs_buf *b, const char *fmt, double v)
         gs_buf_printf(b, fmt, v);
 }
 
+/* The main loop as a line per width (widths.h), where some width's K blocks vary. */
+static void line_table(gs_buf *b, const gs_widths *w)
+{
+    int fitted = 0;
+    for (int i = 0; i < w->n; i++)
+        fitted |= !isnan(w->row[i].fit_kb_ns);
+    if (!fitted) {
+        gs_buf_printf(b, "\nThe main loop as a line (a start and a cost per K block): not fitted, the K blocks of a "
+                         "width's units do not vary.\n");
+        return;
+    }
+    gs_buf_printf(b, "\nThe main loop as a line: over every unit of a width, whole tiles and parts, MAINLOOP = start + "
+                     "K blocks x cost per K block (least squares, one cost, a start for a CTA's first unit, which also "
+                     "waits for the kernel's first loads, and one for its later units); residual: a unit's distance from the line, "
+                     "p90 over the units. `-` where a width's K blocks do not vary within either kind of unit, or "
+                     "it has no unit of that kind.\n\n");
+    gs_buf_printf(b, "| width | units: first on their CTA / later | K blocks per unit | us per K block | start, first unit "
+                     "us | start, later unit us | residual p90 us |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < w->n; i++) {
+        const gs_width_row *x = &w->row[i];
+        gs_buf_printf(b, "| %d | %d / %d | ", x->width, x->first_units, x->later_units);
+        if (x->kb_min == x->kb_max)
+            gs_buf_printf(b, "%u |", x->kb_min);
+        else
+            gs_buf_printf(b, "%u-%u |", x->kb_min, x->kb_max);
+        cell(b, " %.3f |", x->fit_kb_ns / 1e3);
+        cell(b, " %.2f |", x->fit_first_ns / 1e3);
+        cell(b, " %.2f |", x->fit_later_ns / 1e3);
+        cell(b, " %.2f |", x->fit_resid_p90_ns / 1e3);
+        gs_buf_printf(b, "\n");
+    }
+}
+
 /* Main loop by unit width (analysis/widths.h): the table, or the note why not. */
 static void widths_table(gs_buf *b, const gs_rundata *r)
 {
@@ -332,6 +375,7 @@ static void widths_table(gs_buf *b, const gs_rundata *r)
             cell(b, " %.3f |", x->sub_ns[w->sub[s]] / 1e3);
         gs_buf_printf(b, "\n");
     }
+    line_table(b, w);
 }
 
 /* Planned main-loop work per CTA (workload.h), after the measured balance it explains or not. */

@@ -15,7 +15,7 @@ typedef struct ustamp {
     int seen;
     uint32_t cta;
     uint16_t warp, group;
-    double main_ns;
+    double main_t0, main_ns;
     const gs_unit *u; /* the run's entry */
     uint32_t count[GS_NUM_PHASES];
 } ustamp;
@@ -39,7 +39,8 @@ static int gather(const gs_timeline *tl, ustamp *us, gs_widths *out)
             continue;
         ustamp *x = &us[e->tile];
         if (!x->seen) {
-            x->seen = 1, x->cta = e->cta, x->warp = e->warp, x->group = e->group, x->main_ns = e->t1 - e->t0;
+            x->seen = 1, x->cta = e->cta, x->warp = e->warp, x->group = e->group;
+            x->main_t0 = e->t0, x->main_ns = e->t1 - e->t0;
             out->stamped_units++;
         } else if (x->cta != e->cta || x->group != e->group || x->warp == e->warp) {
             put(out->note, sizeof out->note,
@@ -48,7 +49,7 @@ static int gather(const gs_timeline *tl, ustamp *us, gs_widths *out)
             return 1;
         } else if (e->warp < x->warp) {
             x->warp = e->warp;
-            x->main_ns = e->t1 - e->t0;
+            x->main_t0 = e->t0, x->main_ns = e->t1 - e->t0;
         }
     }
     for (size_t i = 0; i < tl->n_events; i++) {
@@ -104,6 +105,39 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The main loop of a width's units as a line (widths.h): first[i] says whether unit i (of
+ * those with this width, y their MAINLOOP ns, x their K blocks) is its CTA's first.  The slope
+ * pools the two kinds' deviations from their own means, so each start is its kind's mean less
+ * the slope times its mean K blocks; resid: scratch of n. */
+static void fit_line(const double *x, const double *y, const unsigned char *first, size_t n, double *resid,
+                     gs_width_row *r)
+{
+    double sx[2] = {0, 0}, sy[2] = {0, 0}, cnt[2] = {0, 0};
+    for (size_t i = 0; i < n; i++)
+        sx[first[i]] += x[i], sy[first[i]] += y[i], cnt[first[i]]++;
+    double mx[2], my[2], sxy = 0, sxx = 0;
+    for (int k = 0; k < 2; k++)
+        mx[k] = cnt[k] ? sx[k] / cnt[k] : 0, my[k] = cnt[k] ? sy[k] / cnt[k] : 0;
+    for (size_t i = 0; i < n; i++) {
+        const double dx = x[i] - mx[first[i]];
+        sxy += dx * (y[i] - my[first[i]]);
+        sxx += dx * dx;
+    }
+    r->later_units = (int)cnt[0], r->first_units = (int)cnt[1];
+    r->fit_kb_ns = r->fit_first_ns = r->fit_later_ns = r->fit_resid_p90_ns = NAN;
+    if (!(sxx > 0)) /* K blocks constant within each kind: no slope to tell a start from */
+        return;
+    const double b = sxy / sxx;
+    r->fit_kb_ns = b;
+    if (cnt[1])
+        r->fit_first_ns = my[1] - b * mx[1];
+    if (cnt[0])
+        r->fit_later_ns = my[0] - b * mx[0];
+    for (size_t i = 0; i < n; i++)
+        resid[i] = fabs(y[i] - ((first[i] ? r->fit_first_ns : r->fit_later_ns) + b * x[i]));
+    r->fit_resid_p90_ns = gs_quantile(resid, n, 0.9);
+}
+
 /* The rows, by increasing width. */
 static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp *us, gs_widths *out)
 {
@@ -126,11 +160,25 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
     double main_total = 0;
     for (size_t i = 0; i < units->n; i++)
         main_total += us[units->u[i].unit].main_ns;
-    const size_t scratch = tl->n_events > units->n ? tl->n_events : units->n;
-    double *v = malloc((scratch ? scratch : 1) * sizeof *v), *f = malloc((units->n ? units->n : 1) * sizeof *f);
-    if (!v || !f) {
-        free(v), free(f);
+    const size_t scratch = tl->n_events > units->n ? tl->n_events : units->n, nu = units->n ? units->n : 1;
+    uint32_t ctas = 0;
+    for (size_t i = 0; i < units->n; i++)
+        ctas = units->u[i].cta >= ctas ? units->u[i].cta + 1 : ctas;
+    double *v = malloc((scratch ? scratch : 1) * sizeof *v), *f = malloc(nu * sizeof *f),
+           *lx = malloc(nu * sizeof *lx), *ly = malloc(nu * sizeof *ly), *lr = malloc(nu * sizeof *lr),
+           *cta_t0 = malloc((ctas ? ctas : 1) * sizeof *cta_t0);
+    unsigned char *lfirst = malloc(nu);
+    if (!v || !f || !lx || !ly || !lr || !cta_t0 || !lfirst) {
+        free(v), free(f), free(lx), free(ly), free(lr), free(cta_t0), free(lfirst);
         return -1;
+    }
+    /* a CTA's first unit: the one whose MAINLOOP began first on it */
+    for (uint32_t c = 0; c < ctas; c++)
+        cta_t0[c] = INFINITY;
+    for (size_t i = 0; i < units->n; i++) {
+        const ustamp *a = &us[units->u[i].unit];
+        if (a->main_t0 < cta_t0[a->cta])
+            cta_t0[a->cta] = a->main_t0;
     }
     /* one SM's share of the measured ceiling (a CTA has its SM to itself), flop per ns */
     const double sm_rate = out->sms > 0 ? out->ceiling_tflops * 1e3 / out->sms : NAN;
@@ -139,15 +187,19 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
         double main_ns = 0;
         size_t m = 0, mf = 0;
         r->width = (int)w[k];
+        size_t nl = 0;
         for (size_t i = 0; i < units->n; i++) {
             const gs_unit *u = &units->u[i];
             if (u->width != w[k])
                 continue;
             const uint32_t kb = u->k1 - u->k0;
+            r->kb_min = r->units == 0 || kb < r->kb_min ? kb : r->kb_min;
+            r->kb_max = kb > r->kb_max ? kb : r->kb_max;
             r->units++;
             r->kblocks += kb;
             main_ns += us[u->unit].main_ns;
             f[mf++] = u->flops / kb;
+            lx[nl] = kb, ly[nl] = us[u->unit].main_ns, lfirst[nl++] = us[u->unit].main_t0 == cta_t0[u->cta];
             if (u->parts == 1) {
                 /* whole tiles only: a part also pays the start of a main loop over fewer K blocks */
                 r->whole++;
@@ -157,6 +209,7 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
             }
         }
         r->main_share = main_total > 0 ? main_ns / main_total : NAN;
+        fit_line(lx, ly, lfirst, nl, lr, r);
         r->kb_p50_ns = gs_quantile(v, m, 0.5);
         r->kb_p10_ns = gs_quantile(v, m, 0.1);
         r->kb_p90_ns = gs_quantile(v, m, 0.9);
@@ -176,8 +229,7 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
             r->sub_ns[p] = gs_quantile(v, m, 0.5);
         }
     }
-    free(v);
-    free(f);
+    free(v), free(f), free(lx), free(ly), free(lr), free(cta_t0), free(lfirst);
     return 0;
 }
 

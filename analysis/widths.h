@@ -2,7 +2,8 @@
  * part of one) runs its main loop at one width, the columns its MMAs compute.  Per width:
  * units, K blocks, MAINLOOP per K block of the whole tiles, that against the measured
  * tensor ceiling's share of one SM, the width's share of main-loop time and, where the run
- * recorded them, the main loop's sub-phases per record (docs/report.md).
+ * recorded them, the main loop's sub-phases per record; and the main loop as a line over
+ * all its units, parts included: a cost per K block and a start per unit (docs/report.md).
  *
  * Everything about a unit comes from the run; the stamps must agree with it (every stamped
  * unit listed, on its CTA, in its group, and where the run names a sub-phase stamped once
@@ -29,6 +30,15 @@ typedef struct gs_width_row {
     double main_share;    /* of all units' MAINLOOP time */
     double sub_ns[GS_NUM_PHASES]; /* per main-loop sub-phase (ids of gs_widths.sub): median record over
                                    * whole tiles; NAN without */
+    /* The main loop as a line over every unit of the width, whole tiles and parts: MAINLOOP =
+     * start + K blocks x fit_kb_ns, least squares with one slope and two starts, a CTA's first
+     * unit's (it also waits for the kernel's first loads) and its later units'.  The slope needs
+     * K blocks that vary within one kind of unit: else fit_kb_ns and the starts are NAN.  A
+     * start is NAN where the width has no unit of its kind. */
+    uint32_t kb_min, kb_max;                    /* K blocks of its units */
+    int first_units, later_units;               /* units of each kind */
+    double fit_kb_ns, fit_first_ns, fit_later_ns;
+    double fit_resid_p90_ns;                    /* |MAINLOOP - line| over its units, p90 */
 } gs_width_row;
 
 typedef struct gs_widths {

@@ -210,6 +210,99 @@ static void parts_stay_out_of_the_median(void **state)
     assert_float_equal(w->row[0].main_share, 1.0, 1e-12);
 }
 
+/* The main loop as a line: a run whose units' MAINLOOP is exactly start + K blocks x cost
+ * (the start FIRST_NS for a CTA's first unit, LATER_NS after it), K blocks varying, parts and
+ * whole tiles mixed, several CTAs with one or three units. */
+#define LINE_KB_NS 1200.0
+#define FIRST_NS 5000.0
+#define LATER_NS 700.0
+static const gs_unit line_units[] = {
+    {0, 0, 0, 64, 0, 16, 1, 16 * FLOPS_PER_KB(64)}, {1, 0, 0, 64, 0, 6, 2, 6 * FLOPS_PER_KB(64)},
+    {2, 0, 0, 64, 6, 16, 2, 10 * FLOPS_PER_KB(64)}, {3, 1, 0, 64, 0, 12, 2, 12 * FLOPS_PER_KB(64)},
+    {4, 2, 0, 64, 12, 16, 2, 4 * FLOPS_PER_KB(64)}, {5, 2, 0, 64, 0, 16, 1, 16 * FLOPS_PER_KB(64)},
+    {6, 3, 0, 64, 0, 8, 1, 8 * FLOPS_PER_KB(64)},
+};
+#define NL (sizeof line_units / sizeof line_units[0])
+
+/* Warp 0 of each CTA runs its units in list order, 1000 ns apart; MAINLOOP = start + kb x cost,
+ * plus off_ns on unit `off_unit` (none where it is past the list). */
+static void stamp_line(gs_timeline *tl, int off_unit, double off_ns)
+{
+    memset(tl, 0, sizeof *tl);
+    size_t cap = 0;
+    for (uint32_t b = 0; b < 4; b++) {
+        double t0 = 1000;
+        int first = 1;
+        for (size_t i = 0; i < NL; i++) {
+            const gs_unit *u = &line_units[i];
+            if (u->cta != b)
+                continue;
+            const double ml = (first ? FIRST_NS : LATER_NS) + (u->k1 - u->k0) * LINE_KB_NS +
+                              ((int)u->unit == off_unit ? off_ns : 0);
+            add(tl, &cap, b, 0, (int)u->unit, 0, GS_MAINLOOP, t0, t0 + ml);
+            t0 += ml + 1000;
+            first = 0;
+        }
+    }
+}
+
+static const gs_widths *run_line(void **state, int off_unit, double off_ns)
+{
+    fixture *f = *state;
+    stamp_line(&f->tl, off_unit, off_ns);
+    tunit t[NL];
+    for (size_t i = 0; i < NL; i++)
+        t[i] = (tunit){line_units[i], 0};
+    describe(f, t, NL, 4);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->names, &f->units, &f->w), 0);
+    assert_int_equal(f->w.ok, 1);
+    assert_int_equal(f->w.n, 1);
+    return &f->w;
+}
+
+static void main_loop_as_a_line(void **state)
+{
+    const gs_width_row *r = &run_line(state, -1, 0)->row[0];
+    assert_int_equal(r->first_units, 4);
+    assert_int_equal(r->later_units, 3);
+    assert_int_equal(r->kb_min, 4);
+    assert_int_equal(r->kb_max, 16);
+    assert_float_equal(r->fit_kb_ns, LINE_KB_NS, 1e-6);
+    assert_float_equal(r->fit_first_ns, FIRST_NS, 1e-6);
+    assert_float_equal(r->fit_later_ns, LATER_NS, 1e-6);
+    assert_float_equal(r->fit_resid_p90_ns, 0, 1e-6);
+}
+
+/* One unit 2 us off the line: the fit moves and the residual shows it (a line that hid it
+ * would read 0). */
+static void line_residual_shows_a_unit_off_it(void **state)
+{
+    const gs_width_row *r = &run_line(state, 3, 2000)->row[0];
+    assert_true(r->fit_resid_p90_ns > 500);
+    assert_true(fabs(r->fit_kb_ns - LINE_KB_NS) > 1);
+}
+
+/* Where the K blocks do not vary within either kind the cost and the starts cannot be told
+ * apart: no number, rather than one made up (units2: whole tiles of 16 first on their CTAs,
+ * parts of 8 after them; units1: every unit 8 K blocks). */
+static void line_needs_varying_k_blocks(void **state)
+{
+    const gs_widths *w = run(state, units2, N2, 4, 0);
+    assert_int_equal(w->row[0].first_units, 4);
+    assert_int_equal(w->row[0].later_units, 4);
+    assert_true(isnan(w->row[0].fit_kb_ns));
+    assert_true(isnan(w->row[0].fit_first_ns) && isnan(w->row[0].fit_later_ns));
+    assert_true(isnan(w->row[0].fit_resid_p90_ns));
+    fixture *f = *state;
+    gs_meta_free(&f->m);
+    gs_units_free(&f->units);
+    gs_timeline_free(&f->tl);
+    memset(f, 0, sizeof *f);
+    w = run(state, units1, N1, 4, 0);
+    for (int i = 0; i < w->n; i++)
+        assert_true(isnan(w->row[i].fit_kb_ns));
+}
+
 /* The stamps and the run's units disagree: the table is left out, and the note says where. */
 static void expect_left_out(void **state, const tunit *listed, size_t n, int detail, const char *needle)
 {
@@ -287,6 +380,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(units_agree_detail, setup, teardown),
         cmocka_unit_test_setup_teardown(floor_follows_the_sm_count, setup, teardown),
         cmocka_unit_test_setup_teardown(parts_stay_out_of_the_median, setup, teardown),
+        cmocka_unit_test_setup_teardown(main_loop_as_a_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(line_residual_shows_a_unit_off_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(line_needs_varying_k_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(unit_on_another_cta_leaves_it_out, setup, teardown),
         cmocka_unit_test_setup_teardown(unit_in_another_group_leaves_it_out, setup, teardown),
         cmocka_unit_test_setup_teardown(unit_count_differs_leaves_it_out, setup, teardown),
