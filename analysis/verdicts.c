@@ -103,6 +103,21 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
             say(out, "Padding: %.0f%% of the computed flops are tile padding (%s).", 100 * pf->padding,
                 gs_rundata_str(r, "padding.what"));
     }
+    /* the main loop as a line (widths.h): a CTA's first unit against its later ones, at the width
+     * with the most first units where both starts were fitted */
+    const gs_widths *w = &r->widths;
+    const gs_width_row *sw = NULL;
+    for (int i = 0; w->ok && i < w->n; i++) {
+        const gs_width_row *x = &w->row[i];
+        if (!isnan(x->fit_first_ns) && !isnan(x->fit_later_ns) && (!sw || x->first_units > sw->first_units))
+            sw = x;
+    }
+    if (sw && t->span_ns > 0 && (sw->fit_first_ns - sw->fit_later_ns) / t->span_ns >= GS_START_BOUND)
+        say(out, "Slow start: a CTA's first unit spends %.1f us more on its main loop than a later one of as many K "
+                 "blocks (width %d: starts %.2f and %.2f us), its first loads and what they wait for: %.1f%% of the "
+                 "%.1f us span at most.",
+            (sw->fit_first_ns - sw->fit_later_ns) / 1e3, sw->width, sw->fit_first_ns / 1e3, sw->fit_later_ns / 1e3,
+            100 * (sw->fit_first_ns - sw->fit_later_ns) / t->span_ns, t->span_ns / 1e3);
     if (t->tail_share >= GS_TAIL_BOUND)
         say(out, "Tail-bound: the first SM runs out of work %.1f us before the end (%.0f%% of the span).",
             t->tail_ns / 1e3, 100 * t->tail_share);

@@ -391,8 +391,6 @@ static void waves_and_idle_tail(void **state)
     drop(&b);
 }
 
-/* The "Unbalanced" verdict: said from a full wave when an even spread saves at least
- * GS_BALANCE_BOUND, not below it and not under one wave (the idle SMs say that). */
 /* A run of `sms` SMs over 100 us, everything else zero: what the verdict tests fill in. */
 static gs_rundata *verdict_run(int sms)
 {
@@ -417,6 +415,37 @@ static int says(const gs_rundata *r, const char *text, int anywhere)
     return 0;
 }
 
+/* The "Slow start" verdict: from the main loop's line (widths.h), a CTA's first unit's start
+ * less a later unit's over the span, at the width with the most first units; said from
+ * GS_START_BOUND, not below it, not without a fitted later start, and never from a width with
+ * fewer first units. */
+static int says_slow_start(double first_ns, double later_ns, double other_first_ns)
+{
+    gs_rundata *r = verdict_run(132); /* a span of 100 us */
+    gs_widths *w = &r->widths;
+    w->applies = w->ok = 1;
+    w->n = 2;
+    w->row[0] = (gs_width_row){.width = 64, .first_units = 10, .later_units = 30};
+    w->row[0].fit_first_ns = other_first_ns, w->row[0].fit_later_ns = 0;
+    w->row[1] = (gs_width_row){.width = 128, .first_units = 100, .later_units = 30};
+    w->row[1].fit_first_ns = first_ns, w->row[1].fit_later_ns = later_ns;
+    const int said = says(r, "Slow start: a CTA's first unit spends ", 0);
+    free(r);
+    return said;
+}
+
+static void slow_start_verdict(void **state)
+{
+    (void)state;
+    assert_true(says_slow_start(6000, 500, 0));   /* 5.5 us of 100: 5.5% */
+    assert_true(says_slow_start(3500, 500, 0));   /* 3%: the bound itself */
+    assert_false(says_slow_start(3000, 500, 0));  /* 2.5% */
+    assert_false(says_slow_start(6000, NAN, 0));  /* no later start fitted */
+    assert_false(says_slow_start(1000, 500, 20e3)); /* the width with fewer first units does not speak */
+}
+
+/* The "Unbalanced" verdict: said from a full wave when an even spread saves at least
+ * GS_BALANCE_BOUND, not below it and not under one wave (the idle SMs say that). */
 static int says_unbalanced(double waves, double bound)
 {
     gs_rundata *r = verdict_run(132);
@@ -622,7 +651,7 @@ int main(void)
         cmocka_unit_test(instance_quantiles_repeated), cmocka_unit_test(instance_quantiles_distinct),
         cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),
         cmocka_unit_test(epilogue_fully_exposed),     cmocka_unit_test(waves_and_idle_tail),
-        cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict), cmocka_unit_test(fetch_verdict),
+        cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict), cmocka_unit_test(slow_start_verdict), cmocka_unit_test(fetch_verdict),
         cmocka_unit_test(planned_work), cmocka_unit_test(planned_bound_applies),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
