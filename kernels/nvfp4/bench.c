@@ -5,7 +5,7 @@
  * (gs_time_interleaved: warm-up, L2 flushed before each launch, median); the tensor ceiling
  * (cuBLAS bf16 8192^3, its fastest repetition) once, last, as the recorder does: timed first,
  * its GEMMs lowered the clock the first shape then ran on, and an anchor timed apart once per
- * shape read up to 13% slower there than later in the process.  Still left: the first problem
+ * shape read 12-14% slower there than later in the process.  Still left: the first problem
  * of a process reads cuBLAS / ours 2-4% higher than the same shape later in it; the points of
  * a shape share its problem, so their A/B is not touched (docs/notebook/2026-11-26-bench-anchor.md).
  * Rows are printed as they are measured, the table with the share of the ceiling at the end.
