@@ -261,14 +261,6 @@ struct load_cursor {
     uint32_t j; /* stages issued so far (ring position and parity) */
 };
 
-/* study: the K block of the cursor's stage, the unit's K range rotated by an eighth per CTA
- * (blockIdx.x mod 8), so the CTAs that share a token tile do not all ask for the same slabs */
-__device__ __forceinline__ int stage_kb(const nvfp4_tile &tl, const load_cursor &cur)
-{
-    const int nkb = tl.kb1 - tl.kb0, rot = (int)(((blockIdx.x & 7u) * (unsigned)nkb) >> 3);
-    return tl.kb0 + (cur.kb + rot) % nkb;
-}
-
 /* The loads of the cursor's stage into its ring slot, in two parts: the raw weights and their
  * scales, with the slot's whole transaction count, then the token slabs.  One thread. */
 template <class Cfg, class KP>
@@ -278,7 +270,7 @@ __device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl,
     using L = smem_plan<Cfg>;
     const int g = tl.group;
     const uint32_t slot = cur.j % Cfg::STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
-    const int w0 = tl.wtile * Cfg::TILE_W, kb = stage_kb(tl, cur);
+    const int w0 = tl.wtile * Cfg::TILE_W, kb = tl.kb0 + cur.kb;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + 2 * 128 * kp.t_box[g]));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
@@ -298,7 +290,7 @@ __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, 
     using L = smem_plan<Cfg>;
     const int g = tl.group;
     const uint32_t slot = cur.j % Cfg::STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
-    const int t0 = tl.ttile * Cfg::TILE_T, kb = stage_kb(tl, cur);
+    const int t0 = tl.ttile * Cfg::TILE_T, kb = tl.kb0 + cur.kb;
     tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
     tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
 }
