@@ -104,7 +104,9 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
                 gs_rundata_str(r, "padding.what"));
     }
     /* the main loop as a line (widths.h): a CTA's first unit against its later ones, at the width
-     * with the most first units where both starts were fitted */
+     * with the most first units where both starts were fitted; in one wave (each CTA pays its first
+     * start once), from enough units of each kind, a positive cost per K block, and a gap the
+     * line's own residual does not cover */
     const gs_widths *w = &r->widths;
     const gs_width_row *sw = NULL;
     for (int i = 0; w->ok && i < w->n; i++) {
@@ -112,12 +114,15 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
         if (!isnan(x->fit_first_ns) && !isnan(x->fit_later_ns) && (!sw || x->first_units > sw->first_units))
             sw = x;
     }
-    if (sw && t->span_ns > 0 && (sw->fit_first_ns - sw->fit_later_ns) / t->span_ns >= GS_START_BOUND)
+    const double gap = sw ? sw->fit_first_ns - sw->fit_later_ns : NAN;
+    if (sw && t->span_ns > 0 && t->waves <= 1.0 && sw->first_units >= GS_START_UNITS &&
+        sw->later_units >= GS_START_UNITS && sw->fit_kb_ns > 0 && gap > 2 * sw->fit_resid_p90_ns &&
+        gap / t->span_ns >= GS_START_BOUND)
         say(out, "Slow start: a CTA's first unit spends %.1f us more on its main loop than a later one of as many K "
                  "blocks (width %d: starts %.2f and %.2f us), its first loads and what they wait for: %.1f%% of the "
                  "%.1f us span at most.",
-            (sw->fit_first_ns - sw->fit_later_ns) / 1e3, sw->width, sw->fit_first_ns / 1e3, sw->fit_later_ns / 1e3,
-            100 * (sw->fit_first_ns - sw->fit_later_ns) / t->span_ns, t->span_ns / 1e3);
+            gap / 1e3, sw->width, sw->fit_first_ns / 1e3, sw->fit_later_ns / 1e3, 100 * gap / t->span_ns,
+            t->span_ns / 1e3);
     if (t->tail_share >= GS_TAIL_BOUND)
         say(out, "Tail-bound: the first SM runs out of work %.1f us before the end (%.0f%% of the span).",
             t->tail_ns / 1e3, 100 * t->tail_share);

@@ -23,6 +23,7 @@ typedef struct gs_verdicts {
 #define GS_FETCH_SHARE 0.30     /* an exposed phase's PC samples in no_instructions: fetch-bound */
 #define GS_FETCH_MIN 0.005      /* ... when the phase holds at least this share of all samples */
 #define GS_START_BOUND 0.03     /* a CTA's first unit's extra start, of the span: slow start */
+#define GS_START_UNITS 4        /* ... from at least this many first and later units */
 
 void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out);
 

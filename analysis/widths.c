@@ -99,6 +99,24 @@ static int agrees(const gs_units *units, ustamp *us, const gs_widths *out, int k
     return 1;
 }
 
+/* A unit's place on its CTA: by CTA, then MAINLOOP start, then tag (ties broken the same way
+ * every time, so each CTA has exactly one first unit). */
+typedef struct ukey {
+    uint32_t cta, unit;
+    double t0;
+    size_t i; /* index in the run's list */
+} ukey;
+
+static int cmp_ukey(const void *a, const void *b)
+{
+    const ukey *x = a, *y = b;
+    if (x->cta != y->cta)
+        return x->cta < y->cta ? -1 : 1;
+    if (x->t0 != y->t0)
+        return x->t0 < y->t0 ? -1 : 1;
+    return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -161,25 +179,20 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
     for (size_t i = 0; i < units->n; i++)
         main_total += us[units->u[i].unit].main_ns;
     const size_t scratch = tl->n_events > units->n ? tl->n_events : units->n, nu = units->n ? units->n : 1;
-    uint32_t ctas = 0;
-    for (size_t i = 0; i < units->n; i++)
-        ctas = units->u[i].cta >= ctas ? units->u[i].cta + 1 : ctas;
     double *v = malloc((scratch ? scratch : 1) * sizeof *v), *f = malloc(nu * sizeof *f),
-           *lx = malloc(nu * sizeof *lx), *ly = malloc(nu * sizeof *ly), *lr = malloc(nu * sizeof *lr),
-           *cta_t0 = malloc((ctas ? ctas : 1) * sizeof *cta_t0);
-    unsigned char *lfirst = malloc(nu);
-    if (!v || !f || !lx || !ly || !lr || !cta_t0 || !lfirst) {
-        free(v), free(f), free(lx), free(ly), free(lr), free(cta_t0), free(lfirst);
+           *lx = malloc(nu * sizeof *lx), *ly = malloc(nu * sizeof *ly), *lr = malloc(nu * sizeof *lr);
+    unsigned char *lfirst = malloc(nu), *is_first = malloc(nu);
+    ukey *key = malloc(nu * sizeof *key);
+    if (!v || !f || !lx || !ly || !lr || !lfirst || !is_first || !key) {
+        free(v), free(f), free(lx), free(ly), free(lr), free(lfirst), free(is_first), free(key);
         return -1;
     }
     /* a CTA's first unit: the one whose MAINLOOP began first on it */
-    for (uint32_t c = 0; c < ctas; c++)
-        cta_t0[c] = INFINITY;
-    for (size_t i = 0; i < units->n; i++) {
-        const ustamp *a = &us[units->u[i].unit];
-        if (a->main_t0 < cta_t0[a->cta])
-            cta_t0[a->cta] = a->main_t0;
-    }
+    for (size_t i = 0; i < units->n; i++)
+        key[i] = (ukey){units->u[i].cta, units->u[i].unit, us[units->u[i].unit].main_t0, i};
+    qsort(key, units->n, sizeof *key, cmp_ukey);
+    for (size_t k = 0; k < units->n; k++)
+        is_first[key[k].i] = k == 0 || key[k].cta != key[k - 1].cta;
     /* one SM's share of the measured ceiling (a CTA has its SM to itself), flop per ns */
     const double sm_rate = out->sms > 0 ? out->ceiling_tflops * 1e3 / out->sms : NAN;
     for (int k = 0; k < nw; k++) {
@@ -199,7 +212,7 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
             r->kblocks += kb;
             main_ns += us[u->unit].main_ns;
             f[mf++] = u->flops / kb;
-            lx[nl] = kb, ly[nl] = us[u->unit].main_ns, lfirst[nl++] = us[u->unit].main_t0 == cta_t0[u->cta];
+            lx[nl] = kb, ly[nl] = us[u->unit].main_ns, lfirst[nl++] = is_first[i];
             if (u->parts == 1) {
                 /* whole tiles only: a part also pays the start of a main loop over fewer K blocks */
                 r->whole++;
@@ -229,7 +242,7 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
             r->sub_ns[p] = gs_quantile(v, m, 0.5);
         }
     }
-    free(v), free(f), free(lx), free(ly), free(lr), free(cta_t0), free(lfirst);
+    free(v), free(f), free(lx), free(ly), free(lr), free(lfirst), free(is_first), free(key);
     return 0;
 }
 

@@ -32,7 +32,8 @@ typedef struct gs_width_row {
                                    * whole tiles; NAN without */
     /* The main loop as a line over every unit of the width, whole tiles and parts: MAINLOOP =
      * start + K blocks x fit_kb_ns, least squares with one slope and two starts, a CTA's first
-     * unit's (it also waits for the kernel's first loads) and its later units'.  The slope needs
+     * unit's (it also waits for the kernel's first loads; the unit whose MAINLOOP began first on
+     * the CTA, ties to the lowest tag) and its later units'.  The slope needs
      * K blocks that vary within one kind of unit: else fit_kb_ns and the starts are NAN.  A
      * start is NAN where the width has no unit of its kind. */
     uint32_t kb_min, kb_max;                    /* K blocks of its units */

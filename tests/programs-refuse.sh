@@ -25,6 +25,7 @@ expect "selfcheck --dual --variant all without them" "make nvfp4-evidence" build
 expect "bench --variants all without them" "make nvfp4-evidence" build/nvfp4-bench --variants all
 expect "bench --dual --variants all without them" "make nvfp4-evidence" build/nvfp4-bench --dual --variants all
 expect "bench --tsv in a folder that does not exist" "writable folder" build/nvfp4-bench --tsv /nonexistent-gs/x.tsv
+expect "bench --tsv naming a folder" "not a folder" build/nvfp4-bench --tsv .
 expect "selfcheck: an unknown point" "unknown variant 'nope'" build/nvfp4-selfcheck --variant nope
 expect "cupti-check --metrics '' (empty)" "comma-separated metric names" build/cupti-check --metrics ""
 expect "cupti-check --metrics 'a,,b' (an empty name)" "comma-separated metric names" build/cupti-check --metrics a,,b

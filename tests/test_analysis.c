@@ -419,16 +419,22 @@ static int says(const gs_rundata *r, const char *text, int anywhere)
  * less a later unit's over the span, at the width with the most first units; said from
  * GS_START_BOUND, not below it, not without a fitted later start, and never from a width with
  * fewer first units. */
-static int says_slow_start(double first_ns, double later_ns, double other_first_ns)
+/* The case the verdict speaks on: one wave, 100 first and 30 later units at width 128 with a
+ * cost of 1 us per K block and a residual of 100 ns; `tweak` then spoils one thing. */
+enum { SLOW_AS_IS, SLOW_TWO_WAVES, SLOW_FEW_LATER, SLOW_FLAT, SLOW_LOOSE, SLOW_NOT_OK };
+static int says_slow_start(double first_ns, double later_ns, double other_first_ns, int tweak)
 {
     gs_rundata *r = verdict_run(132); /* a span of 100 us */
+    r->smt.waves = tweak == SLOW_TWO_WAVES ? 2.0 : 0.97;
     gs_widths *w = &r->widths;
-    w->applies = w->ok = 1;
+    w->applies = 1, w->ok = tweak != SLOW_NOT_OK;
     w->n = 2;
     w->row[0] = (gs_width_row){.width = 64, .first_units = 10, .later_units = 30};
-    w->row[0].fit_first_ns = other_first_ns, w->row[0].fit_later_ns = 0;
-    w->row[1] = (gs_width_row){.width = 128, .first_units = 100, .later_units = 30};
+    w->row[0].fit_first_ns = other_first_ns, w->row[0].fit_later_ns = 0, w->row[0].fit_kb_ns = 1000;
+    w->row[1] = (gs_width_row){.width = 128, .first_units = 100, .later_units = tweak == SLOW_FEW_LATER ? 3 : 30};
     w->row[1].fit_first_ns = first_ns, w->row[1].fit_later_ns = later_ns;
+    w->row[1].fit_kb_ns = tweak == SLOW_FLAT ? -5 : 1000;
+    w->row[1].fit_resid_p90_ns = tweak == SLOW_LOOSE ? 3000 : 100;
     const int said = says(r, "Slow start: a CTA's first unit spends ", 0);
     free(r);
     return said;
@@ -437,11 +443,16 @@ static int says_slow_start(double first_ns, double later_ns, double other_first_
 static void slow_start_verdict(void **state)
 {
     (void)state;
-    assert_true(says_slow_start(6000, 500, 0));   /* 5.5 us of 100: 5.5% */
-    assert_true(says_slow_start(3500, 500, 0));   /* 3%: the bound itself */
-    assert_false(says_slow_start(3000, 500, 0));  /* 2.5% */
-    assert_false(says_slow_start(6000, NAN, 0));  /* no later start fitted */
-    assert_false(says_slow_start(1000, 500, 20e3)); /* the width with fewer first units does not speak */
+    assert_true(says_slow_start(6000, 500, 0, SLOW_AS_IS));    /* 5.5 us of 100: 5.5% */
+    assert_true(says_slow_start(3501, 500, 0, SLOW_AS_IS));    /* just over the bound */
+    assert_false(says_slow_start(3000, 500, 0, SLOW_AS_IS));   /* 2.5% */
+    assert_false(says_slow_start(6000, NAN, 0, SLOW_AS_IS));   /* no later start fitted */
+    assert_false(says_slow_start(1000, 500, 20e3, SLOW_AS_IS)); /* the width with fewer first units does not speak */
+    assert_false(says_slow_start(6000, 500, 0, SLOW_TWO_WAVES)); /* each wave pays its own first start */
+    assert_false(says_slow_start(6000, 500, 0, SLOW_FEW_LATER)); /* 3 later units */
+    assert_false(says_slow_start(6000, 500, 0, SLOW_FLAT));      /* no positive cost per K block */
+    assert_false(says_slow_start(6000, 500, 0, SLOW_LOOSE));     /* the residual covers the gap */
+    assert_false(says_slow_start(6000, 500, 0, SLOW_NOT_OK));    /* no table */
 }
 
 /* The "Unbalanced" verdict: said from a full wave when an even spread saves at least

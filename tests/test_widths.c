@@ -212,7 +212,7 @@ static void parts_stay_out_of_the_median(void **state)
 
 /* The main loop as a line: a run whose units' MAINLOOP is exactly start + K blocks x cost
  * (the start FIRST_NS for a CTA's first unit, LATER_NS after it), K blocks varying, parts and
- * whole tiles mixed, several CTAs with one or three units. */
+ * whole tiles mixed, CTAs with one, two or three units. */
 #define LINE_KB_NS 1200.0
 #define FIRST_NS 5000.0
 #define LATER_NS 700.0
@@ -225,13 +225,14 @@ static const gs_unit line_units[] = {
 #define NL (sizeof line_units / sizeof line_units[0])
 
 /* Warp 0 of each CTA runs its units in list order, 1000 ns apart; MAINLOOP = start + kb x cost,
- * plus off_ns on unit `off_unit` (none where it is past the list). */
-static void stamp_line(gs_timeline *tl, int off_unit, double off_ns)
+ * plus off_ns on unit `off_unit` (none where it is past the list); with tie, CTA 0's second unit
+ * begins when its first does. */
+static void stamp_line(gs_timeline *tl, int off_unit, double off_ns, int tie)
 {
     memset(tl, 0, sizeof *tl);
     size_t cap = 0;
     for (uint32_t b = 0; b < 4; b++) {
-        double t0 = 1000;
+        double t0 = 1000, prev_t0 = 1000;
         int first = 1;
         for (size_t i = 0; i < NL; i++) {
             const gs_unit *u = &line_units[i];
@@ -239,25 +240,34 @@ static void stamp_line(gs_timeline *tl, int off_unit, double off_ns)
                 continue;
             const double ml = (first ? FIRST_NS : LATER_NS) + (u->k1 - u->k0) * LINE_KB_NS +
                               ((int)u->unit == off_unit ? off_ns : 0);
-            add(tl, &cap, b, 0, (int)u->unit, 0, GS_MAINLOOP, t0, t0 + ml);
-            t0 += ml + 1000;
+            const double at = tie && b == 0 && u->unit == 1 ? prev_t0 : t0;
+            add(tl, &cap, b, 0, (int)u->unit, 0, GS_MAINLOOP, at, at + ml);
+            prev_t0 = at;
+            t0 = at + ml + 1000;
             first = 0;
         }
     }
 }
 
-static const gs_widths *run_line(void **state, int off_unit, double off_ns)
+/* The run lists the units in line_units' order, or (reversed) backwards: the stamps' times, not
+ * the list, say which unit came first on a CTA. */
+static const gs_widths *run_line_as(void **state, int off_unit, double off_ns, int tie, int reversed)
 {
     fixture *f = *state;
-    stamp_line(&f->tl, off_unit, off_ns);
+    stamp_line(&f->tl, off_unit, off_ns, tie);
     tunit t[NL];
     for (size_t i = 0; i < NL; i++)
-        t[i] = (tunit){line_units[i], 0};
+        t[i] = (tunit){line_units[reversed ? NL - 1 - i : i], 0};
     describe(f, t, NL, 4);
     assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->names, &f->units, &f->w), 0);
     assert_int_equal(f->w.ok, 1);
     assert_int_equal(f->w.n, 1);
     return &f->w;
+}
+
+static const gs_widths *run_line(void **state, int off_unit, double off_ns)
+{
+    return run_line_as(state, off_unit, off_ns, 0, 0);
 }
 
 static void main_loop_as_a_line(void **state)
@@ -271,6 +281,25 @@ static void main_loop_as_a_line(void **state)
     assert_float_equal(r->fit_first_ns, FIRST_NS, 1e-6);
     assert_float_equal(r->fit_later_ns, LATER_NS, 1e-6);
     assert_float_equal(r->fit_resid_p90_ns, 0, 1e-6);
+}
+
+/* The same line whatever order the run lists its units in, and with two units of a CTA
+ * beginning at once (the lower tag is the first: still one first unit per CTA). */
+static void line_first_unit_by_time(void **state)
+{
+    for (int c = 0; c < 2; c++) {
+        const gs_width_row *r = &run_line_as(state, -1, 0, c == 1, c == 0)->row[0];
+        assert_int_equal(r->first_units, 4);
+        assert_int_equal(r->later_units, 3);
+        assert_float_equal(r->fit_kb_ns, LINE_KB_NS, 1e-6);
+        assert_float_equal(r->fit_first_ns, FIRST_NS, 1e-6);
+        assert_float_equal(r->fit_later_ns, LATER_NS, 1e-6);
+        fixture *f = *state;
+        gs_meta_free(&f->m);
+        gs_units_free(&f->units);
+        gs_timeline_free(&f->tl);
+        memset(f, 0, sizeof *f);
+    }
 }
 
 /* One unit 2 us off the line: the fit moves and the residual shows it (a line that hid it
@@ -381,6 +410,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(floor_follows_the_sm_count, setup, teardown),
         cmocka_unit_test_setup_teardown(parts_stay_out_of_the_median, setup, teardown),
         cmocka_unit_test_setup_teardown(main_loop_as_a_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(line_first_unit_by_time, setup, teardown),
         cmocka_unit_test_setup_teardown(line_residual_shows_a_unit_off_it, setup, teardown),
         cmocka_unit_test_setup_teardown(line_needs_varying_k_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(unit_on_another_cta_leaves_it_out, setup, teardown),

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
@@ -61,6 +63,22 @@ static double time_ms(gs_launch_fn fn, void *arg, const gs_l2_flusher *f, int re
     double m = fastest ? t.min_ms : t.median_ms;
     gs_timing_free(&t);
     return m;
+}
+
+/* Whether the table can go to path: not a folder, and its folder writable (nothing is created:
+ * the table is written at the end, through path.tmp). */
+static int tsv_writable(const char *path)
+{
+    struct stat st;
+    if (!*path || path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+        return 0;
+    char dir[1024];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return access(dir, W_OK | X_OK) == 0;
 }
 
 /* One measured row (the share of the ceiling is known only at the end). */
@@ -177,16 +195,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "nvfp4-bench: --reps must be a whole number from 1 to 100000\n");
         return 2;
     }
-    if (tsv) { /* refused now, not after the run: the table is written at the end */
-        char tmp[1024];
-        snprintf(tmp, sizeof tmp, "%s.tmp", tsv);
-        FILE *probe = fopen(tmp, "w");
-        if (!probe) {
-            fprintf(stderr, "nvfp4-bench: cannot write %s (--tsv: a file in a writable folder)\n", tmp);
-            return 2;
-        }
-        fclose(probe);
-        remove(tmp);
+    if (tsv && !tsv_writable(tsv)) { /* refused now, not after the run: the table is written at the end */
+        fprintf(stderr, "nvfp4-bench: cannot write %s (--tsv: a file, not a folder, in a writable folder)\n", tsv);
+        return 2;
     }
     gs_l2_flusher fl;
     if (gs_l2_flusher_init(&fl, 0))
@@ -211,13 +222,10 @@ int main(int argc, char **argv)
             failures++;
             continue;
         }
-        anchor an;
+        anchor an; /* without one the builds are timed alone, the ratio NAN (a failure) */
         if (anchor_create(p, &s, &an)) {
             fprintf(stderr, "nvfp4-bench: %s: no cuBLAS anchor\n", s.name);
             anchor_destroy(&an);
-            nvfp4_problem_destroy(p);
-            failures++;
-            continue;
         }
         /* the pre-pass every variant's time includes (its overlap with the GEMM's set-up aside) */
         printf("%-8s token pre-pass alone: %.2f us\n", s.name, 1e3 * time_ms(nvfp4_tokens_only, p, &fl, reps, 0));
@@ -266,7 +274,7 @@ int main(int argc, char **argv)
                 printf("%-8s   cuBLAS in the same repetitions: one GEMM on B1 and B2 stacked %.2f us, two GEMMs %.2f us "
                        "(each + SiLU-multiply)\n",
                        s.name, 1e3 * route_ms[0], 1e3 * route_ms[1]);
-            else
+            else if (an.routes == 1)
                 printf("%-8s   cuBLAS in the same repetitions: %.2f us\n", s.name, 1e3 * route_ms[0]);
             bench_row *grown = realloc(rows, (size_t)(nrows + 1) * sizeof *rows);
             if (!grown) {
@@ -287,8 +295,8 @@ int main(int argc, char **argv)
         nvfp4_problem_destroy(p);
     }
 
-    /* the ceiling last, as the recorder times it: the rate before the GPU lowers its clock under
-     * this load (its fastest repetition, docs/method.md) */
+    /* the ceiling last, as the recorder times it: its fastest repetition, before the GPU lowers its
+     * clock under that GEMM's own load (docs/method.md) */
     gs_ceiling_gemm *cg = NULL;
     double ceil_tf = NAN;
     if (gs_ceiling_gemm_create(GS_CEILING_GEMM_N, &cg) == 0)
