@@ -33,6 +33,7 @@
 #include "instrument/gs_args.h"
 #include "instrument/gs_ceilings.h"
 #include "instrument/gs_stamps.h"
+#include "instrument/gs_run.h"
 #include "instrument/gs_timing.h"
 #include "kernels/nvfp4/nvfp4.h"
 
@@ -66,7 +67,7 @@ static double time_ms(gs_launch_fn fn, void *arg, const gs_l2_flusher *f, int re
 }
 
 /* Whether the table can go to path: not a folder, and its folder writable (nothing is created:
- * the table is written at the end, through path.tmp). */
+ * the table is written at the end, through a temporary name, gs_buf_write). */
 static int tsv_writable(const char *path)
 {
     struct stat st;
@@ -307,40 +308,28 @@ int main(int argc, char **argv)
            ceil_tf);
     printf("%-8s %-25s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
            "cuBLAS/x", "twin/x", "detail/x", "correct");
+    gs_buf table = {0};
+    gs_buf_printf(&table, "# gemmscope nvfp4-bench v2\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
+                          "twin_over_prod\tdetail_over_prod\tcorrect\n");
     for (int i = 0; i < nrows; i++) {
         const bench_row *r = &rows[i];
-        const double tf = r->flops / (r->prod_ms * 1e-3) / 1e12;
+        const double tf = r->flops / (r->prod_ms * 1e-3) / 1e12, pct = 100.0 * tf / ceil_tf,
+                     cx = r->cublas_ms / r->prod_ms, tx = r->twin_ms / r->prod_ms, dx = r->detail_ms / r->prod_ms;
         printf("%-8s %-25s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", r->shape, r->variant, 1e3 * r->prod_ms, tf,
-               100.0 * tf / ceil_tf, r->cublas_ms / r->prod_ms, r->twin_ms / r->prod_ms, r->detail_ms / r->prod_ms,
-               r->ok ? "yes" : "NO", r->is_default ? "  (default)" : "");
+               pct, cx, tx, dx, r->ok ? "yes" : "NO", r->is_default ? "  (default)" : "");
+        gs_buf_printf(&table, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\n", r->shape, r->variant,
+                      1e3 * r->prod_ms, tf, pct, cx, tx, dx, r->ok);
     }
     if (isnan(ceil_tf))
         failures++;
-    if (tsv) {
-        char tmp[1024];
-        snprintf(tmp, sizeof tmp, "%s.tmp", tsv);
-        FILE *out = fopen(tmp, "w");
-        int bad = !out;
-        if (out) {
-            fprintf(out, "# gemmscope nvfp4-bench v2\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
-                         "twin_over_prod\tdetail_over_prod\tcorrect\n");
-            for (int i = 0; i < nrows; i++) {
-                const bench_row *r = &rows[i];
-                const double tf = r->flops / (r->prod_ms * 1e-3) / 1e12;
-                fprintf(out, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\n", r->shape, r->variant,
-                        1e3 * r->prod_ms, tf, 100.0 * tf / ceil_tf, r->cublas_ms / r->prod_ms, r->twin_ms / r->prod_ms,
-                        r->detail_ms / r->prod_ms, r->ok);
-            }
-            bad = fclose(out) != 0;
-        }
-        if (bad || rename(tmp, tsv) != 0) {
-            fprintf(stderr, "nvfp4-bench: cannot write %s\n", tsv);
-            remove(tmp);
-            free(rows);
-            return 1;
-        }
-    }
+    char err[512];
+    const int unwritten = tsv && gs_buf_write(&table, tsv, err, sizeof err) != 0;
+    if (unwritten)
+        fprintf(stderr, "nvfp4-bench: %s\n", err);
+    gs_buf_free(&table);
     free(rows);
+    if (unwritten)
+        return 1;
     if (failures)
         printf("nvfp4-bench: some points failed (see above)\n");
     else
