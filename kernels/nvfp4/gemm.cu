@@ -295,16 +295,6 @@ __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, 
     tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
 }
 
-/* The cursor's next stage. */
-__device__ __forceinline__ void advance(load_cursor &cur, const nvfp4_tile &tl)
-{
-    cur.j++;
-    if (++cur.kb == tl.kb1 - tl.kb0) {
-        cur.kb = 0;
-        cur.t++;
-    }
-}
-
 /* Issues the loads of the cursor's stage (after the slot's previous use was released) and
  * advances the cursor.  One thread. */
 template <class Cfg, class KP>
@@ -316,32 +306,10 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
         mbar_wait(smem_plan<Cfg>::empty_bar(sm_base, cur.j % Cfg::STAGES), (use - 1) & 1);
     load_weights<Cfg>(kp, tl, cur, sm_base);
     load_tokens<Cfg>(kp, tl, cur, sm_base);
-    advance(cur, tl);
-}
-
-/* The ring's first stages (their slots were never used) are loaded in two passes: first the
- * weights and scales, which no earlier kernel writes, so their trip from DRAM overlaps the
- * wait for the token pre-pass; then, after that wait, the token slabs of the same stages
- * (load_first_tokens).  Returns the cursor after those stages.  One thread. */
-template <class Cfg, class KP>
-__device__ __forceinline__ load_cursor load_first_weights(const KP &kp, load_cursor cur, int last, uint32_t sm_base)
-{
-    for (int s = 0; s < Cfg::STAGES && cur.t < last; s++) {
-        const nvfp4_tile tl = kp.tiles[cur.t];
-        load_weights<Cfg>(kp, tl, cur, sm_base);
-        advance(cur, tl);
-    }
-    return cur;
-}
-
-template <class Cfg, class KP>
-__device__ __forceinline__ void load_first_tokens(const KP &kp, load_cursor &cur, const load_cursor &after,
-                                                  uint32_t sm_base)
-{
-    while (cur.j < after.j) {
-        const nvfp4_tile tl = kp.tiles[cur.t];
-        load_tokens<Cfg>(kp, tl, cur, sm_base);
-        advance(cur, tl);
+    cur.j++;
+    if (++cur.kb == tl.kb1 - tl.kb0) {
+        cur.kb = 0;
+        cur.t++;
     }
 }
 
@@ -991,16 +959,6 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
-    /* the CTA's units, read first: the set-up below runs while they come */
-    const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
-    if (warp == (Cfg::WARP_SPEC ? 4 * CW : 0) && lane < kp_groups<KP>() && kp.m[lane] > 0) {
-        /* a TMA copy's first use of a tensor map waits for the map to come from memory: the loading
-         * warp fetches them ahead, a group's per lane (entries past the problem's groups are zeros) */
-        prefetch_tensormap(&kp.tmW[lane]);
-        prefetch_tensormap(&kp.tmT[lane]);
-        if (Cfg::TMA_STORE)
-            prefetch_tensormap(&kp.tmC[lane]);
-    }
     gs_ctx gs;
     GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (Cfg::WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
 
@@ -1025,21 +983,19 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     }
     __syncthreads();
 
+    const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
         if (warp == 4 * CW) {
-            const load_cursor after = lane == 0 ? load_first_weights<Cfg>(kp, cur, last, sm_base) : cur;
             /* the twins: how long the loading warp waits before its first token load */
             GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
                 griddep_wait(); /* the token pre-pass has completed */
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-            if (lane == 0) {
-                load_first_tokens<Cfg>(kp, cur, after, sm_base);
+            if (lane == 0)
                 while (cur.t < last)
                     load_stage<Cfg>(kp, cur, sm_base);
-            }
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
         }
@@ -1049,9 +1005,9 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     if (Cfg::WARP_SPEC)
         setmaxnreg_inc<CONSUMER_REGS>();
     if (!Cfg::WARP_SPEC && tid == 0) { /* fill the ring; mma_stage keeps it full */
-        const load_cursor after = load_first_weights<Cfg>(kp, cur, last, sm_base);
         griddep_wait();
-        load_first_tokens<Cfg>(kp, cur, after, sm_base);
+        for (int s = 0; s < Cfg::STAGES && cur.t < last; s++)
+            load_stage<Cfg>(kp, cur, sm_base);
     }
 
     consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0, Cfg::PINGPONG ? 0 : warp >> 2};

@@ -23,10 +23,6 @@ typedef struct nvfp4_tparams {
     const uint8_t *A[NVFP4_MAX_GROUPS];
     const uint8_t *SFA[NVFP4_MAX_GROUPS];
     uint16_t *T[NVFP4_MAX_GROUPS];
-    /* device arrays the GEMM that follows reads before its first loads (its schedule), brought
-     * into L2 by the pre-pass; NULL / 0: none */
-    const void *prefetch[2];
-    unsigned prefetch_bytes[2];
 } nvfp4_tparams;
 
 /* Kernel parameters of one (problem, tile shape, persistence, split K): passed by value as a

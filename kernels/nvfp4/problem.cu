@@ -77,7 +77,6 @@ struct nvfp4_problem {
         nvfp4_kparams *kp;
         nvfp4_tile *tiles; /* device copies of the schedule */
         int *cta_first;
-        int ntiles;      /* entries of tiles */
         float *partials; /* split K workspace (NULL without) */
         int *flags;
     } cache[KP_CACHE];
@@ -503,7 +502,7 @@ static int encode_2d(CUtensorMap *m, const void *base, CUtensorMapDataType type,
 /* Host parameters of one (tile, persistence, split K) point: tensor maps and the uploaded
  * schedule. */
 static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams *kp, nvfp4_tile **tiles_dev,
-                         int **first_dev, int *ntiles, float **partials_dev, int **flags_dev)
+                         int **first_dev, float **partials_dev, int **flags_dev)
 {
     const nvfp4_shape *s = &p->shape;
     nvfp4_schedule sc;
@@ -586,29 +585,19 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     }
     kp->tiles = *tiles_dev;
     kp->cta_first = *first_dev;
-    *ntiles = sc.ntiles;
     kp->partials = *partials_dev;
     kp->flags = *flags_dev;
     nvfp4_schedule_free(&sc);
     return rc ? -1 : 0;
 }
 
-/* The cache entry of v's parameters, or -1 when they were not built yet. */
-static int cache_find(const nvfp4_problem *p, const nvfp4_variant *v)
+const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant *v)
 {
     for (int i = 0; i < p->ncache; i++)
         if (p->cache[i].tile_w == v->tile_w && p->cache[i].tile_t == v->tile_t &&
             p->cache[i].persistent == v->persistent && p->cache[i].split_k == v->split_k &&
             p->cache[i].gate == v->gate && p->cache[i].pingpong == v->pingpong)
-            return i;
-    return -1;
-}
-
-const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant *v)
-{
-    const int found = cache_find(p, v);
-    if (found >= 0)
-        return p->cache[found].kp;
+            return p->cache[i].kp;
     if (p->ncache == KP_CACHE) {
         fprintf(stderr, "nvfp4: kernel parameter cache full\n");
         return NULL;
@@ -616,13 +605,13 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     /* CUtensorMap needs 128-byte alignment */
     nvfp4_kparams *kp = (nvfp4_kparams *)aligned_alloc(128, (sizeof(nvfp4_kparams) + 127) / 128 * 128);
     nvfp4_tile *tiles = NULL;
-    int *first = NULL, *flags = NULL, ntiles = 0;
+    int *first = NULL, *flags = NULL;
     float *partials = NULL;
     if (!kp) {
         fprintf(stderr, "nvfp4: out of host memory\n");
         return NULL;
     }
-    if (build_kparams(p, v, kp, &tiles, &first, &ntiles, &partials, &flags)) {
+    if (build_kparams(p, v, kp, &tiles, &first, &partials, &flags)) {
         free(kp);
         return NULL;
     }
@@ -635,7 +624,6 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
     p->cache[p->ncache].kp = kp;
     p->cache[p->ncache].tiles = tiles;
     p->cache[p->ncache].cta_first = first;
-    p->cache[p->ncache].ntiles = ntiles;
     p->cache[p->ncache].partials = partials;
     p->cache[p->ncache].flags = flags;
     p->ncache++;
@@ -682,28 +670,11 @@ int nvfp4_problem_set_pdl(nvfp4_problem *p, int on)
     return 0;
 }
 
-/* The pre-pass's parameters before v's GEMM: where v's parameters are built, it also brings
- * their schedule into L2, where every CTA's first reads of it (before its first loads can be
- * issued) then find it. */
-static nvfp4_tparams tokens_params(const nvfp4_problem *p, const nvfp4_variant *v)
-{
-    nvfp4_tparams tp = p->tp;
-    const int i = cache_find(p, v);
-    if (i >= 0) {
-        tp.prefetch[0] = p->cache[i].tiles;
-        tp.prefetch_bytes[0] = (unsigned)((size_t)p->cache[i].ntiles * sizeof(nvfp4_tile));
-        tp.prefetch[1] = p->cache[i].cta_first;
-        tp.prefetch_bytes[1] = (unsigned)((size_t)(p->cache[i].kp->grid + 1) * sizeof(int));
-    }
-    return tp;
-}
-
 int nvfp4_prepare(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s)
 {
     if (!v || !p)
         return (int)cudaErrorInvalidValue;
-    const nvfp4_tparams tp = tokens_params(p, v);
-    return nvfp4_tokens_launch(&tp, s);
+    return nvfp4_tokens_launch(&p->tp, s);
 }
 
 int nvfp4_tokens_only(void *problem, cudaStream_t s)
@@ -720,8 +691,7 @@ int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer 
         return gemm_enqueue(p, v, build, stamps, s);
     if (!nvfp4_problem_kparams(p, v)) /* built and cached on the first call */
         return (int)cudaErrorInvalidValue;
-    const nvfp4_tparams tp = tokens_params(p, v);
-    int e = nvfp4_tokens_launch(&tp, s);
+    int e = nvfp4_tokens_launch(&p->tp, s);
     if (e)
         return e;
     return gemm_enqueue(p, v, build, stamps, s);

@@ -298,18 +298,6 @@ static __device__ __forceinline__ void named_barrier(int id, int threads)
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
-/* Fetches the tensor map at p (generic address) ahead of its first use by a TMA copy. */
-static __device__ __forceinline__ void prefetch_tensormap(const void *p)
-{
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(p)) : "memory");
-}
-
-/* Brings the 128-byte line at p into L2 (no register written, nothing waits for it). */
-static __device__ __forceinline__ void prefetch_l2(const void *p)
-{
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(reinterpret_cast<uint64_t>(p)) : "memory");
-}
-
 /* Programmatic dependent launch: the dependent grid may start early; griddep_wait blocks
  * until every prerequisite grid has finished and its writes are visible. */
 static __device__ __forceinline__ void griddep_wait(void)

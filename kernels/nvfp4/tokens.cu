@@ -72,11 +72,6 @@ __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, 
 __global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const __grid_constant__ nvfp4_tparams tp)
 {
     griddep_launch_dependents(); /* the GEMM may start its set-up now; it waits before reading T */
-    /* one 128-byte line of the GEMM's schedule per thread, from the first thread on */
-    const size_t line = 128u * ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
-    for (int i = 0; i < 2; i++)
-        if (line < tp.prefetch_bytes[i])
-            prefetch_l2(static_cast<const uint8_t *>(tp.prefetch[i]) + line);
     __shared__ uint4 stage[TOKEN_CHUNKS];
     token_block(tp, (int)blockIdx.x, stage, (int)threadIdx.x);
 }
