@@ -1,7 +1,7 @@
 #!/bin/bash
 # Arguments the GPU programs must refuse before they touch the GPU (run without one): 'all'
 # points in a program built without the evidence points, a --tsv table that cannot be written,
-# and malformed --metrics lists.  Each
+# an --inputs count out of range, and malformed --metrics lists.  Each
 # must exit 2 with a one-line reason that names the way out; 'production' must be taken.
 set -u
 pass=0 fail=0
@@ -26,6 +26,9 @@ expect "bench --variants all without them" "make nvfp4-evidence" build/nvfp4-ben
 expect "bench --dual --variants all without them" "make nvfp4-evidence" build/nvfp4-bench --dual --variants all
 expect "bench --tsv in a folder that does not exist" "writable folder" build/nvfp4-bench --tsv /nonexistent-gs/x.tsv
 expect "bench --tsv naming a folder" "not a folder" build/nvfp4-bench --tsv .
+expect "bench --inputs 0" "from 1 to 64" build/nvfp4-bench --inputs 0
+expect "bench --inputs 65" "from 1 to 64" build/nvfp4-bench --inputs 65
+expect "bench --inputs x (not a number)" "from 1 to 64" build/nvfp4-bench --inputs x
 expect "selfcheck: an unknown point" "unknown variant 'nope'" build/nvfp4-selfcheck --variant nope
 expect "cupti-check --metrics '' (empty)" "comma-separated metric names" build/cupti-check --metrics ""
 expect "cupti-check --metrics 'a,,b' (an empty name)" "comma-separated metric names" build/cupti-check --metrics a,,b
@@ -37,5 +40,7 @@ build/nvfp4-selfcheck --variant production --shapes t0 >/dev/null 2>&1
 [ $? -ne 2 ] && row "selfcheck --variant production: taken" pass || row "selfcheck --variant production: taken" FAIL
 build/nvfp4-bench --variants production --shapes g2k1536 --reps 1 >/dev/null 2>&1
 [ $? -ne 2 ] && row "bench --variants production: taken" pass || row "bench --variants production: taken" FAIL
+build/nvfp4-bench --variants default --shapes g2k1536 --reps 1 --inputs 64 >/dev/null 2>&1
+[ $? -ne 2 ] && row "bench --inputs 64: taken" pass || row "bench --inputs 64: taken" FAIL
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -15,12 +15,18 @@
  * faster of its two routes (one GEMM on B1 and B2 stacked, or two GEMMs, each then the
  * SiLU-multiply kernel), both timed in the same repetitions and printed.
  *
- * Usage: nvfp4-bench [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N] [--tsv FILE]
+ * With --inputs N (GPU MODE's harness takes 15) each shape gets N problems, their inputs drawn
+ * from N seeds, and every timed repetition flushes L2 once, then runs each build (or the anchor)
+ * on the N problems back to back, as that harness does: a time per call is the repetition's over
+ * N.  The GPU then runs near its power limit, where one launch after each flush does not.
+ *
+ * Usage: nvfp4-bench [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N]
+ *                    [--inputs N] [--tsv FILE]
  * --variants takes point names, the word "default" (each shape's production point), the word
  * "production" (every production point) or "all" (every point; the evidence points must be built
  * in: `make nvfp4-evidence`).  Without --variants: every point the program holds.
  * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod
- * detail_over_prod correct */
+ * detail_over_prod correct inputs */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +46,7 @@
 #define BENCH_SHAPES "g8k7168,g8k2048,g2k4096,g2k1536"
 #define DUAL_BENCH_SHAPES "d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
 #define WARMUP 5
+#define MAX_INPUTS 64
 
 typedef struct launch_arg {
     const nvfp4_variant *v;
@@ -52,6 +59,24 @@ static int launch_variant(void *arg, cudaStream_t s)
 {
     launch_arg *a = arg;
     return nvfp4_launch(a->v, a->build, a->p, a->stamps, s);
+}
+
+/* One timed call: fn on each of n arguments, back to back (--inputs). */
+typedef struct batch {
+    gs_launch_fn fn;
+    void *args[MAX_INPUTS];
+    int n;
+} batch;
+
+static int launch_batch(void *arg, cudaStream_t s)
+{
+    const batch *b = arg;
+    for (int i = 0; i < b->n; i++) {
+        const int e = b->fn(b->args[i], s);
+        if (e)
+            return e;
+    }
+    return 0;
 }
 
 /* Median (or, with fastest set, the fastest repetition's) time of fn in ms, or NAN
@@ -164,7 +189,7 @@ int main(int argc, char **argv)
 {
     const char *shapes = NULL, *variants = NULL, *tsv = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows how far a run got */
-    int reps = 50, failures = 0, dual = 0;
+    int reps = 50, inputs = 1, failures = 0, dual = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--dual"))
             dual = 1;
@@ -175,10 +200,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             long r = 0;
             reps = gs_parse_long(argv[++i], 1, 100000, &r) ? 0 : (int)r;
+        } else if (!strcmp(argv[i], "--inputs") && i + 1 < argc) {
+            long n = 0;
+            inputs = gs_parse_long(argv[++i], 1, MAX_INPUTS, &n) ? 0 : (int)n;
         } else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
             tsv = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N] [--tsv FILE]\n",
+            fprintf(stderr, "usage: %s [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N] "
+                            "[--inputs N] [--tsv FILE]\n",
                     argv[0]);
             return 2;
         }
@@ -194,6 +223,10 @@ int main(int argc, char **argv)
     }
     if (reps < 1) {
         fprintf(stderr, "nvfp4-bench: --reps must be a whole number from 1 to 100000\n");
+        return 2;
+    }
+    if (inputs < 1) {
+        fprintf(stderr, "nvfp4-bench: --inputs must be a whole number from 1 to %d\n", MAX_INPUTS);
         return 2;
     }
     if (tsv && !tsv_writable(tsv)) { /* refused now, not after the run: the table is written at the end */
@@ -213,23 +246,34 @@ int main(int argc, char **argv)
     while ((tok = strtok_r(cur, ",", &cur)) != NULL) {
         nvfp4_shape s;
         char err[512];
-        nvfp4_problem *p = NULL;
         if ((dual ? nvfp4_dual_shape_parse : nvfp4_shape_parse)(tok, &s, err, sizeof err)) {
             fprintf(stderr, "nvfp4-bench: %s\n", err);
             failures++;
             continue;
         }
-        if (nvfp4_problem_create(&s, NVFP4_DIST_GPUMODE, 20250101ull, &p)) {
+        /* the shape's problems, one seed each (the first is the seed a single input always had) */
+        nvfp4_problem *p[MAX_INPUTS] = {0};
+        anchor an[MAX_INPUTS];
+        memset(an, 0, sizeof an);
+        int made = 0, anchored = 1;
+        while (made < inputs && nvfp4_problem_create(&s, NVFP4_DIST_GPUMODE, 20250101ull + (uint64_t)made, &p[made]) == 0)
+            made++;
+        if (made < inputs) {
+            for (int i = 0; i < made; i++)
+                nvfp4_problem_destroy(p[i]);
             failures++;
             continue;
         }
-        anchor an; /* without one the builds are timed alone, the ratio NAN (a failure) */
-        if (anchor_create(p, &s, &an)) {
+        for (int i = 0; i < inputs && anchored; i++)
+            anchored = anchor_create(p[i], &s, &an[i]) == 0;
+        if (!anchored) { /* without one the builds are timed alone, the ratio NAN (a failure) */
             fprintf(stderr, "nvfp4-bench: %s: no cuBLAS anchor\n", s.name);
-            anchor_destroy(&an);
+            for (int i = 0; i < inputs; i++)
+                anchor_destroy(&an[i]);
         }
+        const int routes = an[0].routes;
         /* the pre-pass every variant's time includes (its overlap with the GEMM's set-up aside) */
-        printf("%-8s token pre-pass alone: %.2f us\n", s.name, 1e3 * time_ms(nvfp4_tokens_only, p, &fl, reps, 0));
+        printf("%-8s token pre-pass alone: %.2f us\n", s.name, 1e3 * time_ms(nvfp4_tokens_only, p[0], &fl, reps, 0));
         const double flops = dual ? nvfp4_dual_flops(&s) : nvfp4_shape_flops(&s);
         const nvfp4_variant *dv = dual ? nvfp4_dual_variant_default(&s) : nvfp4_variant_default(&s);
         const int count = dual ? nvfp4_dual_variant_count() : nvfp4_variant_count();
@@ -237,45 +281,62 @@ int main(int argc, char **argv)
             const nvfp4_variant *v = dual ? nvfp4_dual_variant_at(vi) : nvfp4_variant_at(vi);
             if (!wanted(variants, v, v == dv))
                 continue;
-            launch_arg prod = {v, p, NVFP4_PROD, {0}}, twin = {v, p, NVFP4_TWIN, {0}},
-                       detl = {v, p, NVFP4_DETAIL, {0}};
-            nvfp4_check chk;
-            memset(&chk, 0, sizeof chk);
-            const int ok = nvfp4_problem_poison(p, 0) == 0 && nvfp4_launch(v, 0, p, prod.stamps, 0) == 0 &&
-                           nvfp4_problem_verify(p, &chk) == 0 && nvfp4_check_ok(&chk);
-            double pm = NAN, tm = NAN, dm = NAN, route_ms[2] = {NAN, NAN};
+            /* a timed call per build and anchor route: the N problems back to back */
+            launch_arg prod[MAX_INPUTS], twin[MAX_INPUTS], detl[MAX_INPUTS];
+            batch b[5];
+            memset(b, 0, sizeof b);
+            int ok = 1;
             gs_stamps st_twin, st_detl;
             memset(&st_twin, 0, sizeof st_twin);
             memset(&st_detl, 0, sizeof st_detl);
-            if (ok && alloc_stamps(v, p, 0, &st_twin) == 0 &&
-                alloc_stamps(v, p, 1, &st_detl) == 0) {
-                twin.stamps = st_twin.dev;
-                detl.stamps = st_detl.dev;
+            /* every problem's production output checked (stamp buffers are sized alike for each) */
+            for (int i = 0; i < inputs && ok; i++) {
+                nvfp4_check chk;
+                memset(&chk, 0, sizeof chk);
+                prod[i] = (launch_arg){v, p[i], NVFP4_PROD, {0}};
+                ok = nvfp4_problem_poison(p[i], 0) == 0 && nvfp4_launch(v, 0, p[i], prod[i].stamps, 0) == 0 &&
+                     nvfp4_problem_verify(p[i], &chk) == 0 && nvfp4_check_ok(&chk);
+            }
+            double pm = NAN, tm = NAN, dm = NAN, route_ms[2] = {NAN, NAN};
+            if (ok && alloc_stamps(v, p[0], 0, &st_twin) == 0 && alloc_stamps(v, p[0], 1, &st_detl) == 0) {
+                for (int i = 0; i < inputs; i++) {
+                    twin[i] = (launch_arg){v, p[i], NVFP4_TWIN, st_twin.dev};
+                    detl[i] = (launch_arg){v, p[i], NVFP4_DETAIL, st_detl.dev};
+                    b[0].args[i] = &prod[i];
+                    b[1].args[i] = &twin[i];
+                    b[2].args[i] = &detl[i];
+                    for (int r = 0; r < routes; r++)
+                        b[3 + r].args[i] = an[i].arg[r];
+                }
+                for (int k = 0; k < 3 + routes; k++) {
+                    b[k].fn = k < 3 ? launch_variant : an[0].fn[k - 3];
+                    b[k].n = inputs;
+                }
                 /* the three builds and the anchor's routes interleaved, repetition by repetition */
-                const gs_launch_fn fns[5] = {launch_variant, launch_variant, launch_variant, an.fn[0], an.fn[1]};
-                void *const args[5] = {&prod, &twin, &detl, an.arg[0], an.arg[1]};
-                const int n = 3 + an.routes;
+                const gs_launch_fn fns[5] = {launch_batch, launch_batch, launch_batch, launch_batch, launch_batch};
+                void *const args[5] = {&b[0], &b[1], &b[2], &b[3], &b[4]};
+                const int n = 3 + routes;
                 gs_timing t[5];
                 if (gs_time_interleaved(fns, args, n, 0, &fl, WARMUP, reps, t) == 0) {
-                    pm = t[0].median_ms;
-                    tm = t[1].median_ms;
-                    dm = t[2].median_ms;
-                    for (int r = 0; r < an.routes; r++)
-                        route_ms[r] = t[3 + r].median_ms;
+                    pm = t[0].median_ms / inputs;
+                    tm = t[1].median_ms / inputs;
+                    dm = t[2].median_ms / inputs;
+                    for (int r = 0; r < routes; r++)
+                        route_ms[r] = t[3 + r].median_ms / inputs;
                     for (int k = 0; k < n; k++)
                         gs_timing_free(&t[k]);
                 }
             }
             gs_stamps_free(&st_twin);
             gs_stamps_free(&st_detl);
-            const double tf = flops / (pm * 1e-3) / 1e12, cublas_ms = anchor_ms(&an, route_ms);
+            const double tf = flops / (pm * 1e-3) / 1e12, cublas_ms = anchor_ms(&an[0], route_ms);
             printf("%-8s %-25s %9.2f %8.1f %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
                    cublas_ms / pm, tm / pm, dm / pm, ok ? "yes" : "NO", v == dv ? "  (default)" : "");
-            if (an.routes == 2)
+            if (routes == 2)
                 printf("%-8s   cuBLAS in the same repetitions: one GEMM on B1 and B2 stacked %.2f us, two GEMMs %.2f us "
                        "(each + SiLU-multiply)\n",
                        s.name, 1e3 * route_ms[0], 1e3 * route_ms[1]);
-            else if (an.routes == 1)
+            else if (routes == 1)
                 printf("%-8s   cuBLAS in the same repetitions: %.2f us\n", s.name, 1e3 * route_ms[0]);
             bench_row *grown = realloc(rows, (size_t)(nrows + 1) * sizeof *rows);
             if (!grown) {
@@ -292,8 +353,10 @@ int main(int argc, char **argv)
             if (!ok || isnan(pm) || isnan(tm) || isnan(dm) || isnan(cublas_ms))
                 failures++;
         }
-        anchor_destroy(&an);
-        nvfp4_problem_destroy(p);
+        for (int i = 0; i < inputs; i++) {
+            anchor_destroy(&an[i]);
+            nvfp4_problem_destroy(p[i]);
+        }
     }
 
     /* the ceiling last, as the recorder times it: its fastest repetition, before the GPU lowers its
@@ -309,16 +372,16 @@ int main(int argc, char **argv)
     printf("%-8s %-25s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
            "cuBLAS/x", "twin/x", "detail/x", "correct");
     gs_buf table = {0};
-    gs_buf_printf(&table, "# gemmscope nvfp4-bench v2\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
-                          "twin_over_prod\tdetail_over_prod\tcorrect\n");
+    gs_buf_printf(&table, "# gemmscope nvfp4-bench v3\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
+                          "twin_over_prod\tdetail_over_prod\tcorrect\tinputs\n");
     for (int i = 0; i < nrows; i++) {
         const bench_row *r = &rows[i];
         const double tf = r->flops / (r->prod_ms * 1e-3) / 1e12, pct = 100.0 * tf / ceil_tf,
                      cx = r->cublas_ms / r->prod_ms, tx = r->twin_ms / r->prod_ms, dx = r->detail_ms / r->prod_ms;
         printf("%-8s %-25s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", r->shape, r->variant, 1e3 * r->prod_ms, tf,
                pct, cx, tx, dx, r->ok ? "yes" : "NO", r->is_default ? "  (default)" : "");
-        gs_buf_printf(&table, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\n", r->shape, r->variant,
-                      1e3 * r->prod_ms, tf, pct, cx, tx, dx, r->ok);
+        gs_buf_printf(&table, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\t%d\n", r->shape, r->variant,
+                      1e3 * r->prod_ms, tf, pct, cx, tx, dx, r->ok, inputs);
     }
     if (isnan(ceil_tf))
         failures++;
