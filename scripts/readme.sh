@@ -8,6 +8,8 @@
 #   <!-- gemmscope check-gpu FILE -->                          a recorded `make check-gpu`: its header lines
 #   <!-- gemmscope defaults-table SUBJECT TSV SHAPE... -->      each shape's production point (gemmscope
 #                                                             variants) and its rounds in an nvfp4-bench sweep
+#   <!-- gemmscope harness-table SUBJECT TSV SHAPE... -->      the same point's rounds with one launch per L2 flush
+#                                                             and with GPU MODE's harness (the inputs column)
 # usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
 #   rewrites FILE; with --check, rewrites nothing and exits 1 (with a diff) when FILE's blocks
 #   differ from what the samples give (`make test` runs it so)
@@ -91,6 +93,34 @@ defaults_table() {
     done
 }
 
+# Each shape's production point, its time per call and cuBLAS ratio in every round, with one
+# launch per L2 flush (inputs 1) and with N problems back to back after one (the largest inputs
+# of the table: GPU MODE's harness takes 15).
+harness_table() {
+    local subject=$1 tsv=$2
+    shift 2
+    [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 1; }
+    echo "| shape | production point | one launch per flush: us, cuBLAS / ours | back to back: us, cuBLAS / ours |"
+    echo "|---|---|---|---|"
+    for s in "$@"; do
+        local v
+        v=$("$gs" variants "$subject" "$s" | awk '/\[default\]$/ { print $1 }')
+        [ -n "$v" ] || { echo "readme.sh: no default for $subject $s" >&2; return 1; }
+        awk -F'\t' -v s="$s" -v v="$v" '
+            /^#/ { next }
+            !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
+                   if (!("inputs" in col)) { print "readme.sh: no inputs column" > "/dev/stderr"; exit 1 }; next }
+            $col["shape"] == s && $col["variant"] == v {
+                k = $col["inputs"] == 1 ? 1 : 2
+                if (k == 2) { if (nb && $col["inputs"] != nb) { print "readme.sh: two back-to-back counts" > "/dev/stderr"; exit 1 }
+                              nb = $col["inputs"] }
+                t[k] = t[k] (n[k] ? " " : "") sprintf("%.2f", $col["prod_us"])
+                c[k] = c[k] (n[k] ? " " : "") sprintf("x%.2f", $col["cublas_over_ours"]); n[k]++ }
+            END { if (!n[1] || !n[2]) { print "readme.sh: " s " " v " lacks a harness" > "/dev/stderr"; exit 1 }
+                  printf "| %s | `%s` | %s; %s | %s; %s (%d inputs) |\n", s, v, t[1], c[1], t[2], c[2], nb }' "$tsv" || return 1
+    done
+}
+
 awk '
     /^<!-- gemmscope .* -->$/ { print; cmd = $0; sub(/^<!-- gemmscope /, "", cmd); sub(/ -->$/, "", cmd);
                                 print "@@RENDER " cmd; skip = 1; next }
@@ -117,6 +147,7 @@ while IFS= read -r line; do
         report-section) report_section "$2" "$3" ;;
         evidence-table) shift; evidence_table "$@" ;;
         defaults-table) shift; defaults_table "$@" ;;
+        harness-table) shift; harness_table "$@" ;;
         check-gpu) # the recorded run's own header: commit, device, calls and their result lines
             [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }
             echo '```'

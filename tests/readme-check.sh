@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block (a table; then a defaults table): --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -33,8 +33,22 @@ if [ -x build/gemmscope-record ]; then
     grep -v "s3_w64_t256_ws_p_tmr_g1" samples/dual-t256.tsv >"$tmp/sweep.tsv"
     printf '<!-- gemmscope defaults-table dual %s d512n4096k7168 -->\n<!-- end -->\n' "$tmp/sweep.tsv" >"$tmp/nodefault.md"
     scripts/readme.sh --check "$tmp/nodefault.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "a sweep without the default point: refused (exit 2)" pass || row "a sweep without the default point: refused (exit 2)" FAIL
+    # a harness table: it renders; an edited ratio fails --check; a table with no inputs column, or
+    # with the back-to-back rounds removed, is refused
+    h=$tmp/harness.md
+    printf '<!-- gemmscope harness-table dual samples/dual-harness.tsv d256n3072k4096 -->\n<!-- end -->\n' >"$h"
+    scripts/readme.sh "$h" >/dev/null 2>&1 && grep -q '(15 inputs) |$' "$h" \
+        && row "a harness table renders from the rounds" pass || row "a harness table renders from the rounds" FAIL
+    sed -i 's/x0\.\([0-9]\)/x1.\1/' "$h"
+    scripts/readme.sh --check "$h" >/dev/null 2>&1 && row "an edited ratio in it: --check fails" FAIL || row "an edited ratio in it: --check fails" pass
+    awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/dual-harness.tsv >"$tmp/noinputs.tsv"
+    awk -F'\t' '/^#/ || $NF != 15' samples/dual-harness.tsv >"$tmp/single.tsv"
+    for t in noinputs single; do
+        printf '<!-- gemmscope harness-table dual %s d256n3072k4096 -->\n<!-- end -->\n' "$tmp/$t.tsv" >"$tmp/$t.md"
+        scripts/readme.sh --check "$tmp/$t.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "a harness table from $t rounds: refused (exit 2)" pass || row "a harness table from $t rounds: refused (exit 2)" FAIL
+    done
 else
-    echo "defaults table: 3 checks skipped, no build/gemmscope-record (no nvcc here)"
+    echo "defaults and harness tables: 7 checks skipped, no build/gemmscope-record (no nvcc here)"
 fi
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
 scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL
