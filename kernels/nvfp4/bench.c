@@ -18,7 +18,7 @@
  * With --inputs N (GPU MODE's harness takes 15) each shape gets N problems, their inputs drawn
  * from N seeds, and every timed repetition flushes L2 once, then runs each build (or the anchor)
  * on the N problems back to back, as that harness does: a time per call is the repetition's over
- * N.  The GPU then runs near its power limit, where one launch after each flush does not.
+ * N (each launch then overlaps the last one's run; docs/notebook/2026-11-27-harness.md).
  *
  * Usage: nvfp4-bench [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N]
  *                    [--inputs N] [--tsv FILE]
