@@ -70,55 +70,56 @@ evidence_table() {
     done
 }
 
-# Each shape's production point, as the program names it, and its time and cuBLAS ratio in every
-# round of a sweep (nvfp4-bench --tsv tables with a leading round column, '#' lines skipped).
-defaults_table() {
-    local subject=$1 tsv=$2
-    shift 2
+# Per shape, its production point as the program names it (gemmscope variants), then one table
+# row: what the awk program PROG prints from TSV's rows, given the shape s and the point v.
+rounds_table() {
+    local subject=$1 tsv=$2 head=$3 prog=$4
+    shift 4
     [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 1; }
-    echo "| shape | production point | each round (us) | cuBLAS / ours |"
+    echo "$head"
     echo "|---|---|---|---|"
     for s in "$@"; do
         local v
         v=$("$gs" variants "$subject" "$s" | awk '/\[default\]$/ { print $1 }')
         [ -n "$v" ] || { echo "readme.sh: no default for $subject $s" >&2; return 1; }
-        awk -F'\t' -v s="$s" -v v="$v" '
-            /^#/ { next }
-            !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1; next }
-            $col["shape"] == s && $col["variant"] == v {
-                t = t (n ? " " : "") sprintf("%.2f", $col["prod_us"])
-                c = c (n ? " " : "") sprintf("x%.2f", $col["cublas_over_ours"]); n++ }
-            END { if (!n) { print "readme.sh: " s " " v " not in the sweep" > "/dev/stderr"; exit 1 }
-                  printf "| %s | `%s` | %s | %s |\n", s, v, t, c }' "$tsv" || return 1
+        awk -F'\t' -v s="$s" -v v="$v" "$prog" "$tsv" || return 1
     done
 }
 
+# Each shape's production point and its time and cuBLAS ratio in every round of a sweep
+# (nvfp4-bench --tsv tables with a leading round column, '#' lines skipped).
+defaults_table() {
+    local subject=$1 tsv=$2
+    shift 2
+    rounds_table "$subject" "$tsv" "| shape | production point | each round (us) | cuBLAS / ours |" '
+        /^#/ { next }
+        !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1; next }
+        $col["shape"] == s && $col["variant"] == v {
+            t = t (n ? " " : "") sprintf("%.2f", $col["prod_us"])
+            c = c (n ? " " : "") sprintf("x%.2f", $col["cublas_over_ours"]); n++ }
+        END { if (!n) { print "readme.sh: " s " " v " not in the sweep" > "/dev/stderr"; exit 1 }
+              printf "| %s | `%s` | %s | %s |\n", s, v, t, c }' "$@"
+}
+
 # Each shape's production point, its time per call and cuBLAS ratio in every round, with one
-# launch per L2 flush (inputs 1) and with N problems back to back after one (the largest inputs
-# of the table: GPU MODE's harness takes 15).
+# launch per L2 flush (inputs 1) and with N problems back to back after one (the table's other
+# inputs count: GPU MODE's harness takes 15).
 harness_table() {
     local subject=$1 tsv=$2
     shift 2
-    [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 1; }
-    echo "| shape | production point | one launch per flush: us, cuBLAS / ours | back to back: us, cuBLAS / ours |"
-    echo "|---|---|---|---|"
-    for s in "$@"; do
-        local v
-        v=$("$gs" variants "$subject" "$s" | awk '/\[default\]$/ { print $1 }')
-        [ -n "$v" ] || { echo "readme.sh: no default for $subject $s" >&2; return 1; }
-        awk -F'\t' -v s="$s" -v v="$v" '
-            /^#/ { next }
-            !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
-                   if (!("inputs" in col)) { print "readme.sh: no inputs column" > "/dev/stderr"; exit 1 }; next }
-            $col["shape"] == s && $col["variant"] == v {
-                k = $col["inputs"] == 1 ? 1 : 2
-                if (k == 2) { if (nb && $col["inputs"] != nb) { print "readme.sh: two back-to-back counts" > "/dev/stderr"; exit 1 }
-                              nb = $col["inputs"] }
-                t[k] = t[k] (n[k] ? " " : "") sprintf("%.2f", $col["prod_us"])
-                c[k] = c[k] (n[k] ? " " : "") sprintf("x%.2f", $col["cublas_over_ours"]); n[k]++ }
-            END { if (!n[1] || !n[2]) { print "readme.sh: " s " " v " lacks a harness" > "/dev/stderr"; exit 1 }
-                  printf "| %s | `%s` | %s; %s | %s; %s (%d inputs) |\n", s, v, t[1], c[1], t[2], c[2], nb }' "$tsv" || return 1
-    done
+    rounds_table "$subject" "$tsv" \
+        "| shape | production point | one launch per flush: us, cuBLAS / ours | back to back: us, cuBLAS / ours |" '
+        /^#/ { next }
+        !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
+               if (!("inputs" in col)) { print "readme.sh: no inputs column" > "/dev/stderr"; exit 1 }; next }
+        $col["shape"] == s && $col["variant"] == v {
+            k = $col["inputs"] == 1 ? 1 : 2
+            if (k == 2) { if (nb && $col["inputs"] != nb) { print "readme.sh: two back-to-back counts" > "/dev/stderr"; exit 1 }
+                          nb = $col["inputs"] }
+            t[k] = t[k] (n[k] ? " " : "") sprintf("%.2f", $col["prod_us"])
+            c[k] = c[k] (n[k] ? " " : "") sprintf("x%.2f", $col["cublas_over_ours"]); n[k]++ }
+        END { if (!n[1] || !n[2]) { print "readme.sh: " s " " v " lacks a harness" > "/dev/stderr"; exit 1 }
+              printf "| %s | `%s` | %s; %s | %s; %s (%d inputs) |\n", s, v, t[1], c[1], t[2], c[2], nb }' "$@"
 }
 
 awk '

@@ -21,31 +21,35 @@ cp "$f" "$tmp/before"
 scripts/readme.sh "$f" >/dev/null 2>&1 && ! grep -q '999.9 us' "$f" && grep -qx after "$f" \
     && row "rewriting puts the sample's figure back, keeps the rest" pass || row "rewriting puts the sample's figure back, keeps the rest" FAIL
 scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "after rewriting: --check passes" pass || row "after rewriting: --check passes" FAIL
-# a defaults table (it asks the recorder for the defaults: built only where nvcc is): an edited
-# round fails --check; a sweep without the default point is refused
+# the defaults and harness tables (they ask the recorder for the defaults: built only where nvcc
+# is): an edited round fails --check; a sweep without the default point is refused
+# renders BLOCK (a marker's words) into FILE, then checks NAME: that GREP finds the rendering, and
+# that after the edit SED the file fails --check
+edited_block() {
+    local name=$1 file=$2 block=$3 grep=$4 sed=$5
+    printf '<!-- gemmscope %s -->\n<!-- end -->\n' "$block" >"$file"
+    scripts/readme.sh "$file" >/dev/null 2>&1 && grep -q -- "$grep" "$file" \
+        && row "a $name renders from the samples" pass || row "a $name renders from the samples" FAIL
+    sed -i "$sed" "$file"
+    scripts/readme.sh --check "$file" >/dev/null 2>&1 && row "an edited $name: --check fails" FAIL || row "an edited $name: --check fails" pass
+}
+# a block that must be refused (exit 2)
+refused_block() {
+    printf '<!-- gemmscope %s -->\n<!-- end -->\n' "$2" >"$tmp/refused.md"
+    scripts/readme.sh --check "$tmp/refused.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "$1: refused (exit 2)" pass || row "$1: refused (exit 2)" FAIL
+}
 if [ -x build/gemmscope-record ]; then
-    d=$tmp/defaults.md
-    printf '<!-- gemmscope defaults-table dual samples/dual-t256.tsv d512n4096k7168 -->\n<!-- end -->\n' >"$d"
-    scripts/readme.sh "$d" >/dev/null 2>&1 && grep -q '| d512n4096k7168 | `' "$d" \
-        && row "a defaults table renders from the sweep" pass || row "a defaults table renders from the sweep" FAIL
-    sed -i 's/| \([0-9]*\)\.\([0-9]*\) /| 1\1.\2 /' "$d"
-    scripts/readme.sh --check "$d" >/dev/null 2>&1 && row "an edited round in it: --check fails" FAIL || row "an edited round in it: --check fails" pass
+    edited_block "defaults table" "$tmp/defaults.md" "defaults-table dual samples/dual-t256.tsv d512n4096k7168" \
+        '| d512n4096k7168 | `' 's/| \([0-9]*\)\.\([0-9]*\) /| 1\1.\2 /'
     grep -v "s3_w64_t256_ws_p_tmr_g1" samples/dual-t256.tsv >"$tmp/sweep.tsv"
-    printf '<!-- gemmscope defaults-table dual %s d512n4096k7168 -->\n<!-- end -->\n' "$tmp/sweep.tsv" >"$tmp/nodefault.md"
-    scripts/readme.sh --check "$tmp/nodefault.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "a sweep without the default point: refused (exit 2)" pass || row "a sweep without the default point: refused (exit 2)" FAIL
-    # a harness table: it renders; an edited ratio fails --check; a table with no inputs column, or
-    # with the back-to-back rounds removed, is refused
-    h=$tmp/harness.md
-    printf '<!-- gemmscope harness-table dual samples/dual-harness.tsv d256n3072k4096 -->\n<!-- end -->\n' >"$h"
-    scripts/readme.sh "$h" >/dev/null 2>&1 && grep -q '(15 inputs) |$' "$h" \
-        && row "a harness table renders from the rounds" pass || row "a harness table renders from the rounds" FAIL
-    sed -i 's/x0\.\([0-9]\)/x1.\1/' "$h"
-    scripts/readme.sh --check "$h" >/dev/null 2>&1 && row "an edited ratio in it: --check fails" FAIL || row "an edited ratio in it: --check fails" pass
+    refused_block "a sweep without the default point" "defaults-table dual $tmp/sweep.tsv d512n4096k7168"
+    # a harness table: rendered, an edited ratio fails; no inputs column, or no back-to-back rounds: refused
+    edited_block "harness table" "$tmp/harness.md" "harness-table dual samples/dual-harness.tsv d256n3072k4096" \
+        '(15 inputs) |$' 's/x0\.\([0-9]\)/x1.\1/'
     awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/dual-harness.tsv >"$tmp/noinputs.tsv"
     awk -F'\t' '/^#/ || $NF != 15' samples/dual-harness.tsv >"$tmp/single.tsv"
     for t in noinputs single; do
-        printf '<!-- gemmscope harness-table dual %s d256n3072k4096 -->\n<!-- end -->\n' "$tmp/$t.tsv" >"$tmp/$t.md"
-        scripts/readme.sh --check "$tmp/$t.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "a harness table from $t rounds: refused (exit 2)" pass || row "a harness table from $t rounds: refused (exit 2)" FAIL
+        refused_block "a harness table from $t rounds" "harness-table dual $tmp/$t.tsv d256n3072k4096"
     done
 else
     echo "defaults and harness tables: 7 checks skipped, no build/gemmscope-record (no nvcc here)"
