@@ -959,9 +959,6 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
-    /* the next launch's token pre-pass may start once every CTA of this grid runs: it reads and
-     * dequantises while this grid ends, and writes the tokens after it has completed */
-    griddep_launch_dependents();
     gs_ctx gs;
     GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (Cfg::WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
 

@@ -90,10 +90,9 @@ int nvfp4_launch(const nvfp4_variant *v, int build, nvfp4_problem *p, gs_buffer 
  * pre-pass wrote (nvfp4_prepare must have run before).  0 or a CUDA error. */
 int nvfp4_launch_gemm_alone(const nvfp4_variant *v, nvfp4_problem *p, cudaStream_t s);
 
-/* Whether p's launches use programmatic dependent launch (on by default): the GEMM's CTAs
- * start while the token pre-pass finishes, and the pre-pass's blocks read and dequantise A
- * while the GEMM before them ends (they write the tokens once it has completed).  Off: plain
- * stream order, for measuring what the attribute itself costs.  0 or a CUDA error. */
+/* Whether p's GEMM launches use programmatic dependent launch (on by default): the GEMM's
+ * CTAs start while the token pre-pass finishes.  Off: plain stream order, for measuring
+ * what the attribute itself costs.  0 or a CUDA error. */
 int nvfp4_problem_set_pdl(nvfp4_problem *p, int on);
 
 /* Enqueue what nvfp4_launch_gemm_alone needs before it: the token pre-pass.  0 or a CUDA

@@ -23,7 +23,6 @@ typedef struct nvfp4_tparams {
     const uint8_t *A[NVFP4_MAX_GROUPS];
     const uint8_t *SFA[NVFP4_MAX_GROUPS];
     uint16_t *T[NVFP4_MAX_GROUPS];
-    int pdl; /* launch as a programmatic dependent of the kernel before it (tokens.cu) */
 } nvfp4_tparams;
 
 /* Kernel parameters of one (problem, tile shape, persistence, split K): passed by value as a

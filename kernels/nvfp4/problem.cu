@@ -65,7 +65,7 @@ struct nvfp4_problem {
     uint8_t *B2, *SFB2;
     nvfp4_tparams tp;
     int sms;
-    int no_pdl; /* nvfp4_problem_set_pdl(p, 0): every GEMM and pre-pass waits in stream order */
+    int no_pdl; /* nvfp4_problem_set_pdl(p, 0): every GEMM waits in stream order */
     /* nvfp4_problem_verify's host copies: the fp32 reference (made on its first call, with the
      * inputs, which are dropped once the CPU sample is made; nothing writes the inputs, so every
      * later call reads back C alone), and C */
@@ -266,7 +266,6 @@ static cudaError_t problem_alloc_and_fill(nvfp4_problem *p)
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev));
     p->tp.groups = s->groups;
-    p->tp.pdl = 1;
     for (int g = 0; g < s->groups; g++) {
         int M = s->m[g], N = s->n[g], K = s->k[g];
         size_t a_bytes = (size_t)M * (size_t)(K / 2), b_bytes = (size_t)N * (size_t)(K / 2);
@@ -668,7 +667,6 @@ int nvfp4_problem_set_pdl(nvfp4_problem *p, int on)
     if (!p)
         return (int)cudaErrorInvalidValue;
     p->no_pdl = !on;
-    p->tp.pdl = !!on;
     return 0;
 }
 

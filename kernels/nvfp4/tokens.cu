@@ -62,8 +62,6 @@ __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, 
                 words[4 * token_chunk_slot(base + 4 * i + p) + c] = dequant_nibbles(w[i], p, i < 2 ? s_lo : s_hi);
     }
     __syncthreads();
-    /* the kernel before this one (the last GEMM, which may still read T) has completed */
-    griddep_wait();
     uint4 *const out = reinterpret_cast<uint4 *>(tp.T[g]) + 4 * first;
     const int chunks = 4 * (int)units;
     for (int k = tid; k < chunks; k += NVFP4_TOKEN_UNITS)
@@ -89,13 +87,6 @@ extern "C" int nvfp4_tokens_launch(const nvfp4_tparams *tp, cudaStream_t s)
     cfg.gridDim = dim3((unsigned)blocks);
     cfg.blockDim = dim3(NVFP4_TOKEN_UNITS);
     cfg.stream = s;
-    /* programmatic dependent launch: the blocks read A and dequantise while the GEMM before them
-     * ends (it lets them start once all its CTAs run), and write T once it has completed */
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = tp->pdl ? 1 : 0;
     /* this launch's own error (cudaGetLastError could return an earlier call's) */
     return (int)cudaLaunchKernelEx(&cfg, nvfp4_tokens_kernel, *tp);
 }
