@@ -111,14 +111,15 @@ harness_table() {
         "| shape | production point | one launch per flush: us, cuBLAS / ours | back to back: us, cuBLAS / ours |" '
         /^#/ { next }
         !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
-               if (!("inputs" in col)) { print "readme.sh: no inputs column" > "/dev/stderr"; exit 1 }; next }
+               if (!("inputs" in col)) { print "readme.sh: no inputs column" > "/dev/stderr"; bad = 1; exit 1 }; next }
         $col["shape"] == s && $col["variant"] == v {
             k = $col["inputs"] == 1 ? 1 : 2
-            if (k == 2) { if (nb && $col["inputs"] != nb) { print "readme.sh: two back-to-back counts" > "/dev/stderr"; exit 1 }
+            if (k == 2) { if (nb && $col["inputs"] != nb) { print "readme.sh: two back-to-back counts" > "/dev/stderr"; bad = 1; exit 1 }
                           nb = $col["inputs"] }
             t[k] = t[k] (n[k] ? " " : "") sprintf("%.2f", $col["prod_us"])
             c[k] = c[k] (n[k] ? " " : "") sprintf("x%.2f", $col["cublas_over_ours"]); n[k]++ }
-        END { if (!n[1] || !n[2]) { print "readme.sh: " s " " v " lacks a harness" > "/dev/stderr"; exit 1 }
+        END { if (bad) exit 1
+              if (!n[1] || !n[2]) { print "readme.sh: " s " " v " lacks a harness" > "/dev/stderr"; exit 1 }
               printf "| %s | `%s` | %s; %s | %s; %s (%d inputs) |\n", s, v, t[1], c[1], t[2], c[2], nb }' "$@"
 }
 

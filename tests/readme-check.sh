@@ -24,35 +24,43 @@ scripts/readme.sh --check "$f" >/dev/null 2>&1 && row "after rewriting: --check 
 # the defaults and harness tables (they ask the recorder for the defaults: built only where nvcc
 # is): an edited round fails --check; a sweep without the default point is refused
 # renders BLOCK (a marker's words) into FILE, then checks NAME: that GREP finds the rendering, and
-# that after the edit SED the file fails --check
+# that the edit SED changes the file and makes --check fail (exit 1: a difference, not a refusal)
 edited_block() {
     local name=$1 file=$2 block=$3 grep=$4 sed=$5
     printf '<!-- gemmscope %s -->\n<!-- end -->\n' "$block" >"$file"
     scripts/readme.sh "$file" >/dev/null 2>&1 && grep -q -- "$grep" "$file" \
         && row "a $name renders from the samples" pass || row "a $name renders from the samples" FAIL
+    cp "$file" "$tmp/unedited"
     sed -i "$sed" "$file"
-    scripts/readme.sh --check "$file" >/dev/null 2>&1 && row "an edited $name: --check fails" FAIL || row "an edited $name: --check fails" pass
+    scripts/readme.sh --check "$file" >/dev/null 2>&1
+    [ $? -eq 1 ] && ! cmp -s "$file" "$tmp/unedited" && row "an edited $name: --check fails" pass || row "an edited $name: --check fails" FAIL
 }
-# a block that must be refused (exit 2)
+# a block that must be refused (exit 2) with a message matching WHY
 refused_block() {
-    printf '<!-- gemmscope %s -->\n<!-- end -->\n' "$2" >"$tmp/refused.md"
-    scripts/readme.sh --check "$tmp/refused.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "$1: refused (exit 2)" pass || row "$1: refused (exit 2)" FAIL
+    local name=$1 block=$2 why=$3 err
+    printf '<!-- gemmscope %s -->\n<!-- end -->\n' "$block" >"$tmp/refused.md"
+    err=$(scripts/readme.sh --check "$tmp/refused.md" 2>&1 >/dev/null)
+    [ $? -eq 2 ] && printf '%s' "$err" | grep -q -- "$why" && row "$name: refused (exit 2)" pass || row "$name: refused (exit 2)" FAIL
 }
 if [ -x build/gemmscope-record ]; then
     edited_block "defaults table" "$tmp/defaults.md" "defaults-table dual samples/dual-t256.tsv d512n4096k7168" \
         '| d512n4096k7168 | `' 's/| \([0-9]*\)\.\([0-9]*\) /| 1\1.\2 /'
     grep -v "s3_w64_t256_ws_p_tmr_g1" samples/dual-t256.tsv >"$tmp/sweep.tsv"
-    refused_block "a sweep without the default point" "defaults-table dual $tmp/sweep.tsv d512n4096k7168"
+    refused_block "a sweep without the default point" "defaults-table dual $tmp/sweep.tsv d512n4096k7168" "not in the sweep"
     # a harness table: rendered, an edited ratio fails; no inputs column, or no back-to-back rounds: refused
     edited_block "harness table" "$tmp/harness.md" "harness-table dual samples/dual-harness.tsv d256n3072k4096" \
         '(15 inputs) |$' 's/x0\.\([0-9]\)/x1.\1/'
+    # no inputs column; no back-to-back rounds; no one-launch rounds; two back-to-back counts
     awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/dual-harness.tsv >"$tmp/noinputs.tsv"
     awk -F'\t' '/^#/ || $NF != 15' samples/dual-harness.tsv >"$tmp/single.tsv"
-    for t in noinputs single; do
-        refused_block "a harness table from $t rounds" "harness-table dual $tmp/$t.tsv d256n3072k4096"
-    done
+    awk -F'\t' '/^#/ || $NF != 1' samples/dual-harness.tsv >"$tmp/backtoback.tsv"
+    awk -F'\t' -v OFS='\t' '!/^#/ && $1 == 2 && $NF == 15 { $NF = 14 } { print }' samples/dual-harness.tsv >"$tmp/mixed.tsv"
+    refused_block "a harness table with no inputs column" "harness-table dual $tmp/noinputs.tsv d256n3072k4096" "no inputs column"
+    refused_block "a harness table with one launch per flush only" "harness-table dual $tmp/single.tsv d256n3072k4096" "lacks a harness"
+    refused_block "a harness table with back-to-back rounds only" "harness-table dual $tmp/backtoback.tsv d256n3072k4096" "lacks a harness"
+    refused_block "a harness table with two back-to-back counts" "harness-table dual $tmp/mixed.tsv d256n3072k4096" "two back-to-back counts"
 else
-    echo "defaults and harness tables: 7 checks skipped, no build/gemmscope-record (no nvcc here)"
+    echo "defaults and harness tables: 9 checks skipped, no build/gemmscope-record (no nvcc here)"
 fi
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
 scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL

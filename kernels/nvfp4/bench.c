@@ -2,7 +2,7 @@
 /* nvfp4-bench: every knob point on the benchmark shapes, one process, one table.
  * Per variant: a correctness check of the production build, then the production build, the
  * twin, the detail twin and the cuBLAS anchor timed interleaved, repetition by repetition
- * (gs_time_interleaved: warm-up, L2 flushed before each launch, median); the tensor ceiling
+ * (gs_time_interleaved: warm-up, L2 flushed before each timed call, median); the tensor ceiling
  * (cuBLAS bf16 8192^3, its fastest repetition) once, last, as the recorder does: timed first,
  * its GEMMs lowered the clock the first shape then ran on, and an anchor timed apart once per
  * shape read 12-14% slower there than later in the process.  Still left: the first problem
@@ -16,9 +16,11 @@
  * SiLU-multiply kernel), both timed in the same repetitions and printed.
  *
  * With --inputs N (GPU MODE's harness takes 15) each shape gets N problems, their inputs drawn
- * from N seeds, and every timed repetition flushes L2 once, then runs each build (or the anchor)
- * on the N problems back to back, as that harness does: a time per call is the repetition's over
- * N (each launch then overlaps the last one's run; docs/notebook/2026-11-27-harness.md).
+ * from N seeds, and a timed call of a build (or an anchor route) is one L2 flush, then that build
+ * on the N problems back to back, as that harness times them; the time per launch is the median
+ * of those calls over N.  The harness itself takes the mean, repeated until its error is under 0.1%
+ * (docs/notebook/2026-11-27-harness.md).  The token pre-pass line times the first problem's
+ * pre-pass alone, one flush per launch, whatever N is.
  *
  * Usage: nvfp4-bench [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N]
  *                    [--inputs N] [--tsv FILE]
@@ -267,7 +269,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < inputs && anchored; i++)
             anchored = anchor_create(p[i], &s, &an[i]) == 0;
         if (!anchored) { /* without one the builds are timed alone, the ratio NAN (a failure) */
-            fprintf(stderr, "nvfp4-bench: %s: no cuBLAS anchor\n", s.name);
+            fprintf(stderr, "nvfp4-bench: %s: no cuBLAS anchor for one of its %d inputs\n", s.name, inputs);
             for (int i = 0; i < inputs; i++)
                 anchor_destroy(&an[i]);
         }
@@ -289,11 +291,12 @@ int main(int argc, char **argv)
             gs_stamps st_twin, st_detl;
             memset(&st_twin, 0, sizeof st_twin);
             memset(&st_detl, 0, sizeof st_detl);
+            for (int i = 0; i < inputs; i++)
+                prod[i] = (launch_arg){v, p[i], NVFP4_PROD, {0}};
             /* every problem's production output checked (stamp buffers are sized alike for each) */
             for (int i = 0; i < inputs && ok; i++) {
                 nvfp4_check chk;
                 memset(&chk, 0, sizeof chk);
-                prod[i] = (launch_arg){v, p[i], NVFP4_PROD, {0}};
                 ok = nvfp4_problem_poison(p[i], 0) == 0 && nvfp4_launch(v, 0, p[i], prod[i].stamps, 0) == 0 &&
                      nvfp4_problem_verify(p[i], &chk) == 0 && nvfp4_check_ok(&chk);
             }
