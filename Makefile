@@ -74,7 +74,7 @@ GS_LIB_LIBS := -lz -lcublas -lcudart
 
 # recorder: C host code with the CUDA runtime, kernels built as production + twin (+ detail twin for NVFP4)
 REC_C_SRCS := instrument/record_main.c kernels/subjects.c kernels/subject_calib.c \
-              kernels/subject_nvfp4.c kernels/subject_dual.c $(NVFP4_CUDA_C)
+              kernels/subject_nvfp4.c kernels/subject_dual.c kernels/subject_harness.c $(NVFP4_CUDA_C)
 REC_CU_SRCS := instrument/gs_flush.cu $(NVFP4_CU)
 # The NVFP4 GEMM's objects: the production points (gemm.cu) in its three builds, and the
 # evidence points (points.h) in theirs with NVFP4_POINT_SET=all (`make nvfp4-evidence`), else

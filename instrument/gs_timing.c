@@ -134,6 +134,19 @@ done:
     return rc;
 }
 
+int gs_launch_batch(void *batch, cudaStream_t s)
+{
+    const gs_batch *b = batch;
+    if (b->n < 1 || b->n > GS_BATCH_MAX)
+        return (int)cudaErrorInvalidValue;
+    for (int i = 0; i < b->n; i++) {
+        const int e = b->fn(b->args[i], s);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
 int gs_time_launches(gs_launch_fn fn, void *arg, cudaStream_t s, const gs_l2_flusher *f,
                      int warmup, int reps, gs_timing *out)
 {

@@ -608,6 +608,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemmscope-record: reference timings failed\n");
         goto done;
     }
+    if (run.harness) {
+        step_begin("GPU MODE's harness: inputs back to back");
+        const int bad_harness = run.harness(run.ctx, meta, &rd.tim, &fl, s, a.warmup, a.reps);
+        step_end();
+        if (bad_harness)
+            goto done;
+    }
     if (cupti) {
         step_begin("durations: CUPTI activity over the timed launches");
         collect_durations(meta, &prod, s, &fl, a.warmup, a.reps);

@@ -41,6 +41,11 @@ typedef struct gs_subject_run {
      * meta; 0 = ran.  The ceilings are the recorder's (instrument/gs_ceilings.h). */
     int (*anchors)(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
                    int warmup, int reps);
+    /* optional: times the production build and its anchor as GPU MODE's harness does (several
+     * inputs of the shape back to back after one flush per timed call) into tim (harness.*
+     * rows, per launch) and meta (harness.* keys, docs/run-directory.md); 0 = ran */
+    int (*harness)(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
+                   int warmup, int reps);
     /* optional, both or neither: `prepare` enqueues the helper kernels whose output the
      * production kernel reads (a pre-pass), `launch_alone` the production kernel by itself
      * on that output.  Hardware metrics then profile the one kernel, each pass after

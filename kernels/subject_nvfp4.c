@@ -184,6 +184,8 @@ nvfp4_ctx *nvfp4_subject_open(const gs_record_args *a, const nvfp4_point_set *se
         free(c);
         return NULL;
     }
+    c->dist = dist;
+    c->seed = a->seed;
     if (nvfp4_problem_create(&c->shape, dist, a->seed, &c->p)) {
         free(c);
         return NULL;
@@ -213,6 +215,7 @@ nvfp4_ctx *nvfp4_subject_open(const gs_record_args *a, const nvfp4_point_set *se
     gs_meta_set(meta, "seed", "%llu", a->seed);
     gs_meta_set(meta, "flops_computed", "%.0f", computed);
     run->verify = nvfp4_subject_verify;
+    run->harness = nvfp4_subject_harness;
     run->close = nvfp4_subject_close;
     run->ctx = c;
     return c;

@@ -12,6 +12,8 @@ typedef struct nvfp4_ctx {
     nvfp4_problem *p;
     const nvfp4_variant *v;
     nvfp4_shape shape;
+    nvfp4_dist dist;
+    unsigned long long seed;
     int detail_too; /* the detail twin's stamps recorded beside the twin's */
 } nvfp4_ctx;
 
@@ -48,6 +50,13 @@ int nvfp4_subject_prepare(void *ctx, cudaStream_t s);
 int nvfp4_subject_launch_alone(void *ctx, cudaStream_t s);
 int nvfp4_subject_verify(void *ctx, gs_meta *meta, gs_buffer stamps, cudaStream_t s);
 void nvfp4_subject_close(void *ctx);
+
+/* gs_subject_run's harness (subject_harness.c): the production build and the cuBLAS anchor (the
+ * dual GEMM: each route) timed as GPU MODE's harness times, on NVFP4_HARNESS_INPUTS problems of
+ * the shape (the run's, then seeds after its own) back to back after one flush per call. */
+#define NVFP4_HARNESS_INPUTS 15
+int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
+                          int warmup, int reps);
 
 /* The main loop's sub-phases in the run: LOAD_WAIT (wait), DEQUANT (prep), MMA (mma). */
 int nvfp4_subject_name_phases(gs_rundir *rd);

@@ -228,6 +228,86 @@ static void launch_sequence_in_report_and_summary(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Adds meta keys to the run in d. */
+static void add_keys(const char *d, const char *const (*kv)[2], size_t n)
+{
+    gs_meta m;
+    char p[512], err[256];
+    snprintf(p, sizeof p, "%s/meta.txt", d);
+    assert_int_equal(gs_meta_read(&m, p, err, sizeof err), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(gs_meta_set(&m, kv[i][0], "%s", kv[i][1]), 0);
+    assert_int_equal(gs_meta_write(&m, p, err, sizeof err), 0);
+    gs_meta_free(&m);
+}
+
+/* The timing under the subject's benchmark harness: one row of the performance table and
+ * `harness` in summary.json where the run has it, with the anchor's ratio; neither where it
+ * has not; a harness time no run produces refuses the run. */
+static void harness_timing_in_report_and_summary(void **state)
+{
+    (void)state;
+    static const char *const perf[][2] = {
+        {"flops", "1e9"},       {"min_bytes", "1e6"},       {"ceiling_tflops", "800"},
+        {"ceiling_gbps", "3000"}, {"cublas.time_ms", "1.0"}, {"correct", "1"},
+    };
+    static const char *const harness[][2] = {
+        {"harness.inputs", "15"},
+        {"harness.what", "15 problems back to back after one L2 flush"},
+        {"harness.time_ms", "0.4"},
+        {"harness.cublas.time_ms", "0.44"},
+        {"harness.correct", "1"},
+    };
+    char d2[] = "/tmp/gs-test-report-harness-XXXXXX", err[256], p[512], cmd[128];
+    gs_rundata r;
+    assert_non_null(mkdtemp(d2));
+    assert_int_equal(fixture_write_run(d2, 8), 0);
+    add_keys(d2, perf, sizeof perf / sizeof perf[0]);
+    snprintf(p, sizeof p, "%s/report.md", d2);
+    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
+    assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
+    assert_non_null(strstr(slurp(p), "| cuBLAS ("));
+    assert_null(strstr(slurp(p), "harness timing"));
+    json_t *root = summary_of(&r, d2);
+    gs_rundata_free(&r);
+    assert_null(json_object_get(root, "harness"));
+    json_decref(root);
+
+    add_keys(d2, harness, sizeof harness / sizeof harness[0]);
+    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
+    assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
+    assert_non_null(strstr(slurp(p), "| harness timing (15 problems back to back after one L2 flush) | 0.4000 ms per "
+                                     "launch; cuBLAS 0.4400 ms: cuBLAS time / ours = 1.10; outputs correct |\n"));
+    root = summary_of(&r, d2);
+    gs_rundata_free(&r);
+    json_t *h = json_object_get(root, "harness");
+    assert_true(json_is_object(h));
+    assert_float_equal(json_number_value(json_object_get(h, "cublas_ratio")), 1.1, 1e-9);
+    assert_int_equal(json_integer_value(json_object_get(h, "inputs")), 15);
+    assert_true(json_is_true(json_object_get(h, "correct")));
+    json_decref(root);
+
+    /* an output a harness input got wrong is loud */
+    static const char *const wrong[][2] = {{"harness.correct", "0"}};
+    add_keys(d2, wrong, 1);
+    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
+    assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
+    gs_rundata_free(&r);
+    assert_non_null(strstr(slurp(p), "1.10; outputs **NOT all correct** |"));
+
+    /* values no run produces */
+    static const char *const bad[][2] = {{"harness.time_ms", "-0.4"}, {"harness.inputs", "0"},
+                                         {"harness.cublas.time_ms", "nan"}, {"harness.correct", "2"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        add_keys(d2, harness, sizeof harness / sizeof harness[0]);
+        add_keys(d2, &bad[i], 1);
+        assert_int_not_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
+        assert_non_null(strstr(err, bad[i][0]));
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", d2);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* With too small a buffer the report must say so loudly. */
 static void overflow_is_loud_in_the_report(void **state)
 {
@@ -369,6 +449,7 @@ int main(void)
         cmocka_unit_test(report_leads_with_the_summary_line),
         cmocka_unit_test(seed_line_and_hardware_section),
         cmocka_unit_test(launch_sequence_in_report_and_summary),
+        cmocka_unit_test(harness_timing_in_report_and_summary),
         cmocka_unit_test(overflow_is_loud_in_the_report),
         cmocka_unit_test(twin_stall_samples_compared),
         cmocka_unit_test(plot_scripts_name_their_run_and_numbers),

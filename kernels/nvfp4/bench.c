@@ -48,7 +48,7 @@
 #define BENCH_SHAPES "g8k7168,g8k2048,g2k4096,g2k1536"
 #define DUAL_BENCH_SHAPES "d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
 #define WARMUP 5
-#define MAX_INPUTS 64
+#define MAX_INPUTS GS_BATCH_MAX
 
 typedef struct launch_arg {
     const nvfp4_variant *v;
@@ -61,24 +61,6 @@ static int launch_variant(void *arg, cudaStream_t s)
 {
     launch_arg *a = arg;
     return nvfp4_launch(a->v, a->build, a->p, a->stamps, s);
-}
-
-/* One timed call: fn on each of n arguments, back to back (--inputs). */
-typedef struct batch {
-    gs_launch_fn fn;
-    void *args[MAX_INPUTS];
-    int n;
-} batch;
-
-static int launch_batch(void *arg, cudaStream_t s)
-{
-    const batch *b = arg;
-    for (int i = 0; i < b->n; i++) {
-        const int e = b->fn(b->args[i], s);
-        if (e)
-            return e;
-    }
-    return 0;
 }
 
 /* Median (or, with fastest set, the fastest repetition's) time of fn in ms, or NAN
@@ -285,7 +267,7 @@ int main(int argc, char **argv)
                 continue;
             /* a timed call per build and anchor route: the N problems back to back */
             launch_arg prod[MAX_INPUTS], twin[MAX_INPUTS], detl[MAX_INPUTS];
-            batch b[5];
+            gs_batch b[5];
             memset(b, 0, sizeof b);
             int ok = 1;
             gs_stamps st_twin, st_detl;
@@ -316,7 +298,8 @@ int main(int argc, char **argv)
                     b[k].n = inputs;
                 }
                 /* the three builds and the anchor's routes interleaved, repetition by repetition */
-                const gs_launch_fn fns[5] = {launch_batch, launch_batch, launch_batch, launch_batch, launch_batch};
+                const gs_launch_fn fns[5] = {gs_launch_batch, gs_launch_batch, gs_launch_batch, gs_launch_batch,
+                                             gs_launch_batch};
                 void *const args[5] = {&b[0], &b[1], &b[2], &b[3], &b[4]};
                 const int n = 3 + routes;
                 gs_timing t[5];

@@ -1,0 +1,108 @@
+/* The NVFP4 subjects' harness timing (subject_nvfp4.h): GPU MODE times a benchmark as 15
+ * problems of its shape back to back after one L2 flush; one launch after each flush, as every
+ * other timing here, reads short launches differently (a library route of two kernels most:
+ * docs/method.md).  The production build and the anchor's routes are timed interleaved, call
+ * by call; each input's production output is checked first. */
+#define _POSIX_C_SOURCE 200809L
+#include "subject_nvfp4.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct harness_input {
+    const nvfp4_variant *v;
+    nvfp4_problem *p;
+} harness_input;
+
+static int launch_input(void *arg, cudaStream_t s)
+{
+    const harness_input *in = arg;
+    gs_buffer none;
+    memset(&none, 0, sizeof none);
+    return nvfp4_launch(in->v, NVFP4_PROD, in->p, none, s);
+}
+
+/* Per-launch samples of a timing of n-launch calls, as a timings row. */
+static int add_per_launch(gs_timings *tim, const char *row, const gs_timing *t, int n)
+{
+    double *ms = malloc((size_t)t->reps * sizeof *ms);
+    if (!ms)
+        return -1;
+    for (int i = 0; i < t->reps; i++)
+        ms[i] = t->samples_ms[i] / n;
+    const int rc = gs_timings_add(tim, row, ms, t->reps);
+    free(ms);
+    return rc;
+}
+
+int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
+                          int warmup, int reps)
+{
+    enum { N = NVFP4_HARNESS_INPUTS };
+    nvfp4_ctx *c = ctx;
+    const int dual = c->shape.dual;
+    nvfp4_problem *p[N] = {c->p};
+    nvfp4_cublas *cb[N] = {0};
+    nvfp4_dual_cublas *db[N] = {0};
+    harness_input in[N];
+    gs_batch b[3];
+    gs_timing t[3];
+    int rc = -1, made = 1, correct = 1;
+    memset(b, 0, sizeof b);
+    memset(t, 0, sizeof t);
+    for (; made < N; made++)
+        if (nvfp4_problem_create(&c->shape, c->dist, c->seed + (unsigned long long)made, &p[made]))
+            goto out;
+    const int routes = dual ? 2 : 1;
+    for (int i = 0; i < N; i++) {
+        nvfp4_check chk;
+        memset(&chk, 0, sizeof chk);
+        in[i] = (harness_input){c->v, p[i]};
+        if ((dual ? nvfp4_dual_cublas_create(p[i], &db[i]) : nvfp4_cublas_create(p[i], &cb[i])) ||
+            nvfp4_problem_poison(p[i], s) || launch_input(&in[i], s) || nvfp4_problem_verify(p[i], &chk))
+            goto out;
+        correct = correct && nvfp4_check_ok(&chk);
+        b[0].args[i] = &in[i];
+        for (int r = 0; r < routes; r++)
+            b[1 + r].args[i] = dual ? (void *)db[i] : (void *)cb[i];
+    }
+    b[0].fn = launch_input;
+    b[1].fn = dual ? nvfp4_dual_cublas_launch_cat : nvfp4_cublas_launch;
+    b[2].fn = nvfp4_dual_cublas_launch_two;
+    for (int k = 0; k < 1 + routes; k++)
+        b[k].n = N;
+    const gs_launch_fn fns[3] = {gs_launch_batch, gs_launch_batch, gs_launch_batch};
+    void *const args[3] = {&b[0], &b[1], &b[2]};
+    if (gs_time_interleaved(fns, args, 1 + routes, s, f, warmup, reps, t))
+        goto out;
+    const int best = routes == 2 && t[2].median_ms < t[1].median_ms ? 2 : 1;
+    if (add_per_launch(tim, "harness.production", &t[0], N) || add_per_launch(tim, "harness.cublas", &t[best], N))
+        goto out;
+    gs_meta_set(meta, "harness.inputs", "%d", N);
+    gs_meta_set(meta, "harness.what",
+                "GPU MODE's harness: %d problems of the shape (seeds %llu..%llu) back to back after one L2 flush per "
+                "timed call; medians per launch",
+                N, c->seed, c->seed + N - 1);
+    gs_meta_set(meta, "harness.correct", "%d", correct);
+    gs_meta_set(meta, "harness.time_ms", "%.6f", t[0].median_ms / N);
+    gs_meta_set(meta, "harness.cublas.time_ms", "%.6f", t[best].median_ms / N);
+    if (dual)
+        gs_meta_set(meta, "harness.cublas.route", "%s", best == 2 ? "two" : "cat");
+    if (!correct)
+        fprintf(stderr, "gemmscope-record: WARNING: a harness input's production output is out of tolerance\n");
+    rc = 0;
+out:
+    if (rc)
+        fprintf(stderr, "gemmscope-record: the harness timing could not run\n");
+    for (int k = 0; k < 3; k++)
+        gs_timing_free(&t[k]);
+    for (int i = 0; i < N; i++) {
+        nvfp4_cublas_destroy(cb[i]);
+        nvfp4_dual_cublas_destroy(db[i]);
+        if (i > 0 && i < made)
+            nvfp4_problem_destroy(p[i]);
+    }
+    return rc;
+}
