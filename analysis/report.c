@@ -135,7 +135,12 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
             gs_json_num(&j, "time_ms", hp);
             gs_json_num(&j, "cublas_time_ms", hc);
             gs_json_num(&j, "cublas_ratio", hc / hp);
-            gs_json_bool(&j, "correct", gs_meta_num(&r->meta, "harness.correct", 0) == 1);
+            if (gs_meta_get(&r->meta, "harness.cublas.route"))
+                gs_json_str(&j, "cublas_route", gs_rundata_str(r, "harness.cublas.route"));
+            if (gs_meta_get(&r->meta, "harness.correct"))
+                gs_json_bool(&j, "correct", gs_meta_num(&r->meta, "harness.correct", 0) == 1);
+            else
+                gs_json_num(&j, "correct", NAN); /* not checked: null */
             gs_json_close(&j);
         }
         gs_json_obj(&j, "roofline");
@@ -457,13 +462,19 @@ static void between_main_loops(gs_buf *b, const gs_rundata *r)
  * where it has one: runs recorded before it have none. */
 static void harness_row(const gs_rundata *r, gs_buf *b)
 {
-    if (!gs_meta_get(&r->meta, "harness.time_ms"))
+    if (!gs_meta_get(&r->meta, "harness.time_ms")) {
+        if (gs_meta_get(&r->meta, "harness.skipped"))
+            gs_buf_printf(b, "| harness timing | skipped: %s |\n", gs_rundata_str(r, "harness.skipped"));
         return;
+    }
     const double hp = gs_meta_num(&r->meta, "harness.time_ms", NAN);
     gs_buf_printf(b, "| harness timing (%s) | %.4f ms per launch", gs_rundata_str(r, "harness.what"), hp);
     if (gs_meta_get(&r->meta, "harness.cublas.time_ms")) {
         const double hc = gs_meta_num(&r->meta, "harness.cublas.time_ms", NAN);
-        gs_buf_printf(b, "; cuBLAS %.4f ms: cuBLAS time / ours = %.2f", hc, hc / hp);
+        gs_buf_printf(b, "; cuBLAS %.4f ms", hc);
+        if (gs_meta_get(&r->meta, "harness.cublas.route"))
+            gs_buf_printf(b, " (route %s)", gs_rundata_str(r, "harness.cublas.route"));
+        gs_buf_printf(b, ": cuBLAS time / ours = %.2f", hc / hp);
     }
     gs_buf_printf(b, "; outputs %s |\n",
                   gs_meta_num(&r->meta, "harness.correct", -1) == 1   ? "correct"

@@ -30,7 +30,7 @@ int gs_meta_read(gs_meta *m, const char *path, char *err, size_t errlen);
 void gs_meta_free(gs_meta *m);
 
 /* Timings of the builds of one run: one sample list per build name. */
-#define GS_MAX_BUILDS 8
+#define GS_MAX_BUILDS 16
 typedef struct gs_timings {
     int n;
     char name[GS_MAX_BUILDS][32];

@@ -38,7 +38,8 @@ int gs_l2_flush(const gs_l2_flusher *f, cudaStream_t s);
 int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaStream_t s, const gs_l2_flusher *f,
                         int warmup, int reps, gs_timing *outs);
 
-/* Launches timed as one call, as GPU MODE's harness times: fn on each of n arguments in turn
+/* Launches timed as one call, as a benchmark harness times (GPU MODE's: 15 problems back to
+ * back after one flush): fn on each of n arguments in turn
  * (n <= GS_BATCH_MAX), after the call's one flush.  gs_launch_batch is a gs_launch_fn over a
  * gs_batch: 0, or the first failing launch's error. */
 #define GS_BATCH_MAX 64

@@ -41,9 +41,10 @@ typedef struct gs_subject_run {
      * meta; 0 = ran.  The ceilings are the recorder's (instrument/gs_ceilings.h). */
     int (*anchors)(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
                    int warmup, int reps);
-    /* optional: times the production build and its anchor as GPU MODE's harness does (several
-     * inputs of the shape back to back after one flush per timed call) into tim (harness.*
-     * rows, per launch) and meta (harness.* keys, docs/run-directory.md); 0 = ran */
+    /* optional: times the production build and its anchor as the subject's benchmark harness
+     * does (several inputs of the shape back to back after one flush per timed call) into tim
+     * (harness.* rows, per launch) and meta (harness.* keys, docs/run-directory.md); 0 = ran,
+     * else the run goes on without it (harness.skipped says why) */
     int (*harness)(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
                    int warmup, int reps);
     /* optional, both or neither: `prepare` enqueues the helper kernels whose output the

@@ -2,7 +2,8 @@
  * problems of its shape back to back after one L2 flush; one launch after each flush, as every
  * other timing here, reads short launches differently (a library route of two kernels most:
  * docs/method.md).  The production build and the anchor's routes are timed interleaved, call
- * by call; each input's production output is checked first. */
+ * by call; each input's production output is checked first.  A harness that cannot run (15
+ * problems and anchors may not fit where one does) leaves harness.skipped and the run goes on. */
 #define _POSIX_C_SOURCE 200809L
 #include "subject_nvfp4.h"
 
@@ -37,12 +38,20 @@ static int add_per_launch(gs_timings *tim, const char *row, const gs_timing *t, 
     return rc;
 }
 
+/* Why the harness did not run, in meta (the run goes on without it) and on stderr. */
+static int skipped(gs_meta *meta, const char *why)
+{
+    fprintf(stderr, "gemmscope-record: harness timing skipped: %s\n", why);
+    gs_meta_set(meta, "harness.skipped", "%s", why);
+    return -1;
+}
+
 int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2_flusher *f, cudaStream_t s,
                           int warmup, int reps)
 {
     enum { N = NVFP4_HARNESS_INPUTS };
     nvfp4_ctx *c = ctx;
-    const int dual = c->shape.dual;
+    const int dual = c->shape.dual, routes = dual ? 2 : 1;
     nvfp4_problem *p[N] = {c->p};
     nvfp4_cublas *cb[N] = {0};
     nvfp4_dual_cublas *db[N] = {0};
@@ -53,16 +62,22 @@ int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2
     memset(b, 0, sizeof b);
     memset(t, 0, sizeof t);
     for (; made < N; made++)
-        if (nvfp4_problem_create(&c->shape, c->dist, c->seed + (unsigned long long)made, &p[made]))
+        if (nvfp4_problem_create(&c->shape, c->dist, c->seed + (unsigned long long)made, &p[made])) {
+            rc = skipped(meta, "could not create the harness's inputs (device memory?)");
             goto out;
-    const int routes = dual ? 2 : 1;
+        }
     for (int i = 0; i < N; i++) {
         nvfp4_check chk;
         memset(&chk, 0, sizeof chk);
         in[i] = (harness_input){c->v, p[i]};
-        if ((dual ? nvfp4_dual_cublas_create(p[i], &db[i]) : nvfp4_cublas_create(p[i], &cb[i])) ||
-            nvfp4_problem_poison(p[i], s) || launch_input(&in[i], s) || nvfp4_problem_verify(p[i], &chk))
+        if (dual ? nvfp4_dual_cublas_create(p[i], &db[i]) : nvfp4_cublas_create(p[i], &cb[i])) {
+            rc = skipped(meta, "could not create the cuBLAS anchor of every input (device memory?)");
             goto out;
+        }
+        if (nvfp4_problem_poison(p[i], s) || launch_input(&in[i], s) || nvfp4_problem_verify(p[i], &chk)) {
+            rc = skipped(meta, "an input's production launch or its check failed");
+            goto out;
+        }
         correct = correct && nvfp4_check_ok(&chk);
         b[0].args[i] = &in[i];
         for (int r = 0; r < routes; r++)
@@ -75,11 +90,15 @@ int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2
         b[k].n = N;
     const gs_launch_fn fns[3] = {gs_launch_batch, gs_launch_batch, gs_launch_batch};
     void *const args[3] = {&b[0], &b[1], &b[2]};
-    if (gs_time_interleaved(fns, args, 1 + routes, s, f, warmup, reps, t))
+    if (gs_time_interleaved(fns, args, 1 + routes, s, f, warmup, reps, t)) {
+        rc = skipped(meta, "the timed calls failed");
         goto out;
+    }
     const int best = routes == 2 && t[2].median_ms < t[1].median_ms ? 2 : 1;
-    if (add_per_launch(tim, "harness.production", &t[0], N) || add_per_launch(tim, "harness.cublas", &t[best], N))
+    if (add_per_launch(tim, "harness.production", &t[0], N) || add_per_launch(tim, "harness.cublas", &t[best], N)) {
+        rc = skipped(meta, "no room for its timing rows");
         goto out;
+    }
     gs_meta_set(meta, "harness.inputs", "%d", N);
     gs_meta_set(meta, "harness.what",
                 "GPU MODE's harness: %d problems of the shape (seeds %llu..%llu) back to back after one L2 flush per "
@@ -94,8 +113,6 @@ int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2
         fprintf(stderr, "gemmscope-record: WARNING: a harness input's production output is out of tolerance\n");
     rc = 0;
 out:
-    if (rc)
-        fprintf(stderr, "gemmscope-record: the harness timing could not run\n");
     for (int k = 0; k < 3; k++)
         gs_timing_free(&t[k]);
     for (int i = 0; i < N; i++) {

@@ -241,16 +241,46 @@ static void add_keys(const char *d, const char *const (*kv)[2], size_t n)
     gs_meta_free(&m);
 }
 
+/* The keys of a GEMM run's speed table (the fixture is a calibration run without them). */
+static const char *const perf_keys[][2] = {
+    {"flops", "1e9"},         {"min_bytes", "1e6"},        {"ceiling_tflops", "800"},
+    {"ceiling_gbps", "3000"}, {"cublas.time_ms", "1.0"}, {"correct", "1"},
+};
+
+/* A fixture run in d (a mkdtemp template) with the speed table's keys and kv, loaded into r,
+ * its report written to `report`. */
+static void speed_fixture(char *d, const char *const (*kv)[2], size_t n, gs_rundata *r, char *report, size_t len)
+{
+    char err[256];
+    assert_non_null(mkdtemp(d));
+    assert_int_equal(fixture_write_run(d, 8), 0);
+    add_keys(d, perf_keys, sizeof perf_keys / sizeof perf_keys[0]);
+    if (n)
+        add_keys(d, kv, n);
+    snprintf(report, len, "%s/report.md", d);
+    assert_int_equal(gs_rundata_load(r, d, GS_NEED_ALL, err, sizeof err), 0);
+    assert_int_equal(gs_report_write(r, report, NULL, err, sizeof err), 0);
+}
+
+/* The run in d with kv added: its report written again to `report`, its summary returned. */
+static json_t *rerender(const char *d, const char *const (*kv)[2], size_t n, const char *report)
+{
+    gs_rundata r;
+    char err[256];
+    add_keys(d, kv, n);
+    assert_int_equal(gs_rundata_load(&r, d, GS_NEED_ALL, err, sizeof err), 0);
+    assert_int_equal(gs_report_write(&r, report, NULL, err, sizeof err), 0);
+    json_t *root = summary_of(&r, d);
+    gs_rundata_free(&r);
+    return root;
+}
+
 /* The timing under the subject's benchmark harness: one row of the performance table and
  * `harness` in summary.json where the run has it, with the anchor's ratio; neither where it
  * has not; a harness time no run produces refuses the run. */
 static void harness_timing_in_report_and_summary(void **state)
 {
     (void)state;
-    static const char *const perf[][2] = {
-        {"flops", "1e9"},       {"min_bytes", "1e6"},       {"ceiling_tflops", "800"},
-        {"ceiling_gbps", "3000"}, {"cublas.time_ms", "1.0"}, {"correct", "1"},
-    };
     static const char *const harness[][2] = {
         {"harness.inputs", "15"},
         {"harness.what", "15 problems back to back after one L2 flush"},
@@ -260,12 +290,7 @@ static void harness_timing_in_report_and_summary(void **state)
     };
     char d2[] = "/tmp/gs-test-report-harness-XXXXXX", err[256], p[512], cmd[128];
     gs_rundata r;
-    assert_non_null(mkdtemp(d2));
-    assert_int_equal(fixture_write_run(d2, 8), 0);
-    add_keys(d2, perf, sizeof perf / sizeof perf[0]);
-    snprintf(p, sizeof p, "%s/report.md", d2);
-    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
-    assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
+    speed_fixture(d2, NULL, 0, &r, p, sizeof p);
     assert_non_null(strstr(slurp(p), "| cuBLAS ("));
     assert_null(strstr(slurp(p), "harness timing"));
     json_t *root = summary_of(&r, d2);
@@ -282,22 +307,53 @@ static void harness_timing_in_report_and_summary(void **state)
     gs_rundata_free(&r);
     json_t *h = json_object_get(root, "harness");
     assert_true(json_is_object(h));
+    assert_float_equal(json_number_value(json_object_get(h, "time_ms")), 0.4, 1e-9);
+    assert_float_equal(json_number_value(json_object_get(h, "cublas_time_ms")), 0.44, 1e-9);
     assert_float_equal(json_number_value(json_object_get(h, "cublas_ratio")), 1.1, 1e-9);
     assert_int_equal(json_integer_value(json_object_get(h, "inputs")), 15);
     assert_true(json_is_true(json_object_get(h, "correct")));
+    assert_null(json_object_get(h, "cublas_route"));
+    json_decref(root);
+
+    /* a route named where the subject names one */
+    static const char *const route[][2] = {{"harness.cublas.route", "two"}};
+    root = rerender(d2, route, 1, p);
+    assert_non_null(strstr(slurp(p), "cuBLAS 0.4400 ms (route two): cuBLAS time / ours = 1.10"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(root, "harness"), "cublas_route")), "two");
     json_decref(root);
 
     /* an output a harness input got wrong is loud */
     static const char *const wrong[][2] = {{"harness.correct", "0"}};
-    add_keys(d2, wrong, 1);
-    assert_int_equal(gs_rundata_load(&r, d2, GS_NEED_ALL, err, sizeof err), 0);
-    assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
-    gs_rundata_free(&r);
+    root = rerender(d2, wrong, 1, p);
     assert_non_null(strstr(slurp(p), "1.10; outputs **NOT all correct** |"));
+    assert_true(json_is_false(json_object_get(json_object_get(root, "harness"), "correct")));
+    json_decref(root);
+
+    /* a harness with no anchor and no check: no cuBLAS part, "not checked", nulls */
+    char d3[] = "/tmp/gs-test-report-harness1-XXXXXX", p3[512];
+    static const char *const bare[][2] = {{"harness.what", "bare"}, {"harness.time_ms", "0.4"}};
+    speed_fixture(d3, bare, 2, &r, p3, sizeof p3);
+    assert_non_null(strstr(slurp(p3), "| harness timing (bare) | 0.4000 ms per launch; outputs not checked |\n"));
+    root = summary_of(&r, d3);
+    gs_rundata_free(&r);
+    h = json_object_get(root, "harness");
+    assert_true(json_is_null(json_object_get(h, "cublas_ratio")));
+    assert_true(json_is_null(json_object_get(h, "correct")));
+    json_decref(root);
+
+    /* a harness that could not run says why */
+    char d4[] = "/tmp/gs-test-report-harness2-XXXXXX", p4[512];
+    static const char *const skip[][2] = {{"harness.skipped", "could not create the harness's inputs"}};
+    speed_fixture(d4, skip, 1, &r, p4, sizeof p4);
+    gs_rundata_free(&r);
+    assert_non_null(strstr(slurp(p4), "| harness timing | skipped: could not create the harness's inputs |\n"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", d3, d4);
+    assert_int_equal(system(cmd), 0);
 
     /* values no run produces */
     static const char *const bad[][2] = {{"harness.time_ms", "-0.4"}, {"harness.inputs", "0"},
-                                         {"harness.cublas.time_ms", "nan"}, {"harness.correct", "2"}};
+                                         {"harness.inputs", "1.5"}, {"harness.cublas.time_ms", "nan"},
+                                         {"harness.correct", "2"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         add_keys(d2, harness, sizeof harness / sizeof harness[0]);
         add_keys(d2, &bad[i], 1);
