@@ -6,6 +6,7 @@
  * problems and anchors may not fit where one does) leaves harness.skipped and the run goes on. */
 #define _POSIX_C_SOURCE 200809L
 #include "subject_nvfp4.h"
+#include "nvfp4/inputs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,43 +52,32 @@ int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2
 {
     enum { N = NVFP4_HARNESS_INPUTS };
     nvfp4_ctx *c = ctx;
-    const int dual = c->shape.dual, routes = dual ? 2 : 1;
-    nvfp4_problem *p[N] = {c->p};
-    nvfp4_cublas *cb[N] = {0};
-    nvfp4_dual_cublas *db[N] = {0};
-    harness_input in[N];
+    static nvfp4_inputs in; /* the run's problem first, then seeds after its own */
+    harness_input hi[N];
     gs_batch b[3];
     gs_timing t[3];
-    int rc = -1, made = 1, correct = 1;
+    int rc = -1;
     memset(b, 0, sizeof b);
     memset(t, 0, sizeof t);
-    for (; made < N; made++)
-        if (nvfp4_problem_create(&c->shape, c->dist, c->seed + (unsigned long long)made, &p[made])) {
-            rc = skipped(meta, "could not create the harness's inputs (device memory?)");
-            goto out;
-        }
+    if (nvfp4_inputs_create(&in, &c->shape, c->dist, c->seed, N, c->p, 1))
+        return skipped(meta, "could not create the harness's inputs (device memory?)");
+    const int routes = in.an[0].routes, correct = in.anchored ? nvfp4_inputs_check(&in, c->v, s) : -1;
+    if (!in.anchored) {
+        rc = skipped(meta, "could not create the cuBLAS anchor of every input (device memory?)");
+        goto out;
+    }
+    if (correct < 0) {
+        rc = skipped(meta, "an input's production launch or its check failed");
+        goto out;
+    }
     for (int i = 0; i < N; i++) {
-        nvfp4_check chk;
-        memset(&chk, 0, sizeof chk);
-        in[i] = (harness_input){c->v, p[i]};
-        if (dual ? nvfp4_dual_cublas_create(p[i], &db[i]) : nvfp4_cublas_create(p[i], &cb[i])) {
-            rc = skipped(meta, "could not create the cuBLAS anchor of every input (device memory?)");
-            goto out;
-        }
-        if (nvfp4_problem_poison(p[i], s) || launch_input(&in[i], s) || nvfp4_problem_verify(p[i], &chk)) {
-            rc = skipped(meta, "an input's production launch or its check failed");
-            goto out;
-        }
-        correct = correct && nvfp4_check_ok(&chk);
-        b[0].args[i] = &in[i];
-        for (int r = 0; r < routes; r++)
-            b[1 + r].args[i] = dual ? (void *)db[i] : (void *)cb[i];
+        hi[i] = (harness_input){c->v, in.p[i]};
+        b[0].args[i] = &hi[i];
     }
     b[0].fn = launch_input;
-    b[1].fn = dual ? nvfp4_dual_cublas_launch_cat : nvfp4_cublas_launch;
-    b[2].fn = nvfp4_dual_cublas_launch_two;
-    for (int k = 0; k < 1 + routes; k++)
-        b[k].n = N;
+    b[0].n = N;
+    for (int r = 0; r < routes; r++)
+        nvfp4_inputs_anchor_batch(&in, r, &b[1 + r]);
     const gs_launch_fn fns[3] = {gs_launch_batch, gs_launch_batch, gs_launch_batch};
     void *const args[3] = {&b[0], &b[1], &b[2]};
     if (gs_time_interleaved(fns, args, 1 + routes, s, f, warmup, reps, t)) {
@@ -107,7 +97,7 @@ int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2
     gs_meta_set(meta, "harness.correct", "%d", correct);
     gs_meta_set(meta, "harness.time_ms", "%.6f", t[0].median_ms / N);
     gs_meta_set(meta, "harness.cublas.time_ms", "%.6f", t[best].median_ms / N);
-    if (dual)
+    if (routes == 2)
         gs_meta_set(meta, "harness.cublas.route", "%s", best == 2 ? "two" : "cat");
     if (!correct)
         fprintf(stderr, "gemmscope-record: WARNING: a harness input's production output is out of tolerance\n");
@@ -115,11 +105,6 @@ int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2
 out:
     for (int k = 0; k < 3; k++)
         gs_timing_free(&t[k]);
-    for (int i = 0; i < N; i++) {
-        nvfp4_cublas_destroy(cb[i]);
-        nvfp4_dual_cublas_destroy(db[i]);
-        if (i > 0 && i < made)
-            nvfp4_problem_destroy(p[i]);
-    }
+    nvfp4_inputs_destroy(&in); /* the run's own problem stays the ctx's */
     return rc;
 }

@@ -43,12 +43,13 @@
 #include "instrument/gs_stamps.h"
 #include "instrument/gs_run.h"
 #include "instrument/gs_timing.h"
+#include "kernels/nvfp4/inputs.h"
 #include "kernels/nvfp4/nvfp4.h"
 
 #define BENCH_SHAPES "g8k7168,g8k2048,g2k4096,g2k1536"
 #define DUAL_BENCH_SHAPES "d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
 #define WARMUP 5
-#define MAX_INPUTS GS_BATCH_MAX
+#define MAX_INPUTS NVFP4_MAX_INPUTS
 
 typedef struct launch_arg {
     const nvfp4_variant *v;
@@ -125,50 +126,6 @@ static int wanted(const char *list, const nvfp4_variant *v, int is_default)
            (!v->evidence && in_list(list, "production"));
 }
 
-/* The cuBLAS anchor of a shape: one route (the grouped GEMM), or the dual GEMM's two. */
-typedef struct anchor {
-    nvfp4_cublas *one;
-    nvfp4_dual_cublas *dual;
-    int routes;
-    gs_launch_fn fn[2];
-    void *arg[2];
-} anchor;
-
-static int anchor_create(nvfp4_problem *p, const nvfp4_shape *s, anchor *a)
-{
-    memset(a, 0, sizeof *a);
-    if (!s->dual) {
-        if (nvfp4_cublas_create(p, &a->one))
-            return -1;
-        a->routes = 1;
-        a->fn[0] = nvfp4_cublas_launch, a->arg[0] = a->one;
-        return 0;
-    }
-    if (nvfp4_dual_cublas_create(p, &a->dual))
-        return -1;
-    a->routes = 2;
-    a->fn[0] = nvfp4_dual_cublas_launch_cat, a->arg[0] = a->dual;
-    a->fn[1] = nvfp4_dual_cublas_launch_two, a->arg[1] = a->dual;
-    return 0;
-}
-
-static void anchor_destroy(anchor *a)
-{
-    nvfp4_cublas_destroy(a->one);
-    nvfp4_dual_cublas_destroy(a->dual);
-    memset(a, 0, sizeof *a);
-}
-
-/* The faster route's median from the routes' timings (a NAN loses), or NAN. */
-static double anchor_ms(const anchor *a, const double *route_ms)
-{
-    double ms = NAN;
-    for (int r = 0; r < a->routes; r++)
-        if (!isnan(route_ms[r]) && (isnan(ms) || route_ms[r] < ms))
-            ms = route_ms[r];
-    return ms;
-}
-
 int main(int argc, char **argv)
 {
     const char *shapes = NULL, *variants = NULL, *tsv = NULL;
@@ -235,27 +192,15 @@ int main(int argc, char **argv)
             failures++;
             continue;
         }
-        /* the shape's problems, one seed each (the first is the seed a single input always had) */
-        nvfp4_problem *p[MAX_INPUTS] = {0};
-        anchor an[MAX_INPUTS];
-        memset(an, 0, sizeof an);
-        int made = 0, anchored = 1;
-        while (made < inputs && nvfp4_problem_create(&s, NVFP4_DIST_GPUMODE, 20250101ull + (uint64_t)made, &p[made]) == 0)
-            made++;
-        if (made < inputs) {
-            for (int i = 0; i < made; i++)
-                nvfp4_problem_destroy(p[i]);
+        /* the shape's problems, one seed each (the first is the seed a single input always had),
+         * with their anchors: without them the builds are timed alone, the ratio NAN (a failure) */
+        static nvfp4_inputs in;
+        if (nvfp4_inputs_create(&in, &s, NVFP4_DIST_GPUMODE, 20250101ull, inputs, NULL, 1)) {
             failures++;
             continue;
         }
-        for (int i = 0; i < inputs && anchored; i++)
-            anchored = anchor_create(p[i], &s, &an[i]) == 0;
-        if (!anchored) { /* without one the builds are timed alone, the ratio NAN (a failure) */
-            fprintf(stderr, "nvfp4-bench: %s: no cuBLAS anchor for one of its %d inputs\n", s.name, inputs);
-            for (int i = 0; i < inputs; i++)
-                anchor_destroy(&an[i]);
-        }
-        const int routes = an[0].routes;
+        nvfp4_problem *const *p = in.p;
+        const int routes = in.an[0].routes;
         /* the pre-pass every variant's time includes (its overlap with the GEMM's set-up aside) */
         printf("%-8s token pre-pass alone: %.2f us\n", s.name, 1e3 * time_ms(nvfp4_tokens_only, p[0], &fl, reps, 0));
         const double flops = dual ? nvfp4_dual_flops(&s) : nvfp4_shape_flops(&s);
@@ -269,19 +214,14 @@ int main(int argc, char **argv)
             launch_arg prod[MAX_INPUTS], twin[MAX_INPUTS], detl[MAX_INPUTS];
             gs_batch b[5];
             memset(b, 0, sizeof b);
-            int ok = 1;
+            int ok;
             gs_stamps st_twin, st_detl;
             memset(&st_twin, 0, sizeof st_twin);
             memset(&st_detl, 0, sizeof st_detl);
             for (int i = 0; i < inputs; i++)
                 prod[i] = (launch_arg){v, p[i], NVFP4_PROD, {0}};
             /* every problem's production output checked (stamp buffers are sized alike for each) */
-            for (int i = 0; i < inputs && ok; i++) {
-                nvfp4_check chk;
-                memset(&chk, 0, sizeof chk);
-                ok = nvfp4_problem_poison(p[i], 0) == 0 && nvfp4_launch(v, 0, p[i], prod[i].stamps, 0) == 0 &&
-                     nvfp4_problem_verify(p[i], &chk) == 0 && nvfp4_check_ok(&chk);
-            }
+            ok = nvfp4_inputs_check(&in, v, 0) == 1;
             double pm = NAN, tm = NAN, dm = NAN, route_ms[2] = {NAN, NAN};
             if (ok && alloc_stamps(v, p[0], 0, &st_twin) == 0 && alloc_stamps(v, p[0], 1, &st_detl) == 0) {
                 for (int i = 0; i < inputs; i++) {
@@ -290,13 +230,13 @@ int main(int argc, char **argv)
                     b[0].args[i] = &prod[i];
                     b[1].args[i] = &twin[i];
                     b[2].args[i] = &detl[i];
-                    for (int r = 0; r < routes; r++)
-                        b[3 + r].args[i] = an[i].arg[r];
                 }
-                for (int k = 0; k < 3 + routes; k++) {
-                    b[k].fn = k < 3 ? launch_variant : an[0].fn[k - 3];
+                for (int k = 0; k < 3; k++) {
+                    b[k].fn = launch_variant;
                     b[k].n = inputs;
                 }
+                for (int r = 0; r < routes; r++)
+                    nvfp4_inputs_anchor_batch(&in, r, &b[3 + r]);
                 /* the three builds and the anchor's routes interleaved, repetition by repetition */
                 const gs_launch_fn fns[5] = {gs_launch_batch, gs_launch_batch, gs_launch_batch, gs_launch_batch,
                                              gs_launch_batch};
@@ -315,7 +255,7 @@ int main(int argc, char **argv)
             }
             gs_stamps_free(&st_twin);
             gs_stamps_free(&st_detl);
-            const double tf = flops / (pm * 1e-3) / 1e12, cublas_ms = anchor_ms(&an[0], route_ms);
+            const double tf = flops / (pm * 1e-3) / 1e12, cublas_ms = nvfp4_anchor_best(&in.an[0], route_ms);
             printf("%-8s %-25s %9.2f %8.1f %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
                    cublas_ms / pm, tm / pm, dm / pm, ok ? "yes" : "NO", v == dv ? "  (default)" : "");
             if (routes == 2)
@@ -339,10 +279,7 @@ int main(int argc, char **argv)
             if (!ok || isnan(pm) || isnan(tm) || isnan(dm) || isnan(cublas_ms))
                 failures++;
         }
-        for (int i = 0; i < inputs; i++) {
-            anchor_destroy(&an[i]);
-            nvfp4_problem_destroy(p[i]);
-        }
+        nvfp4_inputs_destroy(&in);
     }
 
     /* the ceiling last, as the recorder times it: its fastest repetition, before the GPU lowers its

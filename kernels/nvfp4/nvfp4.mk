@@ -14,7 +14,7 @@
 #                 cuTensorMapEncodeTiled is reached through cudaGetDriverEntryPointByVersion).
 NVFP4_HOST_C    := kernels/nvfp4/format.c kernels/nvfp4/shapes.c kernels/nvfp4/reference_cpu.c \
                    kernels/nvfp4/variants.c kernels/nvfp4/schedule.c kernels/nvfp4/dual.c
-NVFP4_CUDA_C    :=
+NVFP4_CUDA_C    := kernels/nvfp4/inputs.c
 NVFP4_CU        := kernels/nvfp4/problem.cu kernels/nvfp4/tokens.cu kernels/nvfp4/cublas_anchor.cu \
                    kernels/nvfp4/dual_anchor.cu
 NVFP4_KERNEL_CU := kernels/nvfp4/gemm.cu
@@ -23,7 +23,7 @@ NVFP4_EVIDENCE_NONE := kernels/nvfp4/evidence_none.c
 NVFP4_EVIDENCE_BUILT := kernels/nvfp4/evidence_built.c
 NVFP4_HEADERS   := kernels/nvfp4/nvfp4.h kernels/nvfp4/shapes.h kernels/nvfp4/format.h kernels/nvfp4/dual.h \
                    kernels/nvfp4/reference_cpu.h kernels/nvfp4/nvfp4_internal.h kernels/nvfp4/ptx.cuh kernels/nvfp4/dequant.cuh \
-                   kernels/nvfp4/variants.h kernels/nvfp4/schedule.h kernels/nvfp4/points.h \
+                   kernels/nvfp4/variants.h kernels/nvfp4/schedule.h kernels/nvfp4/points.h kernels/nvfp4/inputs.h \
                    instrument/gs_format.h instrument/gs_stamp.cuh
 NVFP4_SELFCHECK := kernels/nvfp4/selfcheck.c
 NVFP4_LIBS      := -lcublas -lm
