@@ -935,7 +935,7 @@ template <class Cfg> constexpr int threads_of()
 
 template <class Cfg, class KP>
 __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
-    GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const gs_buffer stamps)
+    GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const __grid_constant__ gs_buffer stamps)
 {
     static_assert(Cfg::STAGES >= 1 && Cfg::STAGES <= 4, "nvfp4 gemm: stages must be 1..4");
     static_assert(Cfg::TILE_W == 64 || Cfg::TILE_W == 128, "nvfp4 gemm: tile_w must be 64 or 128 (64 rows per "
@@ -993,13 +993,31 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             if (lane == 0)
                 griddep_wait(); /* the token pre-pass has completed */
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-            if (lane == 0)
-                while (cur.t < last)
-                    load_stage<Cfg>(kp, cur, sm_base);
-        } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
-            GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
+            /* lane 0 alone from here: the other lanes leave now, so nothing after the loop is
+             * theirs and ptxas keeps the loop's operands in uniform registers (a tail the
+             * whole warp ran, the twin's GS_FINISH, made it form them in vector registers
+             * and cost the twin 4-10%) */
+            if (lane != 0)
+                return;
+#if defined(GS_LOADER_NOCLK)
+            GS_TILE(gs, 0, 0);
+#endif
+            while (cur.t < last)
+                load_stage<Cfg>(kp, cur, sm_base);
+#if defined(GS_LOADER_NOCLK)
+            GS_FINISH_NOCLK(gs);
+#else
+            GS_FINISH(gs);
+#endif
+            return;
         }
+        if (warp == NVFP4_SAMPLER_WARP(4 * CW))
+            GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
+#if defined(GS_PRODUCER_NOCLK)
+        GS_FINISH_NOCLK(gs);
+#elif !defined(GS_PRODUCER_NOFINISH)
         GS_FINISH(gs);
+#endif
         return;
     }
     if (Cfg::WARP_SPEC)
@@ -1138,6 +1156,10 @@ extern "C" int NVFP4_LAUNCHER(const nvfp4_variant *v, const nvfp4_kparams *kp, g
     if (!stamps.warps || !stamps.records || stamps.capacity == 0 ||
         stamps.warps_per_cta != (unsigned)nvfp4_variant_warps(v))
         return (int)cudaErrorInvalidValue;
+#if GS_TWIN == 1 && defined(GS_STUDY) && GS_STUDY == 10
+    if (int e = gs_stateless_bind(stamps, s))
+        return e;
+#endif
 #endif
 #define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK)                                                    \
     if (v->gate == 0 && v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS &&         \
