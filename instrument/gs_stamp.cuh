@@ -6,7 +6,9 @@
  *   GS_BEGIN(gs, GS_MAINLOOP); ...  GS_END(gs, GS_MAINLOOP);
  *   GS_FINISH(gs);                     // last thing every warp does
  *
- * Optional clock sampler (a spare warp follows the SM clock, see below):
+ * Clock pairs for the analyzers' clock model, either way:
+ *   GS_CLOCK_PAIR_NOW(gs);             // a working warp takes one where it can spare a tick
+ * or a clock sampler (a spare warp follows the SM clock, see below):
  *   GS_CLOCK_INIT(worker_warps);       // with the kernel's barrier set-up, before __syncthreads
  *   GS_CLOCK_SAMPLER(gs);              // the spare warp, then its GS_FINISH
  *   GS_CLOCK_DONE(gs);                 // every worker warp, before its GS_FINISH
@@ -33,9 +35,7 @@
 #define GS_SYM(name) name##_prod
 #endif
 
-#if defined(GS_TWIN) && GS_TWIN == 1 && defined(GS_STUDY) && GS_STUDY == 10
-#include "gs_stamp_stateless.cuh"
-#elif defined(GS_TWIN) && GS_TWIN
+#if defined(GS_TWIN) && GS_TWIN
 
 /* The twin stamps once per phase of a tile, so a warp carries between stamps only what
  * cannot be recomputed: the consumer main loops of the NVFP4 GEMM use every register they
@@ -57,11 +57,7 @@
  * GS_END: a batch would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
 struct gs_ctx {
-#if defined(GS_STUDY) && GS_STUDY == 8
-    const gs_buffer *bp; /* the kernel's __grid_constant__ parameter, laundered at each use */
-#else
     gs_buffer b;
-#endif
     uint32_t n;                   /* records this warp tried to store */
     uint32_t tag;                 /* tile | group << 16, set by GS_TILE */
     uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
@@ -77,19 +73,6 @@ struct gs_ctx {
 #endif
 };
 #define GS_CTX_SUB 0x100u
-
-#if defined(GS_STUDY) && GS_STUDY == 8
-__device__ __forceinline__ const gs_buffer *gs_launder(const gs_buffer *p)
-{
-#if !defined(GS_NO_LAUNDER)
-    asm volatile("" : "+l"(p));
-#endif
-    return p;
-}
-#define GS_BUF(c) (*gs_launder((c).bp))
-#else
-#define GS_BUF(c) ((c).b)
-#endif
 
 __device__ __forceinline__ uint64_t gs_globaltimer(void)
 {
@@ -160,11 +143,7 @@ __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 
 __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t role)
 {
-#if defined(GS_STUDY) && GS_STUDY == 8
-    c.bp = &b;
-#else
     c.b = b;
-#endif
     c.n = 0;
     c.tag = 0;
     c.flags = role | GS_CTX_SUB;
@@ -225,9 +204,9 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
     if (c.pending == 0)
         return;
     const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
-    if (lane < c.pending && idx < GS_BUF(c).capacity) {
+    if (lane < c.pending && idx < c.b.capacity) {
         const uint64_t now = gs_clock();
-        gs_record *const rec = GS_BUF(c).records + (uint64_t)gs_warp_slot(GS_BUF(c)) * GS_BUF(c).capacity + idx;
+        gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
         const uint16_t sm = (uint16_t)gs_smid();
         gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
                         (uint8_t)c.flags, sm);
@@ -252,7 +231,7 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
     const uint64_t clk1 = gs_clock();
-    if (c.writer && c.n < GS_BUF(c).capacity) {
+    if (c.writer && c.n < c.b.capacity) {
         const uint32_t dur = (uint32_t)clk1 - clk0;
         gs_store_record(c.seg + c.n, clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
     }
@@ -266,21 +245,11 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
     gs_flush(c);
 #endif
     if (gs_lane() == 0) {
-        gs_warp_header *h = GS_BUF(c).warps + gs_warp_slot(GS_BUF(c));
+        gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
         h->gt_end = gt;
         h->clk_end = clk;
-        h->events = c.n;
-        h->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
-    }
-}
-
-/* GS_FINISH without the end pair (study) */
-__device__ __forceinline__ void gs_finish_noclk(gs_ctx &c)
-{
-    if (gs_lane() == 0) {
-        gs_warp_header *h = GS_BUF(c).warps + gs_warp_slot(GS_BUF(c));
         h->events = c.n;
         h->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
     }
@@ -342,6 +311,7 @@ __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
 __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *clk, uint32_t *width)
 {
     const uint64_t g0 = gs_globaltimer();
+#pragma unroll 1 /* unrolled, this loop alone made ptxas move a kernel's TMA operands to vector registers */
     for (int i = 0; i < 256; i++) {
         const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
         if (g != g0) {
@@ -358,9 +328,9 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 {
     if (gs_lane() != 0)
         return;
-    gs_record *const seg = GS_BUF(c).records + (uint64_t)gs_warp_slot(GS_BUF(c)) * GS_BUF(c).capacity;
+    gs_record *const seg = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity;
     const uint16_t sm = (uint16_t)gs_smid();
-    const uint32_t cap = GS_BUF(c).capacity < GS_CLOCK_SAMPLES ? GS_BUF(c).capacity : GS_CLOCK_SAMPLES;
+    const uint32_t cap = c.b.capacity < GS_CLOCK_SAMPLES ? c.b.capacity : GS_CLOCK_SAMPLES;
     uint64_t next = 0;
     /* the first pair before the first check (a CTA with no work still stores one) */
     int tries = 64;
@@ -386,7 +356,34 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
     } while (!gs_clock_workers_done());
 }
 
+/* A working warp's clock pair, taken without waiting for a timer edge (a wait is a loop, and a
+ * loop here moved the kernel's wgmma operands to vector registers): (clock64, %globaltimer,
+ * clock64) read back to back by every lane, lane 0 stores them as a GS_CLOCK_PAIR record (the
+ * warp's batch is written first, so the pair takes the next record index). */
+__device__ __forceinline__ void gs_clock_pair_now(gs_ctx &c)
+{
+#if GS_BATCH
+    gs_flush(c);
+#endif
+    const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
+    const uint32_t width = (uint32_t)(c1 - c0);
+    /* lane 0's bracket decides for the warp: a wide one (the warp was held up) is not stored */
+    const uint32_t keep = __shfl_sync(0xffffffffu, width <= GS_CLOCK_BRACKET_MAX && c.n < c.b.capacity, 0);
+    if (keep && gs_lane() == 0) {
+        gs_record r = {};
+        r.gt_begin = g;
+        r.clk_begin = c0 + width / 2;
+        r.clk_dur = width;
+        r.phase = (uint8_t)GS_CLOCK_PAIR;
+        r.role = (uint8_t)c.flags;
+        r.sm = (uint16_t)gs_smid();
+        c.b.records[(uint64_t)gs_warp_slot(c.b) * c.b.capacity + c.n] = r;
+    }
+    c.n += keep;
+}
+
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
+#define GS_CLOCK_PAIR_NOW(c) gs_clock_pair_now(c)
 #if GS_BATCH
 #define GS_BATCH_FLUSH(c) gs_flush(c)
 #else
@@ -395,7 +392,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
 #define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #define GS_FINISH(c) gs_finish(c)
-#define GS_FINISH_NOCLK(c) gs_finish_noclk(c)
 #define GS_CLOCK_INIT(workers) gs_clock_init(workers)
 #define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
@@ -411,328 +407,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_SUB_END(c, ph) ((void)(c))
 #endif
 
-
-#if defined(GS_NO_SAMPLER)
-#undef GS_CLOCK_SAMPLER
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#endif
-
-#if defined(GS_STUDY) && GS_STUDY == 1 /* headers only */
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_CLOCK_INIT
-#undef GS_CLOCK_DONE
-#undef GS_CLOCK_SAMPLER
-#undef GS_BEGIN
-#undef GS_END
-#undef GS_SUB_ENABLE
-#undef GS_SUB_BEGIN
-#undef GS_SUB_END
-#define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
-#define GS_SUB_BEGIN(c, ph) ((void)(c))
-#define GS_SUB_END(c, ph) ((void)(c))
-#elif defined(GS_STUDY) && GS_STUDY == 2 /* nothing */
-#undef GS_INIT
-#undef GS_FINISH
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_CLOCK_INIT
-#undef GS_CLOCK_DONE
-#undef GS_CLOCK_SAMPLER
-#undef GS_BEGIN
-#undef GS_END
-#undef GS_SUB_ENABLE
-#undef GS_SUB_BEGIN
-#undef GS_SUB_END
-#define GS_INIT(c, buf, role) ((void)(c), (void)(buf), (void)(role))
-#define GS_FINISH(c) ((void)(c))
-#define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
-#define GS_SUB_BEGIN(c, ph) ((void)(c))
-#define GS_SUB_END(c, ph) ((void)(c))
-#elif defined(GS_STUDY) && GS_STUDY == 3 /* the spare warp only: header, sampler, header */
-#undef GS_INIT
-#undef GS_FINISH
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_CLOCK_SAMPLER
-#undef GS_BEGIN
-#undef GS_END
-#undef GS_SUB_ENABLE
-#undef GS_SUB_BEGIN
-#undef GS_SUB_END
-#define GS_INIT(c, buf, role) ((void)(c = gs_ctx{}), (c).b = (buf), (void)(role))
-#define GS_FINISH(c) ((void)(c))
-#define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) (gs_init((c), (c).b, GS_ROLE_PRODUCER), gs_clock_sampler(c), gs_finish(c))
-#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
-#define GS_SUB_BEGIN(c, ph) ((void)(c))
-#define GS_SUB_END(c, ph) ((void)(c))
-#elif defined(GS_STUDY) && GS_STUDY == 5 /* headers only, never run (a guard no launch meets) */
-#undef GS_INIT
-#undef GS_FINISH
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_CLOCK_INIT
-#undef GS_CLOCK_DONE
-#undef GS_CLOCK_SAMPLER
-#undef GS_BEGIN
-#undef GS_END
-#undef GS_SUB_ENABLE
-#undef GS_SUB_BEGIN
-#undef GS_SUB_END
-#if !defined(GS_S5) || GS_S5 == 1
-#define GS_INIT(c, buf, role) ((buf).capacity == 0xdeadbeefu ? gs_init((c), (buf), (role)) : (void)((c).b = (buf)))
-#else
-#define GS_INIT(c, buf, role) ((void)((c).b = (buf)), (c).n = 0, (c).pending = 0, (void)(role))
-#endif
-#if !defined(GS_S5) || GS_S5 == 2
-#define GS_FINISH(c) ((c).b.capacity == 0xdeadbeefu ? gs_finish(c) : (void)0)
-#else
-#define GS_FINISH(c) ((void)(c))
-#endif
-#define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
-#define GS_SUB_BEGIN(c, ph) ((void)(c))
-#define GS_SUB_END(c, ph) ((void)(c))
-#elif defined(GS_STUDY) && GS_STUDY == 6 /* headers only, no edge wait */
-#undef GS_INIT
-#undef GS_FINISH
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_CLOCK_INIT
-#undef GS_CLOCK_DONE
-#undef GS_CLOCK_SAMPLER
-#undef GS_BEGIN
-#undef GS_END
-#undef GS_SUB_ENABLE
-#undef GS_SUB_BEGIN
-#undef GS_SUB_END
-__device__ __forceinline__ void gs_study_hdr(const gs_buffer &b, bool end)
-{
-    if (gs_lane() == 0) {
-        gs_warp_header *h = b.warps + gs_warp_slot(b);
-        const uint64_t gt = gs_globaltimer(), clk = gs_clock();
-        if (end) { h->gt_end = gt; h->clk_end = clk; } else { h->gt_start = gt; h->clk_start = clk; }
-    }
-}
-#define GS_INIT(c, buf, role) ((void)((c).b = (buf)), gs_study_hdr((buf), false), (void)(role))
-#define GS_FINISH(c) gs_study_hdr((c).b, true)
-#define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
-#define GS_SUB_BEGIN(c, ph) ((void)(c))
-#define GS_SUB_END(c, ph) ((void)(c))
-#elif defined(GS_STUDY) && GS_STUDY == 7 /* as 5, the buffer read through a laundered param pointer at each use */
-#undef GS_INIT
-#undef GS_FINISH
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_CLOCK_INIT
-#undef GS_CLOCK_DONE
-#undef GS_CLOCK_SAMPLER
-#undef GS_BEGIN
-#undef GS_END
-#undef GS_SUB_ENABLE
-#undef GS_SUB_BEGIN
-#undef GS_SUB_END
-__device__ __forceinline__ void gs_study7(const gs_buffer *p, bool end)
-{
-    asm volatile("" : "+l"(p));
-    if (p->capacity == 0xdeadbeefu && gs_lane() == 0) {
-        gs_warp_header *h = p->warps + gs_warp_slot(*p);
-        uint64_t gt, clk;
-        gs_edge_pair(&gt, &clk);
-        if (end) { h->gt_end = gt; h->clk_end = clk; } else { h->gt_start = gt; h->clk_start = clk; }
-    }
-}
-#define GS_INIT(c, buf, role) ((void)(c), gs_study7(&(buf), false), (void)(role))
-#define GS_FINISH(c) ((void)(c), gs_study7(&stamps, true))
-#define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
-#define GS_SUB_BEGIN(c, ph) ((void)(c))
-#define GS_SUB_END(c, ph) ((void)(c))
-#elif defined(GS_STUDY) && GS_STUDY == 9 /* minimal perturbations at the kernel's start (GS_V selects) */
-#undef GS_INIT
-#undef GS_FINISH
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_CLOCK_INIT
-#undef GS_CLOCK_DONE
-#undef GS_CLOCK_SAMPLER
-#undef GS_BEGIN
-#undef GS_END
-#undef GS_SUB_ENABLE
-#undef GS_SUB_BEGIN
-#undef GS_SUB_END
-__device__ __forceinline__ void gs_study9(const gs_buffer &b)
-{
-#if GS_V >= 20
-#undef GS_V
-#define GS_V GS_VEND
-#endif
-#if GS_V == 0
-    asm volatile("");
-#elif GS_V == 1 /* never-run store of a constant, whole warp */
-    if (b.capacity == 0xdeadbeefu)
-        b.warps[0].flags = 1;
-#elif GS_V == 2 /* never-run store of a constant, lane 0 */
-    if (b.capacity == 0xdeadbeefu && gs_lane() == 0)
-        b.warps[0].flags = 1;
-#elif GS_V == 3 /* run store of a constant, thread 0 of the CTA, by threadIdx */
-    if (threadIdx.x == 0)
-        b.warps[blockIdx.x].flags = 1;
-#elif GS_V == 4 /* never-run clock read and store */
-    if (b.capacity == 0xdeadbeefu)
-        b.warps[0].clk_start = gs_clock();
-#elif GS_V == 6 /* never-run: slot from the builtins */
-    if (b.capacity == 0xdeadbeefu)
-        b.warps[blockIdx.x * b.warps_per_cta + (threadIdx.x >> 5)].flags = 1;
-#elif GS_V == 7 /* never-run: smid */
-    if (b.capacity == 0xdeadbeefu)
-        b.warps[0].sm = (uint16_t)gs_smid();
-#elif GS_V == 8 /* never-run: laneid */
-    if (b.capacity == 0xdeadbeefu)
-        b.warps[0].sm = (uint16_t)gs_lane();
-#elif GS_V == 9 /* never-run: globaltimer */
-    if (b.capacity == 0xdeadbeefu)
-        b.warps[0].gt_start = gs_globaltimer();
-#elif GS_V == 10 /* never-run: the edge pair */
-    if (b.capacity == 0xdeadbeefu) {
-        uint64_t gt, clk;
-        gs_edge_pair(&gt, &clk);
-        b.warps[0].gt_start = gt;
-        b.warps[0].clk_start = clk;
-    }
-#elif GS_V == 11 /* never-run: a loop of clock reads */
-    if (b.capacity == 0xdeadbeefu) {
-        uint64_t c0 = gs_clock(), c;
-        do { c = gs_clock(); } while (c - c0 < 100);
-        b.warps[0].clk_start = c;
-    }
-#elif GS_V == 12 /* never-run: two globaltimer reads */
-    if (b.capacity == 0xdeadbeefu) {
-        b.warps[0].gt_start = gs_globaltimer();
-        b.warps[0].gt_end = gs_globaltimer();
-    }
-#elif GS_V == 13 /* never-run: gs_finish's header part on the parameter */
-    if (b.capacity == 0xdeadbeefu && gs_lane() == 0) {
-        gs_warp_header *h = b.warps + gs_warp_slot(b);
-        uint64_t gt, clk;
-        gs_edge_pair(&gt, &clk);
-        h->gt_end = gt;
-        h->clk_end = clk;
-        h->events = 0;
-        h->flags = GS_WARP_STARTED | GS_WARP_FINISHED;
-    }
-#elif GS_V == 14 /* never-run: gs_finish on a context copied from the parameter here */
-    if (b.capacity == 0xdeadbeefu) {
-        gs_ctx c;
-        c.b = b; c.n = 0; c.pending = 0;
-        gs_finish(c);
-    }
-#elif GS_V == 17 /* __syncwarp */
-    __syncwarp();
-#elif GS_V == 18 /* run: lane 0 stores a constant */
-    if (gs_lane() == 0)
-        b.warps[0].flags = 1;
-#elif GS_V == 19 /* run: every lane stores a constant */
-    b.warps[0].flags = 1;
-#elif GS_V == 22 /* run: lane 0 edge pair and store */
-    if (gs_lane() == 0) {
-        uint64_t gt, clk;
-        gs_edge_pair(&gt, &clk);
-        b.warps[0].gt_end = gt;
-        b.warps[0].clk_end = clk;
-    }
-#elif GS_V == 23 /* run: lane 0 a plain pair and store */
-    if (gs_lane() == 0) {
-        b.warps[0].gt_end = gs_globaltimer();
-        b.warps[0].clk_end = gs_clock();
-    }
-#elif GS_V == 24 /* run: every lane a spin on the clock */
-    {
-        const uint64_t c0 = gs_clock();
-        while (gs_clock() - c0 < 64) { }
-    }
-#elif GS_V == 25 /* run: lane 0 clock without the memory clobber */
-    if (gs_lane() == 0) {
-        uint64_t c;
-        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-        b.warps[0].clk_end = c;
-    }
-#elif GS_V == 26 /* run: lane 0 globaltimer without the memory clobber */
-    if (gs_lane() == 0) {
-        uint64_t c;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(c));
-        b.warps[0].gt_end = c;
-    }
-#elif GS_V == 27 /* run: lane 0 clock, not volatile */
-    if (gs_lane() == 0) {
-        uint64_t c;
-        asm("mov.u64 %0, %%clock64;" : "=l"(c));
-        b.warps[0].clk_end = c;
-    }
-#elif GS_V == 28 /* run: lane 0 clock64() builtin */
-    if (gs_lane() == 0)
-        b.warps[0].clk_end = clock64();
-#elif GS_V == 5 /* the header's special registers, never run */
-    if (b.capacity == 0xdeadbeefu)
-        b.warps[gs_warp_slot(b)].sm = (uint16_t)gs_smid();
-#endif
-}
-#if GS_V >= 20 /* the same code at the end instead (GS_V - 20) */
-#define GS_INIT(c, buf, role) ((void)(c), (void)(buf), (void)(role))
-#define GS_FINISH(c) gs_study9(stamps)
-#else
-#define GS_INIT(c, buf, role) ((void)(c), gs_study9(buf), (void)(role))
-#define GS_FINISH(c) ((void)(c))
-#endif
-#define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
-#define GS_SUB_BEGIN(c, ph) ((void)(c))
-#define GS_SUB_END(c, ph) ((void)(c))
-#endif
-
 #else /* production build: nothing at all */
 
 struct gs_ctx {
@@ -743,10 +417,10 @@ struct gs_ctx {
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #define GS_FINISH(c) ((void)(c))
-#define GS_FINISH_NOCLK(c) ((void)(c))
 #define GS_CLOCK_INIT(workers) ((void)(workers))
 #define GS_CLOCK_DONE(c) ((void)(c))
 #define GS_CLOCK_SAMPLER(c) ((void)(c))
+#define GS_CLOCK_PAIR_NOW(c) ((void)(c))
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))

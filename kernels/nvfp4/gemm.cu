@@ -935,7 +935,7 @@ template <class Cfg> constexpr int threads_of()
 
 template <class Cfg, class KP>
 __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
-    GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const __grid_constant__ gs_buffer stamps)
+    GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const gs_buffer stamps)
 {
     static_assert(Cfg::STAGES >= 1 && Cfg::STAGES <= 4, "nvfp4 gemm: stages must be 1..4");
     static_assert(Cfg::TILE_W == 64 || Cfg::TILE_W == 128, "nvfp4 gemm: tile_w must be 64 or 128 (64 rows per "
@@ -978,46 +978,34 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             mbar_init(L::turn_bar(sm_base, 0), 128);
             mbar_init(L::turn_bar(sm_base, 1), 128);
         }
-        GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
     }
     __syncthreads();
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0};
+    /* The twins' code in the producer warpgroup stays where ptxas keeps the loading loop's
+     * operands in uniform registers: before the loop, or in the loading lane after it.  Code any
+     * other producer warp runs after the register split, or that the loading warp's other lanes
+     * run after the loop (a clock sampler, a GS_FINISH), made ptxas form them in vector registers
+     * and cost the twins 4-10% (docs/notebook/2026-11-27-twin-code-placement.md).  So the idle
+     * producer warps close their record here, and the clock pairs come from the consumers. */
+    if (producer && warp != 4 * CW)
+        GS_FINISH(gs);
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (warp == 4 * CW) {
-            /* the twins: how long the loading warp waits before its first token load */
-            GS_BEGIN(gs, GS_PROLOGUE);
-            if (lane == 0)
-                griddep_wait(); /* the token pre-pass has completed */
-            GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-            /* lane 0 alone from here: the other lanes leave now, so nothing after the loop is
-             * theirs and ptxas keeps the loop's operands in uniform registers (a tail the
-             * whole warp ran, the twin's GS_FINISH, made it form them in vector registers
-             * and cost the twin 4-10%) */
-            if (lane != 0)
-                return;
-#if defined(GS_LOADER_NOCLK)
-            GS_TILE(gs, 0, 0);
-#endif
-            while (cur.t < last)
-                load_stage<Cfg>(kp, cur, sm_base);
-#if defined(GS_LOADER_NOCLK)
-            GS_FINISH_NOCLK(gs);
-#else
-            GS_FINISH(gs);
-#endif
+        if (warp != 4 * CW)
             return;
-        }
-        if (warp == NVFP4_SAMPLER_WARP(4 * CW))
-            GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
-#if defined(GS_PRODUCER_NOCLK)
-        GS_FINISH_NOCLK(gs);
-#elif !defined(GS_PRODUCER_NOFINISH)
+        /* the twins: how long the loading warp waits before its first token load */
+        GS_BEGIN(gs, GS_PROLOGUE);
+        if (lane == 0)
+            griddep_wait(); /* the token pre-pass has completed */
+        GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
+        if (lane != 0)
+            return; /* lane 0 issues every load */
+        while (cur.t < last)
+            load_stage<Cfg>(kp, cur, sm_base);
         GS_FINISH(gs);
-#endif
         return;
     }
     if (Cfg::WARP_SPEC)
@@ -1050,6 +1038,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
+        GS_CLOCK_PAIR_NOW(gs); /* the twins: a clock pair per unit and consumer warp */
         switch (tl.n_eff) {
 /* widths past TILE_T are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \
@@ -1072,7 +1061,6 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     }
     if (Cfg::TMA_STORE && (tid & 127) == 0)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
-    GS_CLOCK_DONE(gs);
     GS_FINISH(gs);
 }
 
@@ -1156,10 +1144,6 @@ extern "C" int NVFP4_LAUNCHER(const nvfp4_variant *v, const nvfp4_kparams *kp, g
     if (!stamps.warps || !stamps.records || stamps.capacity == 0 ||
         stamps.warps_per_cta != (unsigned)nvfp4_variant_warps(v))
         return (int)cudaErrorInvalidValue;
-#if GS_TWIN == 1 && defined(GS_STUDY) && GS_STUDY == 10
-    if (int e = gs_stateless_bind(stamps, s))
-        return e;
-#endif
 #endif
 #define NVFP4_POINT(NAME, DESC, S, TW, TT, WS, P, TS, SK)                                                    \
     if (v->gate == 0 && v->stages == S && v->tile_w == TW && v->tile_t == TT && v->warp_spec == WS &&         \
