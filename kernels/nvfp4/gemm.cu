@@ -1003,8 +1003,10 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
         GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
         if (lane != 0)
             return; /* lane 0 issues every load */
-        while (cur.t < last)
+        while (cur.t < last) {
+            GS_CLOCK_PAIR_DUE(gs); /* the twins: a clock pair every 500 ns, the loads allowing */
             load_stage<Cfg>(kp, cur, sm_base);
+        }
         GS_FINISH(gs);
         return;
     }
@@ -1038,7 +1040,8 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
-        GS_CLOCK_PAIR_NOW(gs); /* the twins: a clock pair per unit and consumer warp */
+        if constexpr (!Cfg::WARP_SPEC)
+            GS_CLOCK_PAIR_NOW(gs); /* the twins: no loading lane takes pairs, so a pair per unit */
         switch (tl.n_eff) {
 /* widths past TILE_T are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \

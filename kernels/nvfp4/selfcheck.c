@@ -85,6 +85,24 @@ static int cuda_ok(cudaError_t e, const char *what)
     return 1;
 }
 
+/* Clock pairs rec[0..n): each well formed, inside the warp's life, timer and clock rising. */
+static int check_pairs(const gs_warp_header *wh, const gs_record *rec, unsigned n, char *why, size_t whylen)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const gs_record *r = &rec[i];
+        const int formed = r->phase == GS_CLOCK_PAIR && r->clk_dur <= GS_CLOCK_BRACKET_MAX && r->gt_dur == 0 &&
+                           r->tile == 0 && r->group == 0;
+        const int inside = r->gt_begin >= wh->gt_start && r->gt_begin <= wh->gt_end &&
+                           r->clk_begin >= wh->clk_start && r->clk_begin <= wh->clk_end;
+        const int rising = i == 0 || (r->gt_begin >= rec[i - 1].gt_begin && r->clk_begin > rec[i - 1].clk_begin);
+        if (!formed || !inside || !rising) {
+            snprintf(why, whylen, "clock pair %u malformed, out of order or outside the warp's life", i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Checks one consumer warp's records against the tiles its warpgroup runs (all of its CTA's, or
  * with ping-pong every other one) in schedule order: per tile a clock pair (where its bracket
  * was narrow enough to be stored), then MAINLOOP + ACC_TO_REG + EPILOGUE + STORE (+ LOAD_WAIT/DEQUANT/MMA per stage in the detail
@@ -112,16 +130,14 @@ static int check_consumer(const nvfp4_variant *v, const nvfp4_schedule *sc, int 
                 return 0;
             }
             if (e == 0 && rec[i].phase == GS_CLOCK_PAIR) {
-                /* a pair inside the warp's life, timer and clock rising from the last pair */
-                const gs_record *r = &rec[i];
-                if (r->clk_dur > GS_CLOCK_BRACKET_MAX || r->gt_dur != 0 || r->tile != 0 || r->group != 0 ||
-                    r->gt_begin < wh->gt_start || r->gt_begin > wh->gt_end || r->gt_begin < gt_last ||
-                    r->clk_begin <= clk_last || r->clk_begin < wh->clk_start || r->clk_begin > wh->clk_end) {
-                    snprintf(why, whylen, "tile %d: clock pair %u malformed, out of order or outside the warp's life",
-                             t, i);
+                char sub[120] = "";
+                if (!check_pairs(wh, &rec[i], 1, sub, sizeof sub) || rec[i].gt_begin < gt_last ||
+                    rec[i].clk_begin <= clk_last) {
+                    snprintf(why, whylen, "tile %d: record %u: %s", t, i,
+                             sub[0] ? sub : "clock pair out of order with the last");
                     return 0;
                 }
-                gt_last = r->gt_begin, clk_last = r->clk_begin;
+                gt_last = rec[i].gt_begin, clk_last = rec[i].clk_begin;
                 continue;
             }
             if (rec[i].phase >= GS_NUM_PHASES || rec[i].group != (unsigned)g || rec[i].tile != (uint16_t)t ||
@@ -172,11 +188,15 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
             } else if (wh->gt_end < wh->gt_start) {
                 snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
                 ok = 0;
-            } else if (v->warp_spec && w == consumers) { /* the loading warp: its wait for the tokens */
-                if (wh->events != 1 || b.capacity < 1 || rec[0].phase != GS_PROLOGUE ||
+            } else if (v->warp_spec && w == consumers) {
+                /* the loading warp: its wait for the tokens, then its clock pairs */
+                if (wh->events < 1 || wh->events > b.capacity || rec[0].phase != GS_PROLOGUE ||
                     rec[0].role != GS_ROLE_PRODUCER) {
-                    snprintf(why, whylen, "cta %u loading warp: %u records (first phase %u), expected one PROLOGUE",
+                    snprintf(why, whylen, "cta %u loading warp: %u records (first phase %u), expected a PROLOGUE first",
                              cta, wh->events, wh->events && b.capacity ? (unsigned)rec[0].phase : 0u);
+                    ok = 0;
+                } else if (!check_pairs(wh, rec + 1, wh->events - 1, sub, sizeof sub)) {
+                    snprintf(why, whylen, "cta %u loading warp: %s", cta, sub);
                     ok = 0;
                 }
             } else if (w >= consumers) { /* the other producer warps record no phases */

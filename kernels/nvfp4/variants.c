@@ -161,7 +161,7 @@ int nvfp4_variant_dequants(const nvfp4_variant *v)
 
 unsigned nvfp4_variant_unit_events(const nvfp4_variant *v, int kblocks, int detail)
 {
-    return 5u + (detail ? (unsigned)(2 + nvfp4_variant_dequants(v)) * (unsigned)kblocks : 0u);
+    return (v->warp_spec ? 4u : 5u) + (detail ? (unsigned)(2 + nvfp4_variant_dequants(v)) * (unsigned)kblocks : 0u);
 }
 
 int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
@@ -191,9 +191,10 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
         *ctas = (unsigned)sc.grid;
     if (warps_per_cta)
         *warps_per_cta = (unsigned)nvfp4_variant_warps(v);
-    /* the loading warp of a producer warpgroup stores its PROLOGUE, even in a CTA without tiles */
-    if (v->warp_spec && most < 1)
-        most = 1;
+    /* the loading warp of a producer warpgroup stores its PROLOGUE, even in a CTA without tiles,
+     * then a clock pair every GS_CLOCK_PERIOD_NS while it has room for GS_CLOCK_SAMPLES */
+    if (v->warp_spec && most < 1 + GS_CLOCK_SAMPLES)
+        most = 1 + GS_CLOCK_SAMPLES;
     if (events_per_warp)
         *events_per_warp = most;
     nvfp4_schedule_free(&sc);
