@@ -978,34 +978,26 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             mbar_init(L::turn_bar(sm_base, 0), 128);
             mbar_init(L::turn_bar(sm_base, 1), 128);
         }
+        GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
     }
     __syncthreads();
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0};
-    /* The twins' code in the producer warpgroup stays where ptxas keeps the loading loop's
-     * operands in uniform registers: before the loop, or in the loading lane after it.  Code any
-     * other producer warp runs after the register split, or that the loading warp's other lanes
-     * run after the loop (a clock sampler, a GS_FINISH), made ptxas form them in vector registers
-     * and cost the twins 4-10% (docs/notebook/2026-11-27-twin-code-placement.md).  So the idle
-     * producer warps close their record here, and the clock pairs come from the consumers. */
-    if (producer && warp != 4 * CW)
-        GS_FINISH(gs);
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (warp != 4 * CW)
-            return;
-        /* the twins: how long the loading warp waits before its first token load */
-        GS_BEGIN(gs, GS_PROLOGUE);
-        if (lane == 0)
-            griddep_wait(); /* the token pre-pass has completed */
-        GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-        if (lane != 0)
-            return; /* lane 0 issues every load */
-        while (cur.t < last) {
-            GS_CLOCK_PAIR_DUE(gs); /* the twins: a clock pair every 500 ns, the loads allowing */
-            load_stage<Cfg>(kp, cur, sm_base);
+        if (warp == 4 * CW) {
+            /* the twins: how long the loading warp waits before its first token load */
+            GS_BEGIN(gs, GS_PROLOGUE);
+            if (lane == 0)
+                griddep_wait(); /* the token pre-pass has completed */
+            GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
+            if (lane == 0)
+                while (cur.t < last)
+                    load_stage<Cfg>(kp, cur, sm_base);
+        } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
+            GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
         }
         GS_FINISH(gs);
         return;
@@ -1040,8 +1032,6 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
-        if constexpr (!Cfg::WARP_SPEC)
-            GS_CLOCK_PAIR_NOW(gs); /* the twins: no loading lane takes pairs, so a pair per unit */
         switch (tl.n_eff) {
 /* widths past TILE_T are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \
@@ -1064,6 +1054,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     }
     if (Cfg::TMA_STORE && (tid & 127) == 0)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
+    GS_CLOCK_DONE(gs);
     GS_FINISH(gs);
 }
 
