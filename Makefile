@@ -24,6 +24,11 @@ NVFLAGS := -std=c++17 -O3 -lineinfo $(ARCH) -Xcompiler -Wall,-Wextra,-Werror -I.
 TWIN_FLAGS :=
 DETAIL_FLAGS :=
 KERNEL_FLAGS :=
+# the NVFP4 production points, production build and twin, must not spill registers (ptxas
+# fails the build if one does: tests/no-spill.sh); the evidence points' builds and the detail
+# twin name their spills in the build log instead (docs/testing.md)
+NO_SPILL := -Xptxas -warn-spills,-Werror
+SPILL_NOTE := -Xptxas -warn-spills
 BUILD := build
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
@@ -139,6 +144,8 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 
 # gemm_evidence.cu and gemm_dual_evidence.cu are gemm.cu with the evidence points
 $(NVFP4_EVIDENCE_OBJS): $(NVFP4_KERNEL_CU)
+$(NVFP4_EVIDENCE_OBJS) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o): NVFLAGS += $(SPILL_NOTE)
+$(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o): NVFLAGS += $(NO_SPILL)
 
 # the NVFP4 point set the programs were last linked with (the marker's name holds it)
 $(BUILD)/nvfp4-points-$(NVFP4_POINT_SET):
@@ -247,6 +254,8 @@ test-run-yes:
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
 	@echo "== the GPU programs refuse bad arguments before they touch the GPU"
 	@tests/programs-refuse.sh
+	@echo "== ptxas refuses a kernel that spills under the flags the production points build with"
+	@tests/no-spill.sh "$(NVCC)" "$(ARCH)" "$(NO_SPILL)"
 	@echo "== docs/dual.md's defaults table against the sweep and the recorder's defaults"
 	@scripts/readme.sh --check docs/dual.md
 	@$(MAKE) --no-print-directory test-common
