@@ -255,7 +255,8 @@ int main(int argc, char **argv)
             }
             gs_stamps_free(&st_twin);
             gs_stamps_free(&st_detl);
-            const double tf = flops / (pm * 1e-3) / 1e12, cublas_ms = nvfp4_anchor_best(&in.an[0], route_ms);
+            const int best = nvfp4_anchor_best(&in.an[0], route_ms);
+            const double tf = flops / (pm * 1e-3) / 1e12, cublas_ms = best >= 0 ? route_ms[best] : NAN;
             printf("%-8s %-25s %9.2f %8.1f %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
                    cublas_ms / pm, tm / pm, dm / pm, ok ? "yes" : "NO", v == dv ? "  (default)" : "");
             if (routes == 2)

@@ -30,13 +30,13 @@ void nvfp4_anchor_destroy(nvfp4_anchor *a)
     memset(a, 0, sizeof *a);
 }
 
-double nvfp4_anchor_best(const nvfp4_anchor *a, const double *route_ms)
+int nvfp4_anchor_best(const nvfp4_anchor *a, const double *route_ms)
 {
-    double ms = NAN;
+    int best = -1;
     for (int r = 0; r < a->routes; r++)
-        if (!isnan(route_ms[r]) && (isnan(ms) || route_ms[r] < ms))
-            ms = route_ms[r];
-    return ms;
+        if (!isnan(route_ms[r]) && (best < 0 || route_ms[r] < route_ms[best]))
+            best = r;
+    return best;
 }
 
 int nvfp4_inputs_create(nvfp4_inputs *in, const nvfp4_shape *s, nvfp4_dist d, uint64_t seed, int n,

@@ -1,16 +1,12 @@
 /* A shape's problems from consecutive seeds, each with its cuBLAS anchor: what a benchmark
  * harness times back to back (GPU MODE's: 15 problems after one L2 flush).  Used by
  * `nvfp4-bench --inputs` and the recorder's harness timing (kernels/subject_harness.c).
- * C with CUDA headers. */
+ * C with CUDA headers, for C callers only (no C++ linkage block). */
 #ifndef NVFP4_INPUTS_H
 #define NVFP4_INPUTS_H
 
 #include "nvfp4.h"
 #include "../../instrument/gs_timing.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 #define NVFP4_MAX_INPUTS GS_BATCH_MAX
 
@@ -51,11 +47,7 @@ int nvfp4_inputs_check(nvfp4_inputs *in, const nvfp4_variant *v, cudaStream_t s)
 /* The timed call of anchor route r (< an[0].routes) over every input (a gs_launch_batch). */
 void nvfp4_inputs_anchor_batch(const nvfp4_inputs *in, int r, gs_batch *b);
 
-/* The faster route's time from the routes' times (a NAN loses), or NAN. */
-double nvfp4_anchor_best(const nvfp4_anchor *a, const double *route_ms);
-
-#ifdef __cplusplus
-}
-#endif
+/* The faster route from the routes' times (a NAN loses): its index, or -1 when every time is NAN. */
+int nvfp4_anchor_best(const nvfp4_anchor *a, const double *route_ms);
 
 #endif
