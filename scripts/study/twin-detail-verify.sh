@@ -15,14 +15,16 @@ el() { echo $(( $(date +%s) - t0 )); }
 make -s -j16 build/gemmscope build/gemmscope-record build/nvfp4-bench build/nvfp4-selfcheck >/tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 echo "built in $(el) s"
 EVERY="1000000 4 8"
+pids=""
 for n in $EVERY; do
     d=build/ds$n; rm -rf $d; mkdir -p $d; cp -a build/cuda build/instrument build/kernels $d/
     rm -f $d/kernels/nvfp4/gemm*_detail.o
     ( make -s -j5 BUILD=$d DETAIL_FLAGS=-DNVFP4_STUDY_SUB_EVERY=$n $d/nvfp4-bench >/tmp/ds$n.log 2>&1; echo "ds$n rc $?" >>/tmp/ds$n.log ) &
+    pids="$pids $!"
 done
 build/nvfp4-selfcheck 2>&1 | tail -1
 build/nvfp4-selfcheck --dual 2>&1 | tail -1
-wait
+wait $pids # (a bare wait would wait for the tee above too)
 for n in $EVERY; do grep -v "ptxas warning" /tmp/ds$n.log | tail -2; done
 echo "selfcheck and detail builds done at $(el) s"
 G=g8k7168,g8k2048,g2k4096,g2k1536 D=d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168
