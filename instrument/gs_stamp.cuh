@@ -390,8 +390,13 @@ __device__ __forceinline__ void gs_clock_pair_now(gs_ctx &c)
  * (the NVFP4 kernel's loading lane) follows the SM clock as a sampler warp would. */
 __device__ __forceinline__ void gs_clock_pair_due(gs_ctx &c)
 {
+#ifdef GS_STUDY_PAIR_AFTER
+    if (gs_clock() < c.next_pair)
+        return;
+#else
     if (gs_globaltimer() < c.next_pair)
         return;
+#endif
 #if GS_BATCH
     gs_flush(c);
 #endif
@@ -408,7 +413,11 @@ __device__ __forceinline__ void gs_clock_pair_due(gs_ctx &c)
         c.b.records[(uint64_t)gs_warp_slot(c.b) * c.b.capacity + c.n] = r;
         c.n++;
     }
+#ifdef GS_STUDY_PAIR_AFTER
+    c.next_pair = c1 + 2u * GS_CLOCK_PERIOD_NS; /* cycles: 0.5-0.7 us at 1.4-2 GHz */
+#else
     c.next_pair = g + GS_CLOCK_PERIOD_NS;
+#endif
 }
 
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
@@ -429,7 +438,38 @@ __device__ __forceinline__ void gs_clock_pair_due(gs_ctx &c)
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
 #define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
-#if GS_TWIN >= 2
+#if GS_TWIN >= 2 && defined(GS_STUDY_SUB_FLAT)
+/* study: sub-phase stamps without a branch: every warp reads the clocks, the recording warp's
+ * lane 0 stores under a predicate */
+__device__ __forceinline__ void gs_sub_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
+{
+    const uint64_t clk1 = gs_clock();
+    const uint32_t dur = (uint32_t)clk1 - clk0, sub = (c.flags & GS_CTX_SUB) ? 1u : 0u;
+    const bool st = c.writer && sub && c.n < c.b.capacity;
+    gs_record r;
+    r.gt_begin = 0;
+    r.clk_begin = clk1 - dur;
+    r.clk_dur = dur;
+    r.gt_dur = 0;
+    r.tile = (uint16_t)c.tag;
+    r.group = (uint16_t)(c.tag >> 16);
+    r.phase = phase;
+    r.role = (uint8_t)c.flags;
+    r.sm = c.sm;
+    const uint4 *src = reinterpret_cast<const uint4 *>(&r);
+    gs_record *d = c.seg + (st ? c.n : 0u);
+    asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %0, 0;\n"
+                 "@p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n"
+                 "@p st.global.v4.u32 [%1+16], {%6, %7, %8, %9};\n}\n" ::"r"((uint32_t)st),
+                 "l"(d), "r"(src[0].x), "r"(src[0].y), "r"(src[0].z), "r"(src[0].w), "r"(src[1].x), "r"(src[1].y),
+                 "r"(src[1].z), "r"(src[1].w)
+                 : "memory");
+    c.n += sub;
+}
+#define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
+#define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)
+#define GS_SUB_END(c, ph) gs_sub_end((c), (uint8_t)(ph), (c).clk0[ph])
+#elif GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) (((c).flags & GS_CTX_SUB) ? (void)GS_BEGIN(c, ph) : (void)0)
 #define GS_SUB_END(c, ph) (((c).flags & GS_CTX_SUB) ? GS_END(c, ph) : (void)0)

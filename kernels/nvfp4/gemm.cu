@@ -302,15 +302,15 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
 {
     const nvfp4_tile tl = kp.tiles[cur.t];
     const uint32_t use = cur.j / Cfg::STAGES;
-    if (use > 0) {
-        const uint32_t bar = smem_plan<Cfg>::empty_bar(sm_base, cur.j % Cfg::STAGES), parity = (use - 1) & 1;
-        /* the twins' loading lane (a producer warpgroup's) takes its clock pairs while it would wait */
-        if constexpr (Cfg::WARP_SPEC)
-            GS_CLOCK_PAIR_IF(gs, !mbar_ready(bar, parity));
-        mbar_wait(bar, parity);
-    }
+    if (use > 0)
+        mbar_wait(smem_plan<Cfg>::empty_bar(sm_base, cur.j % Cfg::STAGES), (use - 1) & 1);
     load_weights<Cfg>(kp, tl, cur, sm_base);
     load_tokens<Cfg>(kp, tl, cur, sm_base);
+#ifdef GS_STUDY_PAIR_AFTER
+    /* the twins' loading lane (a producer warpgroup's), its loads on their way: a clock pair when due */
+    if constexpr (Cfg::WARP_SPEC)
+        GS_CLOCK_PAIR_DUE(gs);
+#endif
     cur.j++;
     if (++cur.kb == tl.kb1 - tl.kb0) {
         cur.kb = 0;
