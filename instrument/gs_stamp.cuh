@@ -6,10 +6,7 @@
  *   GS_BEGIN(gs, GS_MAINLOOP); ...  GS_END(gs, GS_MAINLOOP);
  *   GS_FINISH(gs);                     // last thing every warp does
  *
- * Clock pairs for the analyzers' clock model, either way:
- *   GS_CLOCK_PAIR_NOW(gs);             // a whole working warp takes one (no waiting)
- *   GS_CLOCK_PAIR_DUE(gs);             // one lane alone, where GS_CLOCK_PERIOD_NS have passed
- * or a clock sampler (a spare warp follows the SM clock, see below):
+ * Optional clock sampler (a spare warp follows the SM clock, see below):
  *   GS_CLOCK_INIT(worker_warps);       // with the kernel's barrier set-up, before __syncthreads
  *   GS_CLOCK_SAMPLER(gs);              // the spare warp, then its GS_FINISH
  *   GS_CLOCK_DONE(gs);                 // every worker warp, before its GS_FINISH
@@ -63,7 +60,6 @@ struct gs_ctx {
     uint32_t tag;                 /* tile | group << 16, set by GS_TILE */
     uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
     uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
-    uint64_t next_pair;           /* GS_CLOCK_PAIR_DUE: %globaltimer of the next pair due */
 #if GS_HOLD_SLOT
     gs_record *seg; /* the warp's records */
     uint16_t sm;
@@ -149,7 +145,6 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.n = 0;
     c.tag = 0;
     c.flags = role | GS_CTX_SUB;
-    c.next_pair = 0;
     const uint32_t cta = gs_cta_index(), warp = gs_warp_index(), slot = cta * b.warps_per_cta + warp;
 #if GS_BATCH
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
@@ -314,7 +309,6 @@ __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
 __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *clk, uint32_t *width)
 {
     const uint64_t g0 = gs_globaltimer();
-#pragma unroll 1 /* unrolled, this loop alone made ptxas move a kernel's TMA operands to vector registers */
     for (int i = 0; i < 256; i++) {
         const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
         if (g != g0) {
@@ -359,72 +353,7 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
     } while (!gs_clock_workers_done());
 }
 
-/* A working warp's clock pair, taken without waiting for a timer edge (a wait is a loop, and a
- * loop here moved the kernel's wgmma operands to vector registers): (clock64, %globaltimer,
- * clock64) read back to back by every lane, lane 0 stores them as a GS_CLOCK_PAIR record (the
- * warp's batch is written first, so the pair takes the next record index). */
-__device__ __forceinline__ void gs_clock_pair_now(gs_ctx &c)
-{
-#if GS_BATCH
-    gs_flush(c);
-#endif
-    const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
-    const uint32_t width = (uint32_t)(c1 - c0);
-    /* lane 0's bracket decides for the warp: a wide one (the warp was held up) is not stored */
-    const uint32_t keep = __shfl_sync(0xffffffffu, width <= GS_CLOCK_BRACKET_MAX && c.n < c.b.capacity, 0);
-    if (keep && gs_lane() == 0) {
-        gs_record r = {};
-        r.gt_begin = g;
-        r.clk_begin = c0 + width / 2;
-        r.clk_dur = width;
-        r.phase = (uint8_t)GS_CLOCK_PAIR;
-        r.role = (uint8_t)c.flags;
-        r.sm = (uint16_t)gs_smid();
-        c.b.records[(uint64_t)gs_warp_slot(c.b) * c.b.capacity + c.n] = r;
-    }
-    c.n += keep;
-}
-
-/* The same pair from one lane alone (the warp's other lanes have left), at most one per
- * GS_CLOCK_PERIOD_NS, while the warp has room for it: a loop that issues work and waits anyway
- * (the NVFP4 kernel's loading lane) follows the SM clock as a sampler warp would. */
-__device__ __forceinline__ void gs_clock_pair_due(gs_ctx &c)
-{
-#ifdef GS_STUDY_PAIR_AFTER
-    if (gs_clock() < c.next_pair)
-        return;
-#else
-    if (gs_globaltimer() < c.next_pair)
-        return;
-#endif
-#if GS_BATCH
-    gs_flush(c);
-#endif
-    const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
-    const uint32_t width = (uint32_t)(c1 - c0);
-    if (width <= GS_CLOCK_BRACKET_MAX && c.n < c.b.capacity) {
-        gs_record r = {};
-        r.gt_begin = g;
-        r.clk_begin = c0 + width / 2;
-        r.clk_dur = width;
-        r.phase = (uint8_t)GS_CLOCK_PAIR;
-        r.role = (uint8_t)c.flags;
-        r.sm = (uint16_t)gs_smid();
-        c.b.records[(uint64_t)gs_warp_slot(c.b) * c.b.capacity + c.n] = r;
-        c.n++;
-    }
-#ifdef GS_STUDY_PAIR_AFTER
-    c.next_pair = c1 + 2u * GS_CLOCK_PERIOD_NS; /* cycles: 0.5-0.7 us at 1.4-2 GHz */
-#else
-    c.next_pair = g + GS_CLOCK_PERIOD_NS;
-#endif
-}
-
 #define GS_INIT(c, buf, role) gs_init((c), (buf), (role))
-#define GS_CLOCK_PAIR_NOW(c) gs_clock_pair_now(c)
-#define GS_CLOCK_PAIR_DUE(c) gs_clock_pair_due(c)
-/* A lane that is about to wait takes its pair first when `busy` (evaluated only in the twins) */
-#define GS_CLOCK_PAIR_IF(c, busy) ((busy) ? gs_clock_pair_due(c) : (void)0)
 #if GS_BATCH
 #define GS_BATCH_FLUSH(c) gs_flush(c)
 #else
@@ -438,38 +367,7 @@ __device__ __forceinline__ void gs_clock_pair_due(gs_ctx &c)
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
 #define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
-#if GS_TWIN >= 2 && defined(GS_STUDY_SUB_FLAT)
-/* study: sub-phase stamps without a branch: every warp reads the clocks, the recording warp's
- * lane 0 stores under a predicate */
-__device__ __forceinline__ void gs_sub_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
-{
-    const uint64_t clk1 = gs_clock();
-    const uint32_t dur = (uint32_t)clk1 - clk0, sub = (c.flags & GS_CTX_SUB) ? 1u : 0u;
-    const bool st = c.writer && sub && c.n < c.b.capacity;
-    gs_record r;
-    r.gt_begin = 0;
-    r.clk_begin = clk1 - dur;
-    r.clk_dur = dur;
-    r.gt_dur = 0;
-    r.tile = (uint16_t)c.tag;
-    r.group = (uint16_t)(c.tag >> 16);
-    r.phase = phase;
-    r.role = (uint8_t)c.flags;
-    r.sm = c.sm;
-    const uint4 *src = reinterpret_cast<const uint4 *>(&r);
-    gs_record *d = c.seg + (st ? c.n : 0u);
-    asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %0, 0;\n"
-                 "@p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n"
-                 "@p st.global.v4.u32 [%1+16], {%6, %7, %8, %9};\n}\n" ::"r"((uint32_t)st),
-                 "l"(d), "r"(src[0].x), "r"(src[0].y), "r"(src[0].z), "r"(src[0].w), "r"(src[1].x), "r"(src[1].y),
-                 "r"(src[1].z), "r"(src[1].w)
-                 : "memory");
-    c.n += sub;
-}
-#define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
-#define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)
-#define GS_SUB_END(c, ph) gs_sub_end((c), (uint8_t)(ph), (c).clk0[ph])
-#elif GS_TWIN >= 2
+#if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) (((c).flags & GS_CTX_SUB) ? (void)GS_BEGIN(c, ph) : (void)0)
 #define GS_SUB_END(c, ph) (((c).flags & GS_CTX_SUB) ? GS_END(c, ph) : (void)0)
@@ -492,9 +390,6 @@ struct gs_ctx {
 #define GS_CLOCK_INIT(workers) ((void)(workers))
 #define GS_CLOCK_DONE(c) ((void)(c))
 #define GS_CLOCK_SAMPLER(c) ((void)(c))
-#define GS_CLOCK_PAIR_NOW(c) ((void)(c))
-#define GS_CLOCK_PAIR_DUE(c) ((void)(c))
-#define GS_CLOCK_PAIR_IF(c, busy) ((void)(c))
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))

@@ -409,24 +409,24 @@ static void test_dual_geometry(void **state)
                         *g2n = nvfp4_dual_variant_find("s1_w64_t128_g2"),
                         *grp = nvfp4_variant_find("s4_w128_t128_ws_p_tma");
     assert_true(g1 && g2 && g2n && grp);
-    /* gate 1: two consumer warpgroups on 64 columns, and the producer's */
+    /* gate 1: two consumer warpgroups on 64 columns, the producer's, the sampler after the loader */
     assert_int_equal(nvfp4_variant_consumers(g1), 2);
     assert_int_equal(nvfp4_variant_warps(g1), 12);
+    assert_int_equal(nvfp4_variant_sampler_warp(g1), 9);
     assert_int_equal(nvfp4_variant_consumers(g2), 2);
     assert_int_equal(nvfp4_variant_consumers(g2n), 1);
     assert_int_equal(nvfp4_variant_warps(g2n), 4);
+    assert_int_equal(nvfp4_variant_sampler_warp(g2n), -1);
     /* partial sums: every warpgroup's accumulators; gate 2 two sets each */
     assert_int_equal(nvfp4_variant_partial_floats(grp), 128 * 128);
     assert_int_equal(nvfp4_variant_partial_floats(g1), 2 * 64 * 128);
     assert_int_equal(nvfp4_variant_partial_floats(g2), 2 * 2 * 64 * 128);
     assert_int_equal(nvfp4_variant_partial_floats(g2n), 2 * 64 * 128);
-    /* records per unit (four phases; a clock pair first without a producer warpgroup): the detail
-     * twin stamps B1's and B2's DEQUANT with gate 2 */
+    /* records per unit: the detail twin stamps B1's and B2's DEQUANT with gate 2 */
     assert_int_equal(nvfp4_variant_unit_events(grp, 56, 0), 4u);
     assert_int_equal(nvfp4_variant_unit_events(grp, 56, 1), NVFP4_TILE_EVENTS(56, 1));
     assert_int_equal(nvfp4_variant_unit_events(g1, 56, 1), 4u + 3u * 56u);
     assert_int_equal(nvfp4_variant_unit_events(g2, 56, 1), 4u + 4u * 56u);
-    assert_int_equal(nvfp4_variant_unit_events(g2n, 56, 0), 5u);
     assert_int_equal(nvfp4_variant_dequants(g2), 2);
     assert_int_equal(nvfp4_variant_dequants(g1), 1);
     /* ping-pong: two warpgroups, one per unit, taking the CTA's units in turn */
@@ -435,6 +435,7 @@ static void test_dual_geometry(void **state)
     assert_int_equal(nvfp4_variant_consumers(pp), 2);
     assert_int_equal(nvfp4_variant_unit_warpgroups(pp), 1);
     assert_int_equal(nvfp4_variant_warps(pp), 12);
+    assert_int_equal(nvfp4_variant_sampler_warp(pp), 9);
     assert_int_equal(nvfp4_variant_partial_floats(pp), 2 * 64 * 128);
     assert_int_equal(nvfp4_variant_unit_warpgroups(g2), 2);
     for (int pos = 0; pos < 4; pos++) {
@@ -452,15 +453,15 @@ static void test_dual_geometry(void **state)
     assert_int_equal(nvfp4_stamp_geometry(base, &s, 132, 0, &ctas, &wpc, &ev), 0);
     assert_int_equal(ctas, 16u);
     assert_int_equal(wpc, 8u);
-    assert_int_equal(ev, 5u);
+    assert_int_equal(ev, 4u);
     assert_int_equal(nvfp4_stamp_geometry(base, &s, 132, 1, &ctas, &wpc, &ev), 0);
-    assert_int_equal(ev, 5u + 3u * 2u);
+    assert_int_equal(ev, 4u + 3u * 2u);
     assert_int_equal(nvfp4_stamp_geometry(nvfp4_dual_variant_find("s1_w128_t128_g2"), &s, 132, 1, &ctas, &wpc, &ev),
                      0);
     assert_int_equal(ctas, 8u);
-    assert_int_equal(ev, 5u + 4u * 2u);
+    assert_int_equal(ev, 4u + 4u * 2u);
     /* ping-pong: 256 units of 128 K blocks on 132 CTAs, 124 of them with two: a warp records one
-     * unit's phases, never both (K long enough that they outnumber the loading warp's clock pairs) */
+     * unit's phases, never both (K long enough that they outnumber the clock sampler's pairs) */
     assert_int_equal(nvfp4_dual_shape_parse("dual:m=512;n=4096;k=16384", &s, err, sizeof err), 0);
     assert_int_equal(nvfp4_stamp_geometry(pp, &s, 132, 1, &ctas, &wpc, &ev), 0);
     assert_int_equal(ctas, 132u);

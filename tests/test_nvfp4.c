@@ -802,18 +802,24 @@ static void test_variants_and_stamp_geometry(void **state)
     assert_int_equal(nvfp4_stamp_geometry(base, &s, 132, 0, &ctas, &wpc, &ev), 0);
     assert_int_equal(ctas, 32u * 1u + 32u * 3u);
     assert_int_equal(wpc, 8u);
-    assert_int_equal(ev, 5u); /* a clock pair and four phases */
+    assert_int_equal(ev, 4u);
     assert_int_equal(nvfp4_stamp_geometry(base, &s, 132, 1, &ctas, &wpc, &ev), 0);
-    assert_int_equal(ev, 5u + 3u * (1536u / 128u));
+    assert_int_equal(ev, 4u + 3u * (1536u / 128u));
     /* persistent with a producer warpgroup: 12 warps, at most grid = SMs CTAs */
     const nvfp4_variant *p = nvfp4_variant_find("s4_w128_t128_ws_p_tma");
     assert_non_null(p);
     assert_int_equal(nvfp4_stamp_geometry(p, &s, 100, 0, &ctas, &wpc, &ev), 0);
     assert_int_equal(ctas, 100u);
     assert_int_equal(wpc, 12u);
-    /* the loading warp: its PROLOGUE and up to GS_CLOCK_SAMPLES clock pairs, more than any
-     * consumer warp's units here (g2k1536's 128 tiles on 100 CTAs: at most two, 4 records each) */
-    assert_int_equal(ev, 1u + GS_CLOCK_SAMPLES);
+    /* the clock sampler (second producer warp) may store GS_CLOCK_SAMPLES pairs; without a
+     * producer warpgroup no warp is free to run it */
+    assert_true(nvfp4_variant_clock_sampler(p));
+    assert_false(nvfp4_variant_clock_sampler(base));
+    /* it is the warp after the first producer warp: 8 consumer warps, the loader, then it */
+    assert_int_equal(nvfp4_variant_sampler_warp(p), 9);
+    assert_int_equal(nvfp4_variant_sampler_warp(nvfp4_variant_find("s4_w64_t128_ws_p_tma")), 5);
+    assert_int_equal(nvfp4_variant_sampler_warp(base), -1);
+    assert_int_equal(ev, GS_CLOCK_SAMPLES);
     /* the name spells the knobs; the production points are each benchmark shape's default and
      * what the rule for other shapes picks (points.h) */
     int production = 0;

@@ -298,7 +298,7 @@ __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, 
 /* Issues the loads of the cursor's stage (after the slot's previous use was released) and
  * advances the cursor.  One thread. */
 template <class Cfg, class KP>
-__device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base, gs_ctx &gs)
+__device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint32_t sm_base)
 {
     const nvfp4_tile tl = kp.tiles[cur.t];
     const uint32_t use = cur.j / Cfg::STAGES;
@@ -306,11 +306,6 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
         mbar_wait(smem_plan<Cfg>::empty_bar(sm_base, cur.j % Cfg::STAGES), (use - 1) & 1);
     load_weights<Cfg>(kp, tl, cur, sm_base);
     load_tokens<Cfg>(kp, tl, cur, sm_base);
-#ifdef GS_STUDY_PAIR_AFTER
-    /* the twins' loading lane (a producer warpgroup's), its loads on their way: a clock pair when due */
-    if constexpr (Cfg::WARP_SPEC)
-        GS_CLOCK_PAIR_DUE(gs);
-#endif
     cur.j++;
     if (++cur.kb == tl.kb1 - tl.kb0) {
         cur.kb = 0;
@@ -402,7 +397,7 @@ __device__ __forceinline__ void end_stage(uint32_t (&next)[8][4], bool has_next,
                                           load_cursor &cur, int last, const wrow &w, gs_ctx &gs)
 {
     if (!Cfg::WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
-        load_stage<Cfg>(kp, cur, cc.sm_base, gs);
+        load_stage<Cfg>(kp, cur, cc.sm_base);
     if (Cfg::STAGES == 1 && has_next)
         fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
     cc.j++;
@@ -423,9 +418,6 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
     const uint32_t slot = cc.j % Cfg::STAGES, tok = cc.sm_base + slot * L::STAGE + L::o_t,
                    empty = L::empty_bar(cc.sm_base, slot);
-#ifdef NVFP4_STUDY_SUB_EVERY
-    GS_SUB_ENABLE(gs, cc.wq == 0 && cc.j % NVFP4_STUDY_SUB_EVERY == 0);
-#endif
     GS_SUB_BEGIN(gs, NVFP4_MMA);
     issue_stage<N, Cfg>(acc, a, tok);
     if (Cfg::STAGES > 1 && has_next)
@@ -451,9 +443,6 @@ __device__ __forceinline__ void mma_stage_dual(float (&acc)[N / 2], float (&acc2
     using L = smem_plan<Cfg>;
     const uint32_t slot = cc.j % Cfg::STAGES, st = cc.sm_base + slot * L::STAGE, tok = st + L::o_t,
                    empty = L::empty_bar(cc.sm_base, slot);
-#ifdef NVFP4_STUDY_SUB_EVERY
-    GS_SUB_ENABLE(gs, cc.wq == 0 && cc.j % NVFP4_STUDY_SUB_EVERY == 0);
-#endif
     GS_SUB_BEGIN(gs, NVFP4_MMA);
     issue_stage<N, Cfg>(acc, a, tok);
     dequant_rows<Cfg>(b, cc, st, w2, gs);
@@ -989,33 +978,27 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             mbar_init(L::turn_bar(sm_base, 0), 128);
             mbar_init(L::turn_bar(sm_base, 1), 128);
         }
+        GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
     }
     __syncthreads();
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0};
-    /* The twins' code in the producer warpgroup stays where ptxas keeps the loading loop's
-     * operands in uniform registers: before the loop, or in the loading lane after it.  Code any
-     * other producer warp runs after the register split, or that the loading warp's other lanes
-     * run after the loop (a clock sampler, a GS_FINISH), made ptxas form them in vector registers
-     * and cost the twins 4-10% (docs/notebook/2026-11-27-twin-code-placement.md).  So the idle
-     * producer warps close their record here, and the clock pairs come from the consumers. */
-    if (producer && warp != 4 * CW)
-        GS_FINISH(gs);
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (warp != 4 * CW)
-            return;
-        /* the twins: how long the loading warp waits before its first token load */
-        GS_BEGIN(gs, GS_PROLOGUE);
-        if (lane == 0)
-            griddep_wait(); /* the token pre-pass has completed */
-        GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-        if (lane != 0)
-            return; /* lane 0 issues every load */
-        while (cur.t < last)
-            load_stage<Cfg>(kp, cur, sm_base, gs); /* the twins: a clock pair every 500 ns while waiting */
+        if (warp == 4 * CW) {
+            /* the twins: how long the loading warp waits before its first token load */
+            GS_BEGIN(gs, GS_PROLOGUE);
+            if (lane == 0)
+                griddep_wait(); /* the token pre-pass has completed */
+            GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
+            if (lane == 0)
+                while (cur.t < last)
+                    load_stage<Cfg>(kp, cur, sm_base);
+        } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
+            GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
+        }
         GS_FINISH(gs);
         return;
     }
@@ -1024,7 +1007,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     if (!Cfg::WARP_SPEC && tid == 0) { /* fill the ring; mma_stage keeps it full */
         griddep_wait();
         for (int s = 0; s < Cfg::STAGES && cur.t < last; s++)
-            load_stage<Cfg>(kp, cur, sm_base, gs);
+            load_stage<Cfg>(kp, cur, sm_base);
     }
 
     consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0, Cfg::PINGPONG ? 0 : warp >> 2};
@@ -1049,8 +1032,6 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
-        if constexpr (!Cfg::WARP_SPEC)
-            GS_CLOCK_PAIR_NOW(gs); /* the twins: no loading lane takes pairs, so a pair per unit */
         switch (tl.n_eff) {
 /* widths past TILE_T are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \
@@ -1073,6 +1054,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     }
     if (Cfg::TMA_STORE && (tid & 127) == 0)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
+    GS_CLOCK_DONE(gs);
     GS_FINISH(gs);
 }
 

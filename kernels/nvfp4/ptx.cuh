@@ -52,21 +52,6 @@ static __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
     } while (!done);
 }
 
-/* Whether the barrier's phase `parity` has completed, without waiting. */
-static __device__ __forceinline__ bool mbar_ready(uint32_t bar, uint32_t parity)
-{
-    uint32_t done;
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done)
-                 : "r"(bar), "r"(parity)
-                 : "memory");
-    return done != 0;
-}
-
 /* ---- TMA / bulk copies (global -> shared, completion counted on an mbarrier) ---- */
 
 /* 2-D tile load; x = innermost coordinate (bytes here), y = row.  tmap: generic address of a

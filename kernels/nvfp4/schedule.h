@@ -98,9 +98,8 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
                          nvfp4_schedule *out, char *err, size_t errlen);
 void nvfp4_schedule_free(nvfp4_schedule *sc);
 
-/* Stamp records one consumer warp of a point with a producer warpgroup writes for one unit of
- * `kblocks` K blocks: MAINLOOP + ACC_TO_REG + EPILOGUE + STORE, and in the detail twin
- * (LOAD_WAIT, DEQUANT, MMA) per stage. */
+/* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
+ * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */
 #define NVFP4_TILE_EVENTS(kblocks, detail) (4u + ((detail) ? 3u * (unsigned)(kblocks) : 0u))
 
 /* The K permutation inside every block of NVFP4_BK: physical element P (as stored) is

@@ -85,60 +85,25 @@ static int cuda_ok(cudaError_t e, const char *what)
     return 1;
 }
 
-/* Clock pairs rec[0..n): each well formed, inside the warp's life, timer and clock rising. */
-static int check_pairs(const gs_warp_header *wh, const gs_record *rec, unsigned n, char *why, size_t whylen)
-{
-    for (unsigned i = 0; i < n; i++) {
-        const gs_record *r = &rec[i];
-        const int formed = r->phase == GS_CLOCK_PAIR && r->clk_dur <= GS_CLOCK_BRACKET_MAX && r->gt_dur == 0 &&
-                           r->tile == 0 && r->group == 0;
-        const int inside = r->gt_begin >= wh->gt_start && r->gt_begin <= wh->gt_end &&
-                           r->clk_begin >= wh->clk_start && r->clk_begin <= wh->clk_end;
-        const int rising = i == 0 || (r->gt_begin >= rec[i - 1].gt_begin && r->clk_begin > rec[i - 1].clk_begin);
-        if (!formed || !inside || !rising) {
-            snprintf(why, whylen, "clock pair %u malformed, out of order or outside the warp's life", i);
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* Checks one consumer warp's records against the tiles its warpgroup runs (all of its CTA's, or
- * with ping-pong every other one) in schedule order: per tile a clock pair (where its bracket
- * was narrow enough to be stored), then MAINLOOP + ACC_TO_REG + EPILOGUE + STORE (+ LOAD_WAIT/DEQUANT/MMA per stage in the detail
+ * with ping-pong every other one) in schedule order: per tile
+ * MAINLOOP + ACC_TO_REG + EPILOGUE + STORE (+ LOAD_WAIT/DEQUANT/MMA per stage in the detail
  * twin, DEQUANT twice with gate 2), tagged with
  * the tile's schedule index and group, role as the variant's warps have. */
 static int check_consumer(const nvfp4_variant *v, const nvfp4_schedule *sc, int b, int warpgroup, int detail,
-                          const gs_warp_header *wh, const gs_record *rec, unsigned n, unsigned role, char *why,
-                          size_t whylen)
+                          const gs_record *rec, unsigned n, unsigned role, char *why, size_t whylen)
 {
     unsigned i = 0;
-    uint64_t gt_last = 0, clk_last = 0;
     for (int t = sc->cta_first[b]; t < sc->cta_first[b + 1]; t++) {
         if (!nvfp4_variant_runs_unit(v, t - sc->cta_first[b], warpgroup))
             continue;
         const int g = sc->tiles[t].group, kblocks = sc->tiles[t].kb1 - sc->tiles[t].kb0;
-        const unsigned nk = detail ? (unsigned)kblocks : 0u;
-        unsigned want = nvfp4_variant_unit_events(v, kblocks, detail);
-        /* the unit's clock pair comes first; one whose bracket was too wide was not stored */
-        if (!v->warp_spec && i < n && rec[i].phase != GS_CLOCK_PAIR)
-            want--;
+        const unsigned nk = detail ? (unsigned)kblocks : 0u, want = nvfp4_variant_unit_events(v, kblocks, detail);
         unsigned count[GS_NUM_PHASES] = {0};
         for (unsigned e = 0; e < want; e++, i++) {
             if (i >= n) {
                 snprintf(why, whylen, "tile %d: only %u records", t, n);
                 return 0;
-            }
-            if (e == 0 && rec[i].phase == GS_CLOCK_PAIR) {
-                char sub[120] = "";
-                if (!check_pairs(wh, &rec[i], 1, sub, sizeof sub) || rec[i].gt_begin < gt_last ||
-                    rec[i].clk_begin <= clk_last) {
-                    snprintf(why, whylen, "tile %d: record %u: %s", t, i,
-                             sub[0] ? sub : "clock pair out of order with the last");
-                    return 0;
-                }
-                gt_last = rec[i].gt_begin, clk_last = rec[i].clk_begin;
-                continue;
             }
             if (rec[i].phase >= GS_NUM_PHASES || rec[i].group != (unsigned)g || rec[i].tile != (uint16_t)t ||
                 rec[i].role != role) {
@@ -158,6 +123,30 @@ static int check_consumer(const nvfp4_variant *v, const nvfp4_schedule *sc, int 
     if (i != n) {
         snprintf(why, whylen, "%u records, the schedule gives %u", n, i);
         return 0;
+    }
+    return 1;
+}
+
+/* The clock sampler's records (the second producer warp): at least one pair, every record a
+ * GS_CLOCK_PAIR, both clocks rising, every pair inside the warp's own start and end. */
+static int check_clock_pairs(const gs_warp_header *wh, const gs_record *rec, uint32_t capacity, char *why,
+                             size_t whylen)
+{
+    if (wh->events < 1 || wh->events > capacity) {
+        snprintf(why, whylen, "clock sampler stored %u pairs (capacity %u)", wh->events, capacity);
+        return 0;
+    }
+    for (uint32_t i = 0; i < wh->events; i++) {
+        const gs_record *r = &rec[i];
+        if (r->phase != GS_CLOCK_PAIR || r->clk_dur > GS_CLOCK_BRACKET_MAX || r->gt_dur != 0) {
+            snprintf(why, whylen, "clock sampler record %u is not a clock pair (phase %u)", i, (unsigned)r->phase);
+            return 0;
+        }
+        if (r->gt_begin < wh->gt_start || r->gt_begin > wh->gt_end ||
+            (i > 0 && (r->gt_begin <= rec[i - 1].gt_begin || r->clk_begin <= rec[i - 1].clk_begin))) {
+            snprintf(why, whylen, "clock pair %u out of order or outside the warp's life", i);
+            return 0;
+        }
     }
     return 1;
 }
@@ -188,15 +177,15 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
             } else if (wh->gt_end < wh->gt_start) {
                 snprintf(why, whylen, "cta %u warp %u: globaltimer went backwards", cta, w);
                 ok = 0;
-            } else if (v->warp_spec && w == consumers) {
-                /* the loading warp: its wait for the tokens, then its clock pairs */
-                if (wh->events < 1 || wh->events > b.capacity || rec[0].phase != GS_PROLOGUE ||
+            } else if ((int)w == nvfp4_variant_sampler_warp(v)) { /* the clock sampler */
+                ok = check_clock_pairs(wh, rec, b.capacity, sub, sizeof sub);
+                if (!ok)
+                    snprintf(why, whylen, "cta %u warp %u: %s", cta, w, sub);
+            } else if (v->warp_spec && w == consumers) { /* the loading warp: its wait for the tokens */
+                if (wh->events != 1 || b.capacity < 1 || rec[0].phase != GS_PROLOGUE ||
                     rec[0].role != GS_ROLE_PRODUCER) {
-                    snprintf(why, whylen, "cta %u loading warp: %u records (first phase %u), expected a PROLOGUE first",
+                    snprintf(why, whylen, "cta %u loading warp: %u records (first phase %u), expected one PROLOGUE",
                              cta, wh->events, wh->events && b.capacity ? (unsigned)rec[0].phase : 0u);
-                    ok = 0;
-                } else if (!check_pairs(wh, rec + 1, wh->events - 1, sub, sizeof sub)) {
-                    snprintf(why, whylen, "cta %u loading warp: %s", cta, sub);
                     ok = 0;
                 }
             } else if (w >= consumers) { /* the other producer warps record no phases */
@@ -205,7 +194,7 @@ static int check_stamps(const nvfp4_variant *v, const nvfp4_shape *s, int sms, i
                     ok = 0;
                 }
             } else if (wh->events > b.capacity ||
-                       !check_consumer(v, &sc, (int)cta, (int)(w / 4), detail && w % 4 == 0, wh, rec, wh->events,
+                       !check_consumer(v, &sc, (int)cta, (int)(w / 4), detail && w % 4 == 0, rec, wh->events,
                                        v->warp_spec ? GS_ROLE_CONSUMER : GS_ROLE_ALL, sub, sizeof sub)) {
                 snprintf(why, whylen, "cta %u warp %u: %s", cta, w,
                          wh->events > b.capacity ? "more records than capacity" : sub);

@@ -161,13 +161,23 @@ int nvfp4_variant_dequants(const nvfp4_variant *v)
 
 unsigned nvfp4_variant_unit_events(const nvfp4_variant *v, int kblocks, int detail)
 {
-    return (v->warp_spec ? 4u : 5u) + (detail ? (unsigned)(2 + nvfp4_variant_dequants(v)) * (unsigned)kblocks : 0u);
+    return 4u + (detail ? (unsigned)(2 + nvfp4_variant_dequants(v)) * (unsigned)kblocks : 0u);
 }
 
 int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
                            size_t errlen)
 {
     return nvfp4_schedule_build(s, v->tile_w, v->tile_t, v->persistent, v->split_k, sms, sc, err, errlen);
+}
+
+int nvfp4_variant_clock_sampler(const nvfp4_variant *v)
+{
+    return v && v->warp_spec;
+}
+
+int nvfp4_variant_sampler_warp(const nvfp4_variant *v)
+{
+    return nvfp4_variant_clock_sampler(v) ? NVFP4_SAMPLER_WARP(nvfp4_variant_consumers(v) * 4) : -1;
 }
 
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
@@ -191,10 +201,12 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
         *ctas = (unsigned)sc.grid;
     if (warps_per_cta)
         *warps_per_cta = (unsigned)nvfp4_variant_warps(v);
-    /* the loading warp of a producer warpgroup stores its PROLOGUE, even in a CTA without tiles,
-     * then a clock pair every GS_CLOCK_PERIOD_NS while it has room for GS_CLOCK_SAMPLES */
-    if (v->warp_spec && most < 1 + GS_CLOCK_SAMPLES)
-        most = 1 + GS_CLOCK_SAMPLES;
+    /* the loading warp of a producer warpgroup stores its PROLOGUE, even in a CTA without tiles */
+    if (v->warp_spec && most < 1)
+        most = 1;
+    /* the twins' clock sampler (a spare producer warp) stores up to GS_CLOCK_SAMPLES pairs */
+    if (nvfp4_variant_clock_sampler(v) && most < GS_CLOCK_SAMPLES)
+        most = GS_CLOCK_SAMPLES;
     if (events_per_warp)
         *events_per_warp = most;
     nvfp4_schedule_free(&sc);

@@ -66,10 +66,9 @@ int nvfp4_variant_warps(const nvfp4_variant *v);
 /* Floats of one split-K partial-sum buffer: the accumulators of every warpgroup of a unit (gate 2:
  * two sets each) for tile_t tokens. */
 long long nvfp4_variant_partial_floats(const nvfp4_variant *v);
-/* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: without a producer
- * warpgroup a clock pair (at most one: a pair whose bracket was too wide is not stored), then
- * MAINLOOP, ACC_TO_REG, EPILOGUE, STORE, and in the detail twin per K block LOAD_WAIT, DEQUANT
- * and MMA (gate 2: DEQUANT twice, B1's and B2's; one MMA for both sets of wgmmas). */
+/* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP,
+ * ACC_TO_REG, EPILOGUE, STORE, and in the detail twin per K block LOAD_WAIT, DEQUANT and MMA
+ * (gate 2: DEQUANT twice, B1's and B2's; one MMA for both sets of wgmmas). */
 unsigned nvfp4_variant_unit_events(const nvfp4_variant *v, int kblocks, int detail);
 /* DEQUANT records per K block in the detail twin: 1, or 2 with gate 2. */
 int nvfp4_variant_dequants(const nvfp4_variant *v);
@@ -79,10 +78,19 @@ int nvfp4_variant_dequants(const nvfp4_variant *v);
 int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
                            size_t errlen);
 
+/* 1 when the point's twins run the clock sampler: on the second warp of its producer
+ * warpgroup, which only the first needs (gemm.cu). */
+int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
+/* That warp: the producer warpgroup's second (its first issues the loads), after the
+ * consumer warps; gemm.cu starts the sampler there and the checks look for its pairs there. */
+#define NVFP4_SAMPLER_WARP(consumer_warps) ((consumer_warps) + 1)
+/* The CTA's warp index of v's clock sampler, or -1 where its twins run none. */
+int nvfp4_variant_sampler_warp(const nvfp4_variant *v);
+
 /* Stamp geometry of one launch of v on shape s with `sms` SMs, twin (detail 0) or detail
  * twin (detail 1; there only the first warp of each consumer warpgroup records sub-phases):
  * CTAs, warps per CTA, and the records per warp (the most any warp writes: a consumer's
- * clock pairs and phases, or the loading warp's PROLOGUE and its GS_CLOCK_SAMPLES clock pairs).  0 ok, -1 if v cannot run s. */
+ * phases, or the clock sampler's GS_CLOCK_SAMPLES pairs where the point runs one).  0 ok, -1 if v cannot run s. */
 int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, int detail, unsigned *ctas,
                          unsigned *warps_per_cta, unsigned *events_per_warp);
 
