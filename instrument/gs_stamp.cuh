@@ -174,8 +174,8 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
  * are written as 0 ("not sampled", docs/stamp-format.md).  The begin clock is kept as its
  * low 32 bits: a later clock64 less the 32-bit distance restores it exactly (phases and
  * batches are far shorter than 2^32 cycles). */
-__device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_begin, uint32_t dur, uint32_t tag,
-                                                uint8_t phase, uint8_t role, uint16_t sm)
+__device__ __forceinline__ gs_record gs_pack_record(uint64_t clk_begin, uint32_t dur, uint32_t tag, uint8_t phase,
+                                                    uint8_t role, uint16_t sm)
 {
     gs_record r;
     r.gt_begin = 0;
@@ -187,6 +187,13 @@ __device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_beg
     r.phase = phase;
     r.role = role;
     r.sm = sm;
+    return r;
+}
+
+__device__ __forceinline__ void gs_store_record(gs_record *dst, uint64_t clk_begin, uint32_t dur, uint32_t tag,
+                                                uint8_t phase, uint8_t role, uint16_t sm)
+{
+    const gs_record r = gs_pack_record(clk_begin, dur, tag, phase, role, sm);
     /* two 16-byte stores */
     const uint4 *src = reinterpret_cast<const uint4 *>(&r);
     uint4 *d = reinterpret_cast<uint4 *>(dst);
@@ -225,15 +232,35 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
     if (++c.pending == 32)
         gs_flush(c);
 }
-#else /* the detail twin: lane 0 stores each record at its GS_END */
-__device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
+#else
+/* The detail twin: lane 0 stores each record at its GS_END, `on` for the per-stage sub-phases
+ * whether this warp records them.  Every warp reads both clocks and the stores are predicated:
+ * a branch around them split the main loop's blocks, and ptxas then scheduled the dequantisation
+ * less densely (the detail twin x1.03-1.06 slower than this form on the benchmark shapes,
+ * docs/notebook/2026-11-27-detail-stamps.md). */
+__device__ __forceinline__ void gs_end_if(gs_ctx &c, uint8_t phase, uint32_t clk0, uint32_t on)
 {
     const uint64_t clk1 = gs_clock();
-    if (c.writer && c.n < c.b.capacity) {
-        const uint32_t dur = (uint32_t)clk1 - clk0;
-        gs_store_record(c.seg + c.n, clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
-    }
-    c.n++;
+    const uint32_t dur = (uint32_t)clk1 - clk0;
+    const uint32_t store = on && c.writer && c.n < c.b.capacity;
+    const gs_record r = gs_pack_record(clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
+    const uint4 *src = reinterpret_cast<const uint4 *>(&r);
+    const gs_record *dst = c.seg + (store ? c.n : 0u);
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.u32 p, %0, 0;\n"
+                 "@p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n"
+                 "@p st.global.v4.u32 [%1+16], {%6, %7, %8, %9};\n"
+                 "}\n" ::"r"(store),
+                 "l"(dst), "r"(src[0].x), "r"(src[0].y), "r"(src[0].z), "r"(src[0].w), "r"(src[1].x), "r"(src[1].y),
+                 "r"(src[1].z), "r"(src[1].w)
+                 : "memory");
+    c.n += on;
+}
+
+__device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
+{
+    gs_end_if(c, phase, clk0, 1u);
 }
 #endif
 
@@ -369,8 +396,8 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
-#define GS_SUB_BEGIN(c, ph) (((c).flags & GS_CTX_SUB) ? (void)GS_BEGIN(c, ph) : (void)0)
-#define GS_SUB_END(c, ph) (((c).flags & GS_CTX_SUB) ? GS_END(c, ph) : (void)0)
+#define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)
+#define GS_SUB_END(c, ph) gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u)
 #else
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
