@@ -236,8 +236,8 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 /* The detail twin: lane 0 stores each record at its GS_END, `on` for the per-stage sub-phases
  * whether this warp records them.  Every warp reads both clocks and the stores are predicated:
  * a branch around them split the main loop's blocks, and ptxas then scheduled the dequantisation
- * less densely (the detail twin x1.03-1.06 slower than this form on the benchmark shapes,
- * docs/notebook/2026-11-27-detail-stamps.md). */
+ * less densely (docs/notebook/2026-11-27-detail-stamps.md).  Inline PTX: ptxas branched around
+ * a plain `if`. */
 __device__ __forceinline__ void gs_end_if(gs_ctx &c, uint8_t phase, uint32_t clk0, uint32_t on)
 {
     const uint64_t clk1 = gs_clock();
