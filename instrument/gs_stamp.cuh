@@ -128,14 +128,24 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
     return gs_cta_index() * b.warps_per_cta + gs_warp_index();
 }
 
-/* A (globaltimer, clock64) pair taken right after a timer tick edge. */
+/* A (globaltimer, clock64) pair at a timer tick edge.  The edge fell between the last read that
+ * still saw the old value and the first that saw the new one, so its clock is the middle of the
+ * clock64 reads around those two.  (The clock read after the new value alone came late by up to
+ * one turn of the loop: 100-190 ns for a loading warp finishing beside busy consumers,
+ * docs/notebook/2026-11-27-detail-stamps.md.) */
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
-    uint64_t g0 = gs_globaltimer(), g = g0;
-    do {
+    uint64_t before = gs_clock(), g, after;
+    const uint64_t g0 = gs_globaltimer();
+    for (;;) {
+        const uint64_t c = gs_clock();
         g = gs_globaltimer();
-    } while (g == g0);
-    *clk = gs_clock();
+        after = gs_clock();
+        if (g != g0)
+            break;
+        before = c;
+    }
+    *clk = before + (after - before) / 2;
     *gt = g;
 }
 
