@@ -271,12 +271,13 @@ test-common:
 	@tests/check-gpu-gate.sh
 	@echo "== every recorded sample renders with no GPU"
 	@tests/samples-render.sh
-	@echo "== the README's figures against the samples"
-	@tests/readme-check.sh && scripts/readme.sh --check
+	@echo "== the figures of README.md and docs/method.md against the samples"
+	@tests/readme-check.sh && scripts/readme.sh --check && scripts/readme.sh --check docs/method.md
 
-# The figures of README.md and docs/dual.md, rendered again from the committed samples (scripts/readme.sh).
+# The figures of README.md, docs/dual.md and docs/method.md, rendered again from the committed
+# samples (scripts/readme.sh).
 readme: $(BUILD)/gemmscope
-	@scripts/readme.sh && scripts/readme.sh docs/dual.md
+	@scripts/readme.sh && scripts/readme.sh docs/dual.md && scripts/readme.sh docs/method.md
 
 # Your own kernel, out of tree: examples/own-kernel built against a fresh `make install` into
 # build/install, its host self-check (the kernel's index math, a synthetic run reported and

@@ -6,6 +6,7 @@
 #   <!-- gemmscope report-section RUN HEADING -->             that section of RUN's report, fenced
 #   <!-- gemmscope evidence-table SHAPE... -->                the seed proposals' pages, samples/evidence
 #   <!-- gemmscope check-gpu FILE -->                          a recorded `make check-gpu`: its header lines
+#   <!-- gemmscope check-lines NAME RUN... -->                  each RUN's `gemmscope check` row whose text holds NAME
 #   <!-- gemmscope defaults-table SUBJECT TSV SHAPE... -->      each shape's production point (gemmscope
 #                                                             variants) and its rounds in an nvfp4-bench sweep
 #   <!-- gemmscope harness-table SUBJECT TSV SHAPE... -->      the same point's rounds with one launch per L2 flush
@@ -68,6 +69,19 @@ evidence_table() {
         done
         echo "| $title | ${claim:--} | $bounds |$cells"
     done
+}
+
+# Each run's row of one check (`gemmscope check RUN`, the row holding NAME), fenced.
+check_lines() {
+    local name=$1 run line
+    shift
+    echo '```'
+    for run in "$@"; do
+        line=$("$gs" check "$run" 2>/dev/null | grep -F -- "$name" | head -n 1)
+        [ -n "$line" ] || { echo "readme.sh: $run has no check '$name'" >&2; return 1; }
+        printf '%-24s %s\n' "$run" "$line"
+    done
+    echo '```'
 }
 
 # Per shape, its production point as the program names it (gemmscope variants), then one table
@@ -150,6 +164,7 @@ while IFS= read -r line; do
         evidence-table) shift; evidence_table "$@" ;;
         defaults-table) shift; defaults_table "$@" ;;
         harness-table) shift; harness_table "$@" ;;
+        check-lines) shift; check_lines "$@" ;;
         check-gpu) # the recorded run's own header: commit, device, calls and their result lines
             [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }
             echo '```'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table): --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -62,6 +62,10 @@ if [ -x build/gemmscope-record ]; then
 else
     echo "defaults and harness tables: 9 checks skipped, no build/gemmscope-record (no nvcc here)"
 fi
+# a check's rows: rendered, an edited measurement fails; a check the run does not have: refused
+edited_block "check's rows" "$tmp/checks.md" "check-lines 'clock model placement' samples/g2k1536" \
+    'samples/g2k1536 .* ns held out' 's/ \([0-9]*\)\.\([0-9]\) ns held out/ 9\1.\2 ns held out/'
+refused_block "a check the run does not have" "check-lines 'no such check' samples/g2k1536" "has no check"
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
 scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL
 echo "$pass passed, $fail failed"
