@@ -131,7 +131,7 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
 /* A (globaltimer, clock64) pair at a timer tick edge.  The edge fell between the last read that
  * still saw the old value and the first that saw the new one, so its clock is the middle of the
  * clock64 reads around those two.  (The clock read after the new value alone came late by up to
- * one turn of the loop: 100-190 ns for a loading warp finishing beside busy consumers,
+ * one turn of the loop: up to 190 ns for a loading warp finishing beside busy consumers,
  * docs/notebook/2026-11-27-detail-stamps.md.) */
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
