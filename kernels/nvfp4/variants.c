@@ -104,7 +104,7 @@ const nvfp4_variant *nvfp4_dual_variant_find(const char *name)
 
 /* The dual benchmarks' production points: at M = 256 the fastest of every point in two processes
  * of `nvfp4-bench --dual --variants all` on the H100 after the gate arithmetic was cut
- * (samples/dual-variants-8f89cf0.tsv; d256n3072k4096 kept its own, within 0.3% of the fastest); at
+ * (samples/dual-variants-49-points.tsv; d256n3072k4096 kept its own, within 0.3% of the fastest); at
  * M = 512 the 256-token B1/B2 pair with three stages, 7-8% less time than those in three processes
  * (samples/dual-t256.tsv; docs/dual.md, "Production defaults").
  * Any other shape: where N allows 128 columns per CTA, the rebalanced split K point of 128
