@@ -52,7 +52,7 @@ int nvfp4_subject_harness(void *ctx, gs_meta *meta, gs_timings *tim, const gs_l2
 {
     enum { N = NVFP4_HARNESS_INPUTS };
     nvfp4_ctx *c = ctx;
-    static nvfp4_inputs in; /* the run's problem first, then seeds after its own */
+    nvfp4_inputs in; /* the run's problem first, then seeds after its own (about 4 KB) */
     harness_input hi[N];
     gs_batch b[3];
     gs_timing t[3];
