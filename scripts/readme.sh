@@ -11,6 +11,8 @@
 #                                                             variants) and its rounds in an nvfp4-bench sweep
 #   <!-- gemmscope harness-table SUBJECT TSV SHAPE... -->      the same point's rounds with one launch per L2 flush
 #                                                             and with GPU MODE's harness (the inputs column)
+#   <!-- gemmscope overhead-table TSV -->                      a recorded overhead benchmark: twin/x and detail/x
+#                                                             per shape, each round and the medians
 # usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
 #   rewrites FILE; with --check, rewrites nothing and exits 1 (with a diff) when FILE's blocks
 #   differ from what the samples give (`make test` runs it so)
@@ -72,6 +74,40 @@ evidence_table() {
 }
 
 # Each run's row of one check (`gemmscope check RUN`, the row holding NAME), fenced.
+# A recorded overhead benchmark (round, shape, variant, ..., twin_over_prod, detail_over_prod
+# columns, by name): per shape in the file's order, its point, each round's twin/x and detail/x
+# and their medians, and the range of the medians over the shapes.
+overhead_table() {
+    local tsv=$1
+    [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 2; }
+    awk -F'\t' '
+        function med(s,   n, a, i, j, t) {
+            n = split(s, a, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        /^#/ { next }
+        !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
+               if (!col["shape"] || !col["variant"] || !col["twin_over_prod"] || !col["detail_over_prod"]) { bad = 1; exit }
+               next }
+        { sh = $col["shape"]
+          if (!(sh in seen)) { seen[sh] = 1; order[++n] = sh; var[sh] = $col["variant"] }
+          tw[sh] = tw[sh] " " $col["twin_over_prod"]; de[sh] = de[sh] " " $col["detail_over_prod"] }
+        END {
+            if (bad) { print "readme.sh: " FILENAME ": no shape, variant, twin_over_prod or detail_over_prod column" > "/dev/stderr"; exit 2 }
+            if (!n) { print "readme.sh: " FILENAME ": no rounds" > "/dev/stderr"; exit 2 }
+            print "| shape | production point | twin/x, each round | median | detail/x, each round | median |"
+            print "|---|---|---|---:|---|---:|"
+            for (i = 1; i <= n; i++) {
+                sh = order[i]; mt = med(tw[sh]); md = med(de[sh])
+                printf "| `%s` | `%s` |%s | %.3f |%s | %.3f |\n", sh, var[sh], tw[sh], mt, de[sh], md
+                if (i == 1 || mt < tlo) tlo = mt; if (i == 1 || mt > thi) thi = mt
+                if (i == 1 || md < dlo) dlo = md; if (i == 1 || md > dhi) dhi = md
+            }
+            printf "\nMedians over the %d shapes: twin x%.3f-%.3f, detail twin x%.3f-%.3f.\n", n, tlo, thi, dlo, dhi
+        }' "$tsv"
+}
+
 check_lines() {
     local name=$1 run line
     shift
@@ -165,8 +201,18 @@ while IFS= read -r line; do
         defaults-table) shift; defaults_table "$@" ;;
         harness-table) shift; harness_table "$@" ;;
         check-lines) shift; check_lines "$@" ;;
+        overhead-table) overhead_table "$2" ;;
         check-gpu) # the recorded run's own header: commit, device, calls and their result lines
             [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }
+            # the header's total must be the sum of the parts' totals in the logs below it (each
+            # part's first result line after its "== total")
+            want=$(awk '/^== total$/ { t = 1; next } t && /^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3; n++; t = 0 }
+                        END { if (n) printf "%d passed, %d failed", p, f }' "$2")
+            have=$(sed -n 's/^# in all: //p' "$2")
+            if [ -z "$want" ] || [ "$have" != "$want" ]; then
+                echo "readme.sh: $2: the header's total ('${have:-none}') is not the sum of its parts' logs ('${want:-no part}')" >&2
+                exit 2
+            fi
             echo '```'
             sed -n 's/^# //p' "$2"
             echo '```' ;;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows): --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -66,6 +66,17 @@ fi
 edited_block "check's rows" "$tmp/checks.md" "check-lines 'clock model placement' samples/g2k1536" \
     'samples/g2k1536 .* ns held out' 's/ \([0-9]*\)\.\([0-9]\) ns held out/ 9\1.\2 ns held out/'
 refused_block "a check the run does not have" "check-lines 'no such check' samples/g2k1536" "has no check"
+# check-gpu's header: rendered; a header whose total is not the sum of its parts' logs, or a
+# file with no part's log: refused
+edited_block "check-gpu header" "$tmp/cg.md" "check-gpu samples/check-gpu.txt" '^in all: ' 's/^in all: \([0-9]*\) passed/in all: 1\1 passed/'
+sed 's/^# in all: \([0-9]*\) passed/# in all: 1\1 passed/' samples/check-gpu.txt >"$tmp/cg-total.txt"
+refused_block "a check-gpu header whose total is not its parts'" "check-gpu $tmp/cg-total.txt" "not the sum of its parts"
+grep '^#' samples/check-gpu.txt >"$tmp/cg-nolog.txt"
+refused_block "a check-gpu header with no part's log" "check-gpu $tmp/cg-nolog.txt" "no part"
+# a twin-overhead table: rendered, an edited round fails; rounds without the detail column: refused
+edited_block "twin-overhead table" "$tmp/ov.md" "overhead-table samples/overhead-twin.tsv" '^| `g8k7168` | ' 's/| \(1\.[0-9]*\) \(1\.[0-9]*\) /| 2.0000 \2 /'
+awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/overhead-twin.tsv >"$tmp/ov-nodetail.tsv"
+refused_block "a twin-overhead table without detail/x" "overhead-table $tmp/ov-nodetail.tsv" "detail_over_prod"
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
 scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL
 echo "$pass passed, $fail failed"
