@@ -90,6 +90,11 @@
 #define NVFP4_LAUNCHER GS_SYM(nvfp4_gemm_launch)
 #endif
 
+#ifdef NVFP4_STUDY_UWL /* study: both twin-side switches at once */
+#define NVFP4_STUDY_UWARP 1
+#define NVFP4_STUDY_LANE0_FINISH 1
+#endif
+
 namespace {
 
 constexpr int BK = NVFP4_BK;
@@ -957,7 +962,12 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     using L = smem_plan<Cfg>;
     constexpr int CW = consumers_of<Cfg>();
 
+#ifdef NVFP4_STUDY_UWARP
+    /* study: the warp index broadcast from lane 0, so ptxas sees the role branches as warp-uniform */
+    const int tid = threadIdx.x, warp = __shfl_sync(0xffffffffu, tid >> 5, 0), lane = tid & 31;
+#else
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+#endif
     const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
     gs_ctx gs;
     GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (Cfg::WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
@@ -993,9 +1003,33 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             if (lane == 0)
                 griddep_wait(); /* the token pre-pass has completed */
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-            if (lane == 0)
-                while (cur.t < last)
+#if (defined(NVFP4_STUDY_UWARP) || defined(NVFP4_STUDY_LANE0_FINISH)) && defined(GS_TWIN) && GS_TWIN
+            GS_BATCH_FLUSH(gs); /* study: no twin state live through the loading loop */
+#endif
+#ifdef NVFP4_STUDY_LANE0_FINISH
+            /* study: the loading lane finishes in its own branch; the other lanes return at once */
+            if (lane == 0) {
+                while (cur.t < last) {
                     load_stage<Cfg>(kp, cur, sm_base);
+#ifdef NVFP4_STUDY_FIRST_ALONE
+                    if (cur.j == 1)
+                        mbar_wait(L::full_bar(sm_base, 0), 0);
+#endif
+                }
+                GS_FINISH(gs);
+            }
+            return;
+#else
+            if (lane == 0)
+                while (cur.t < last) {
+                    load_stage<Cfg>(kp, cur, sm_base);
+#ifdef NVFP4_STUDY_FIRST_ALONE
+                    /* study: the ring's first stage lands before the next stages are asked for */
+                    if (cur.j == 1)
+                        mbar_wait(L::full_bar(sm_base, 0), 0);
+#endif
+                }
+#endif
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
         }
