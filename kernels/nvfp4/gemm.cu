@@ -94,6 +94,15 @@
 #define NVFP4_STUDY_UWARP 1
 #define NVFP4_STUDY_LANE0_FINISH 1
 #endif
+#ifdef NVFP4_STUDY_UWL2 /* study: the broadcast index for the role branches only, the loading lane finishing alone */
+#define NVFP4_STUDY_UWARP_ROLES 1
+#define NVFP4_STUDY_LANE0_FINISH 1
+#endif
+#ifdef NVFP4_STUDY_UWL2NS /* study: UWL2 without the clock sampler (timing only: no clock model) */
+#define NVFP4_STUDY_UWARP_ROLES 1
+#define NVFP4_STUDY_LANE0_FINISH 1
+#define NVFP4_STUDY_NO_SAMPLER 1
+#endif
 
 namespace {
 
@@ -968,7 +977,13 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
 #else
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
 #endif
-    const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
+#ifdef NVFP4_STUDY_UWARP_ROLES
+    /* study: only the role branches take the broadcast index */
+    const int role_warp = __shfl_sync(0xffffffffu, warp, 0);
+#else
+    const int role_warp = warp;
+#endif
+    const bool producer = Cfg::WARP_SPEC && role_warp >= 4 * CW;
     gs_ctx gs;
     GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (Cfg::WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
 
@@ -997,7 +1012,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     load_cursor cur = {first, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (warp == 4 * CW) {
+        if (role_warp == 4 * CW) {
             /* the twins: how long the loading warp waits before its first token load */
             GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
@@ -1030,8 +1045,10 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
 #endif
                 }
 #endif
-        } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
+        } else if (role_warp == NVFP4_SAMPLER_WARP(4 * CW)) {
+#ifndef NVFP4_STUDY_NO_SAMPLER
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
+#endif
         }
         GS_FINISH(gs);
         return;

@@ -9,10 +9,11 @@
 # every binary on the grouped and the dual benchmarks.  Everything lands in $OUT.
 set -u -o pipefail
 export GS_NO_INSTALL=1
-out=${OUT:-/tmp/gs-out}
-mkdir -p "$out"
+# logs gather here; one archive goes to $OUT (a call brings back at most 8 files)
+out=/tmp/loader-study
+rm -rf "$out" && mkdir -p "$out" "${OUT:=/tmp/gs-out}"
 rounds=${GS_ROUNDS:-3} reps=${GS_REPS:-50}
-exps="base= uw=-DNVFP4_STUDY_UWARP uwl=-DNVFP4_STUDY_UWL first=-DNVFP4_STUDY_FIRST_ALONE"
+exps=${GS_EXPS:-"base= uw=-DNVFP4_STUDY_UWARP uwl=-DNVFP4_STUDY_UWL first=-DNVFP4_STUDY_FIRST_ALONE"}
 {
     echo "== device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv
     echo "commit $(cat .gs-commit 2>/dev/null || echo unknown)"
@@ -56,11 +57,12 @@ exps="base= uw=-DNVFP4_STUDY_UWARP uwl=-DNVFP4_STUDY_UWL first=-DNVFP4_STUDY_FIR
     bins=()
     for e in $exps; do bins+=("${e%%=*}=build/${e%%=*}/nvfp4-bench"); done
     GS_AB_BENCH_ARGS=--dual GS_AB_TIMEOUT=200 scripts/ab-rounds.sh reports/ab-dual "$rounds" \
-        d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168 default "$reps" "${bins[@]}" >"$out/ab-dual.log" 2>&1
+        ${GS_DUAL_SHAPES:-d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168} default "$reps" "${bins[@]}" >"$out/ab-dual.log" 2>&1
     tail -20 "$out/ab-dual.log"
-    GS_AB_TIMEOUT=200 scripts/ab-rounds.sh reports/ab-grouped "$rounds" g8k7168,g8k2048,g2k4096,g2k1536 default "$reps" \
+    GS_AB_TIMEOUT=200 scripts/ab-rounds.sh reports/ab-grouped "$rounds" "${GS_GROUPED_SHAPES:-g8k7168,g8k2048,g2k4096,g2k1536}" default "$reps" \
         "${bins[@]}" >"$out/ab-grouped.log" 2>&1
     tail -20 "$out/ab-grouped.log"
     echo "done in ${SECONDS} s"
 } 2>&1 | tee "$out/study.log"
-tar czf "$out/ab.tar.gz" reports/ab-dual reports/ab-grouped 2>/dev/null
+cp -r reports/ab-dual reports/ab-grouped "$out"/ 2>/dev/null
+tar czf "$OUT/all.tar.gz" -C "$out" .
