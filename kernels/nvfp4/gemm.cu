@@ -90,20 +90,6 @@
 #define NVFP4_LAUNCHER GS_SYM(nvfp4_gemm_launch)
 #endif
 
-#ifdef NVFP4_STUDY_UWL /* study: both twin-side switches at once */
-#define NVFP4_STUDY_UWARP 1
-#define NVFP4_STUDY_LANE0_FINISH 1
-#endif
-#ifdef NVFP4_STUDY_UWL2 /* study: the broadcast index for the role branches only, the loading lane finishing alone */
-#define NVFP4_STUDY_UWARP_ROLES 1
-#define NVFP4_STUDY_LANE0_FINISH 1
-#endif
-#ifdef NVFP4_STUDY_UWL2NS /* study: UWL2 without the clock sampler (timing only: no clock model) */
-#define NVFP4_STUDY_UWARP_ROLES 1
-#define NVFP4_STUDY_LANE0_FINISH 1
-#define NVFP4_STUDY_NO_SAMPLER 1
-#endif
-
 namespace {
 
 constexpr int BK = NVFP4_BK;
@@ -971,19 +957,8 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     using L = smem_plan<Cfg>;
     constexpr int CW = consumers_of<Cfg>();
 
-#ifdef NVFP4_STUDY_UWARP
-    /* study: the warp index broadcast from lane 0, so ptxas sees the role branches as warp-uniform */
-    const int tid = threadIdx.x, warp = __shfl_sync(0xffffffffu, tid >> 5, 0), lane = tid & 31;
-#else
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-#endif
-#ifdef NVFP4_STUDY_UWARP_ROLES
-    /* study: only the role branches take the broadcast index */
-    const int role_warp = __shfl_sync(0xffffffffu, warp, 0);
-#else
-    const int role_warp = warp;
-#endif
-    const bool producer = Cfg::WARP_SPEC && role_warp >= 4 * CW;
+    const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
     gs_ctx gs;
     GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (Cfg::WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
 
@@ -1012,43 +987,17 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     load_cursor cur = {first, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (role_warp == 4 * CW) {
+        if (warp == 4 * CW) {
             /* the twins: how long the loading warp waits before its first token load */
             GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
                 griddep_wait(); /* the token pre-pass has completed */
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-#if (defined(NVFP4_STUDY_UWARP) || defined(NVFP4_STUDY_LANE0_FINISH)) && defined(GS_TWIN) && GS_TWIN
-            GS_BATCH_FLUSH(gs); /* study: no twin state live through the loading loop */
-#endif
-#ifdef NVFP4_STUDY_LANE0_FINISH
-            /* study: the loading lane finishes in its own branch; the other lanes return at once */
-            if (lane == 0) {
-                while (cur.t < last) {
-                    load_stage<Cfg>(kp, cur, sm_base);
-#ifdef NVFP4_STUDY_FIRST_ALONE
-                    if (cur.j == 1)
-                        mbar_wait(L::full_bar(sm_base, 0), 0);
-#endif
-                }
-                GS_FINISH(gs);
-            }
-            return;
-#else
             if (lane == 0)
-                while (cur.t < last) {
+                while (cur.t < last)
                     load_stage<Cfg>(kp, cur, sm_base);
-#ifdef NVFP4_STUDY_FIRST_ALONE
-                    /* study: the ring's first stage lands before the next stages are asked for */
-                    if (cur.j == 1)
-                        mbar_wait(L::full_bar(sm_base, 0), 0);
-#endif
-                }
-#endif
-        } else if (role_warp == NVFP4_SAMPLER_WARP(4 * CW)) {
-#ifndef NVFP4_STUDY_NO_SAMPLER
+        } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
-#endif
         }
         GS_FINISH(gs);
         return;
