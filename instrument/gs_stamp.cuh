@@ -4,7 +4,10 @@
  *   GS_INIT(gs, buf, GS_ROLE_ALL);     // first thing in the kernel (buf: gs_buffer param)
  *   GS_TILE(gs, tile, group);          // tags the records that follow
  *   GS_BEGIN(gs, GS_MAINLOOP); ...  GS_END(gs, GS_MAINLOOP);
- *   GS_FINISH(gs);                     // last thing every warp does
+ *   GS_BATCH_FLUSH(gs);                // stores the records the warp still holds (the twin
+ *                                      // batches them), before a stretch it records nothing in
+ *   GS_FINISH(gs);                     // last thing every warp does (lane 0 alone may, once
+ *                                      // the whole warp has called GS_BATCH_FLUSH)
  *
  * Optional clock sampler (a spare warp follows the SM clock, see below):
  *   GS_CLOCK_INIT(worker_warps);       // with the kernel's barrier set-up, before __syncthreads
@@ -424,6 +427,7 @@ struct gs_ctx {
 #define GS_BEGIN(c, ph) ((void)(c))
 #define GS_END(c, ph) ((void)(c))
 #define GS_FINISH(c) ((void)(c))
+#define GS_BATCH_FLUSH(c) ((void)(c))
 #define GS_CLOCK_INIT(workers) ((void)(workers))
 #define GS_CLOCK_DONE(c) ((void)(c))
 #define GS_CLOCK_SAMPLER(c) ((void)(c))

@@ -957,7 +957,11 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     using L = smem_plan<Cfg>;
     constexpr int CW = consumers_of<Cfg>();
 
-    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    /* the warp index broadcast from lane 0: ptxas then knows it is the same in every lane, so
+     * the role branches below and the consumers' warpgroup indices are warp-uniform to it.  With
+     * tid >> 5 it compiled the twins' loading lane and consumers with more vector registers for
+     * uniform values (docs/notebook/2026-12-01-uniform-warp-index.md) */
+    const int tid = threadIdx.x, warp = __shfl_sync(0xffffffffu, tid >> 5, 0), lane = tid & 31;
     const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
     gs_ctx gs;
     GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (Cfg::WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
@@ -993,9 +997,16 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             if (lane == 0)
                 griddep_wait(); /* the token pre-pass has completed */
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
-            if (lane == 0)
+            /* the twins hold no record through the loading loop, and the loading lane finishes
+             * in its own branch: no twin code joins the loop's path after it, so ptxas forms the
+             * copies' operands in uniform registers as in production */
+            GS_BATCH_FLUSH(gs);
+            if (lane == 0) {
                 while (cur.t < last)
                     load_stage<Cfg>(kp, cur, sm_base);
+                GS_FINISH(gs);
+            }
+            return;
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
         }
