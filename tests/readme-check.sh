@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table): --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table and its count against the targets): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -75,6 +75,13 @@ grep '^#' samples/check-gpu.txt >"$tmp/cg-nolog.txt"
 refused_block "a check-gpu header with no part's log" "check-gpu $tmp/cg-nolog.txt" "no part"
 # a twin-overhead table: rendered, an edited round fails; rounds without the detail column: refused
 edited_block "twin-overhead table" "$tmp/ov.md" "overhead-table samples/overhead-twin.tsv" '^| `g8k7168` | ' 's/| \(1\.[0-9]*\) \(1\.[0-9]*\) /| 2.0000 \2 /'
+edited_block "twin-overhead count" "$tmp/ov-count.md" "overhead-table samples/overhead-twin.tsv" '^Within the targets' 's/^Within the targets (twin x1.02, detail twin x1.08): [0-9]*/Within the targets (twin x1.02, detail twin x1.08): 99/'
+# the count against the targets, known answers at the edges: twin 1.0200 is within x1.02, detail 1.0801 is not
+awk -F'\t' -v OFS='\t' '/^#/ || $1 == "round" { print; next } { $(NF - 1) = "1.0200"; $NF = "1.0801"; print }' samples/overhead-twin.tsv >"$tmp/ov-edge.tsv"
+n=$(awk -F'\t' '!/^#/ && $1 != "round" { s[$2] = 1 } END { print length(s) }' "$tmp/ov-edge.tsv")
+printf '<!-- gemmscope overhead-table %s -->\n<!-- end -->\n' "$tmp/ov-edge.tsv" >"$tmp/ov-edge.md"
+scripts/readme.sh "$tmp/ov-edge.md" >/dev/null 2>&1 && grep -qx "Within the targets (twin x1.02, detail twin x1.08): $n and 0 of the $n shapes." "$tmp/ov-edge.md" \
+    && row "the overhead count at the targets' edges" pass || row "the overhead count at the targets' edges" FAIL
 awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/overhead-twin.tsv >"$tmp/ov-nodetail.tsv"
 refused_block "a twin-overhead table without detail/x" "overhead-table $tmp/ov-nodetail.tsv" "detail_over_prod"
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
