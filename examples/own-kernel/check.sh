@@ -154,7 +154,7 @@ if [ $# -eq 3 ]; then
     finish
 fi
 
-echo "== build (GEMMSCOPE=$prefix)"
+echo "== build (GEMMSCOPE=${prefix#"$PWD"/})" # relative where it lies below here
 if make -C "$here" GEMMSCOPE="$prefix" BUILD="$build" all >"$tmp/build.log" 2>&1; then
     row "own-gemm builds" pass
 else
