@@ -330,6 +330,8 @@ __device__ __forceinline__ void gs_clock_done(void)
  * shapes (H100, docs/method.md, "Twin overhead"). */
 #if GS_STUDY_SAMPLER == 5
 constexpr unsigned GS_CLOCK_POLL_NS = 256;
+#elif defined(GS_STUDY_POLL_NS)
+constexpr unsigned GS_CLOCK_POLL_NS = GS_STUDY_POLL_NS;
 #else
 constexpr unsigned GS_CLOCK_POLL_NS = 64;
 #endif
@@ -361,6 +363,23 @@ __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *c
         return true;
     }
 #endif
+#if GS_STUDY_SAMPLER == 6
+    /* the edge lies between the last read of the old value and the first of the new one: the
+     * bracket runs from the clock before the one to the clock after the other */
+    uint64_t before = gs_clock();
+    const uint64_t g0 = gs_globaltimer();
+    for (int i = 0; i < 256; i++) {
+        const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
+        if (g != g0) {
+            *gt = g;
+            *width = (uint32_t)(c1 - before);
+            *clk = before + *width / 2;
+            return *width <= GS_CLOCK_BRACKET_MAX;
+        }
+        before = c0;
+    }
+    return false;
+#else
     const uint64_t g0 = gs_globaltimer();
 #if GS_STUDY_SAMPLER == 2
 #pragma unroll 1
@@ -375,6 +394,7 @@ __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *c
         }
     }
     return false;
+#endif
 }
 
 __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
@@ -404,7 +424,9 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
             r.role = (uint8_t)c.flags;
             r.sm = sm;
             seg[c.n++] = r;
-#if GS_STUDY_SAMPLER == 3
+#if defined(GS_STUDY_PERIOD_NS)
+            next = gt + GS_STUDY_PERIOD_NS;
+#elif GS_STUDY_SAMPLER == 3
             next = gt + 4 * GS_CLOCK_PERIOD_NS;
 #else
             next = gt + GS_CLOCK_PERIOD_NS;
