@@ -107,7 +107,7 @@ TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev $(BUILD_PKGS) $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 
 .PHONY: deps-build all nvfp4-evidence host install print-gemmscope-objects test test-build-yes test-build-no \
-        test-run-yes test-run-no test-common example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants clean cuda-check deps-test
+        test-run-yes test-run-no test-common example readme fuzz fuzz-replay deps-fuzz report check-gpu plots compare evidence bench-analyzer bench-variants overhead clean cuda-check deps-test
 all: $(BUILD)/gemmscope $(BUILD)/libgemmscope.a $(BUILD)/gemmscope-record $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check \
      $(BUILD)/ncu-compare $(BUILD)/launch-cost $(BUILD)/nvfp4-mma-rate
 host: $(BUILD)/gemmscope
@@ -347,6 +347,11 @@ bench-variants:
 	@$(MAKE) -j$(NPROC) --no-print-directory nvfp4-evidence
 	@mkdir -p reports
 	$(BUILD)/nvfp4-bench --shapes $(SHAPES) --variants $(VARIANTS) --tsv reports/variants.tsv
+
+# the twins' overhead on each shape's production point (GPU; samples/overhead-twin.tsv is a run)
+overhead: all
+	@mkdir -p reports
+	scripts/overhead-bench.sh reports/overhead-twin.tsv
 
 # records analysed per second on one core (a benchmark, not a test)
 bench-analyzer: $(GS_HOST_OBJS)

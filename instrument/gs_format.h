@@ -31,8 +31,9 @@ enum gs_phase {
 #define GS_CLOCK_PAIR 255u
 /* What the sampler aims for: one pair per GS_CLOCK_PERIOD_NS, at most GS_CLOCK_SAMPLES per
  * warp (and never more than the warp's capacity: kernels that run a sampler declare at
- * least this many events per warp). */
-#define GS_CLOCK_PERIOD_NS 500u
+ * least this many events per warp).  Each pair costs the twin time; at 1 us the clock model
+ * keeps within its placement bound, at 2 us it did not (docs/notebook/2026-12-01-sampler-period.md). */
+#define GS_CLOCK_PERIOD_NS 1000u
 #define GS_CLOCK_SAMPLES 512u
 /* A clock pair's clk_dur: the width in cycles of the two clock64 reads around its globaltimer
  * read (the pair's clock is their middle); wider brackets are not stored. */

@@ -328,13 +328,7 @@ __device__ __forceinline__ void gs_clock_done(void)
  * of the hardware's own, about 4.5 us on the H100 whatever the hint: too sparse to follow the
  * clock).  What the sampler costs the twin: at most 0.6 points on the g8 shapes, 1-3 on the g2
  * shapes (H100, docs/method.md, "Twin overhead"). */
-#if GS_STUDY_SAMPLER == 5
-constexpr unsigned GS_CLOCK_POLL_NS = 256;
-#elif defined(GS_STUDY_POLL_NS)
-constexpr unsigned GS_CLOCK_POLL_NS = GS_STUDY_POLL_NS;
-#else
 constexpr unsigned GS_CLOCK_POLL_NS = 64;
-#endif
 
 __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
 {
@@ -354,36 +348,7 @@ __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
  * than GS_CLOCK_BRACKET_MAX cycles (the warp was held up between the reads) is refused. */
 __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *clk, uint32_t *width)
 {
-#if GS_STUDY_SAMPLER == 4
-    {
-        const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
-        *gt = g;
-        *width = (uint32_t)(c1 - c0);
-        *clk = c0 + *width / 2;
-        return true;
-    }
-#endif
-#if GS_STUDY_SAMPLER == 6
-    /* the edge lies between the last read of the old value and the first of the new one: the
-     * bracket runs from the clock before the one to the clock after the other */
-    uint64_t before = gs_clock();
     const uint64_t g0 = gs_globaltimer();
-    for (int i = 0; i < 256; i++) {
-        const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
-        if (g != g0) {
-            *gt = g;
-            *width = (uint32_t)(c1 - before);
-            *clk = before + *width / 2;
-            return *width <= GS_CLOCK_BRACKET_MAX;
-        }
-        before = c0;
-    }
-    return false;
-#else
-    const uint64_t g0 = gs_globaltimer();
-#if GS_STUDY_SAMPLER == 2
-#pragma unroll 1
-#endif
     for (int i = 0; i < 256; i++) {
         const uint64_t c0 = gs_clock(), g = gs_globaltimer(), c1 = gs_clock();
         if (g != g0) {
@@ -394,7 +359,6 @@ __device__ __forceinline__ bool gs_bracketed_edge_pair(uint64_t *gt, uint64_t *c
         }
     }
     return false;
-#endif
 }
 
 __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
@@ -424,13 +388,7 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
             r.role = (uint8_t)c.flags;
             r.sm = sm;
             seg[c.n++] = r;
-#if defined(GS_STUDY_PERIOD_NS)
-            next = gt + GS_STUDY_PERIOD_NS;
-#elif GS_STUDY_SAMPLER == 3
-            next = gt + 4 * GS_CLOCK_PERIOD_NS;
-#else
             next = gt + GS_CLOCK_PERIOD_NS;
-#endif
         }
     } while (!gs_clock_workers_done());
 }
@@ -446,11 +404,7 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_FINISH(c) gs_finish(c)
 #define GS_CLOCK_INIT(workers) gs_clock_init(workers)
 #define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
-#if GS_STUDY_SAMPLER == 1
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#else
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
-#endif
 #define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #if GS_TWIN >= 2
