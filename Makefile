@@ -269,6 +269,8 @@ test-common:
 	@$(MAKE) --no-print-directory fuzz-replay
 	@echo "== make check-gpu's gate on missing tools"
 	@tests/check-gpu-gate.sh
+	@echo "== the overhead benchmark writes a table only when every build was correct"
+	@tests/overhead-bench-gate.sh
 	@echo "== every recorded sample renders with no GPU"
 	@tests/samples-render.sh
 	@echo "== the figures of README.md and docs/method.md against the samples"

@@ -14,7 +14,8 @@ out=$1 rounds=${2:-3} reps=${3:-100}
 bench=${BUILD:-build}/nvfp4-bench
 [ -x "$bench" ] || { echo "overhead-bench.sh: no $bench (make all)" >&2; exit 2; }
 work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
+tmp=$out.tmp.$$
+trap 'rm -rf "$work" "$tmp"' EXIT # a table only when complete
 # NAME, extra nvfp4-bench arguments, shapes: in this order in the table
 groups=("grouped||g8k7168,g8k2048,g2k4096,g2k1536"
     "dual|--dual|d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
@@ -27,7 +28,6 @@ for g in "${groups[@]}"; do
 done
 gpu=$(nvidia-smi --query-gpu=name,driver_version,power.limit --format=csv,noheader 2>/dev/null | head -1)
 commit=${GS_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-tmp=$out.tmp.$$
 {
     echo "# The twin's and the detail twin's overhead on the production point of each shape: the eight benchmark shapes and four custom ones; device: ${gpu:-unknown} (name, driver, power limit); commit $commit."
     echo "# scripts/overhead-bench.sh OUT $rounds $reps"
@@ -44,5 +44,5 @@ tmp=$out.tmp.$$
                 { echo "overhead-bench.sh: ${g%%|*} round $r: a build was not correct, or no rows" >&2; exit 1; }
         done
     done
-} >"$tmp" || { rm -f "$tmp"; exit 1; }
+} >"$tmp" || exit 1
 mv "$tmp" "$out" && echo "overhead-bench.sh: wrote $out" >&2
