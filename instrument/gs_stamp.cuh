@@ -326,8 +326,8 @@ __device__ __forceinline__ void gs_clock_done(void)
 /* Between samples the sampler polls with mbarrier.test_wait and sleeps GS_CLOCK_POLL_NS, so it
  * keeps to GS_CLOCK_PERIOD_NS (suspended in mbarrier.try_wait instead, it was woken after a time
  * of the hardware's own, about 4.5 us on the H100 whatever the hint: too sparse to follow the
- * clock).  What the sampler costs the twin: at most 0.6 points on the g8 shapes, 1-3 on the g2
- * shapes (H100, docs/method.md, "Twin overhead"). */
+ * clock).  The CTA ends up to a poll after its last worker: polls 4x sparser made the twin
+ * slower, not faster; what the sampler costs is its pairs (docs/method.md, "Twin overhead"). */
 constexpr unsigned GS_CLOCK_POLL_NS = 64;
 
 __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
