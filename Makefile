@@ -353,7 +353,7 @@ bench-variants:
 # the twins' overhead on each shape's production point (GPU; samples/overhead-twin.tsv is a run)
 overhead: all
 	@mkdir -p reports
-	scripts/overhead-bench.sh reports/overhead-twin.tsv
+	BUILD=$(BUILD) scripts/overhead-bench.sh reports/overhead-twin.tsv
 
 # records analysed per second on one core (a benchmark, not a test)
 bench-analyzer: $(GS_HOST_OBJS)

@@ -327,7 +327,7 @@ __device__ __forceinline__ void gs_clock_done(void)
  * keeps to GS_CLOCK_PERIOD_NS (suspended in mbarrier.try_wait instead, it was woken after a time
  * of the hardware's own, about 4.5 us on the H100 whatever the hint: too sparse to follow the
  * clock).  The CTA ends up to a poll after its last worker: polls 4x sparser made the twin
- * slower, not faster; what the sampler costs is its pairs (docs/method.md, "Twin overhead"). */
+ * slower, not faster; what the sampler costs is mostly its pairs (docs/method.md, "Twin overhead"). */
 constexpr unsigned GS_CLOCK_POLL_NS = 64;
 
 __device__ __forceinline__ uint32_t gs_clock_workers_done(void)
