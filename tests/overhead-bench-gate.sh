@@ -10,24 +10,26 @@ mkdir -p "$tmp/build"
 # builds read incorrect, FAKE_FAIL=1 makes it exit 1
 cat >"$tmp/build/nvfp4-bench" <<'FAKE'
 #!/bin/bash
-while [ $# -gt 0 ]; do case $1 in --shapes) s=$2; shift 2 ;; --tsv) t=$2; shift 2 ;; *) shift ;; esac; done
+v=pt
+while [ $# -gt 0 ]; do case $1 in --shapes) s=$2; shift 2 ;; --tsv) t=$2; shift 2 ;; --dual) v=pt-dual; shift ;; *) shift ;; esac; done
 [ "${FAKE_FAIL:-0}" = 1 ] && exit 1
 { echo "# gemmscope nvfp4-bench v3"
   printf 'shape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\ttwin_over_prod\tdetail_over_prod\tcorrect\tinputs\n'
   IFS=, read -ra sh <<<"$s"
   for x in "${sh[@]}"; do c=1; [ "$x" = "${FAKE_BAD:-}" ] && c=0
-      printf '%s\tpt\t10.000\t1\t1\t1\t1.0100\t1.0500\t%s\t1\n' "$x" "$c"; done; } >"$t"
+      printf '%s\t%s\t10.000\t1\t1\t1\t1.0100\t1.0500\t%s\t1\n' "$x" "$v" "$c"; done; } >"$t"
 FAKE
 chmod +x "$tmp/build/nvfp4-bench"
 pass=0 fail=0
-row() { printf '%-66s %s\n' "$1" "$2"; if [ "$2" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+row() { printf '%-70s %s\n' "$1" "$2"; if [ "$2" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
 ok() { if eval "$2"; then row "$1" pass; else row "$1" FAIL; fi; }
 out=$tmp/oh.tsv
 BUILD=$tmp/build scripts/overhead-bench.sh "$out" 3 5 2>/dev/null; rc=$?
 ok "every build correct: exit status 0" "[ $rc -eq 0 ]"
 ok "every build correct: 36 rows (3 rounds of 12 shapes)" "[ \$(grep -vc '^#\|^round' '$out' 2>/dev/null) -eq 36 ]"
 ok "every build correct: the header names the command" "grep -qx '# scripts/overhead-bench.sh OUT 3 5' '$out'"
-ok "every build correct: the dual shapes' rows are there" "grep -q \$'^2\td512n3072k7168\tpt\t10.000\t1.0100\t1.0500\$' '$out'"
+ok "every build correct: dual shapes timed with --dual, grouped without" \
+    "grep -q \$'^2\td512n3072k7168\tpt-dual\t10.000\t1.0100\t1.0500\$' '$out' && grep -q \$'^2\tdual:m=128;n=2048;k=7168\tpt-dual\t' '$out' && grep -q \$'^3\tm=96;n=7168;k=2048\tpt\t' '$out'"
 rm -f "$out"
 FAKE_BAD=d256n3072k4096 BUILD=$tmp/build scripts/overhead-bench.sh "$out" 2 5 2>/dev/null; rc=$?
 ok "one incorrect build: exit status non-zero" "[ $rc -ne 0 ]"
