@@ -29,6 +29,13 @@ for d in samples/*/; do
     run=$tmp/$name
     if unpack "$name" "$run" && "$gs" report "$run" >/dev/null 2>"$tmp/$name.err" && grep -q '^## Phases$' "$run/report.md"; then
         row "sample $name renders" pass
+        # its plot data: no value a run cannot have
+        if grep -qiwE -- 'inf|nan' "$run"/plots/*.dat; then
+            row "sample $name plot data finite" FAIL
+            grep -liwE -- 'inf|nan' "$run"/plots/*.dat | head -n 3
+        else
+            row "sample $name plot data finite" pass
+        fi
     else
         row "sample $name renders" FAIL
         head -n 3 "$tmp/$name.err"

@@ -20,6 +20,7 @@
 #include "run_fixture.h"
 #include "slurp.h"
 #include "tmpdir.h"
+#include "analysis/plots.h"
 #include "analysis/report.h"
 #include "analysis/run.h"
 #include "instrument/gs_file.h"
@@ -150,10 +151,49 @@ static void a_bad_detail_file_is_refused(void **state)
     assert_non_null(strstr(err, "stamps-detail.gss"));
 }
 
+/* The duration histograms draw a sub-phase from the detail twin's stamps, where its instances
+ * are (the twin's have none: its block was 40 bins at inf), and say so. */
+static void subphase_histogram_from_the_detail_twin(void **state)
+{
+    (void)state;
+    char run[256], err[512], p[512];
+    sub_run(run, sizeof run, "hist");
+    write_run(run, 1);
+    gs_rundata r;
+    assert_int_equal(gs_rundata_load(&r, run, GS_NEED_ALL, err, sizeof err), 0);
+    const long instances = r.phases.ph[WAIT_ID].instances;
+    assert_true(instances > 0);
+    assert_int_equal(gs_plots_write(&r, run, err, sizeof err), 0);
+    gs_rundata_free(&r);
+    snprintf(p, sizeof p, "%s/plots/phase_hist.dat", run);
+    const char *dat = slurp(p);
+    if (strstr(dat, "inf") || strstr(dat, "nan"))
+        fail_msg("phase_hist.dat prints a value no run has:\n%s", dat);
+    const char *block = strstr(dat, "# phase WAIT ");
+    assert_non_null(block);
+    assert_non_null(strstr(block, "(detail twin)"));
+    /* its 40 bins hold every instance, each 3 us long */
+    const char *line = strchr(block, '\n') + 1;
+    long sum = 0;
+    for (int b = 0; b < 40; b++) {
+        double center;
+        long count;
+        assert_int_equal(sscanf(line, "%lf %ld", &center, &count), 2);
+        if (count)
+            assert_true(fabs(center - 3.0) < 0.05);
+        sum += count;
+        line = strchr(line, '\n') + 1;
+    }
+    assert_int_equal(sum, instances);
+    snprintf(p, sizeof p, "%s/plots/phase_hist.gp", run);
+    assert_non_null(strstr(slurp(p), "set title 'WAIT (detail twin)'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(phases_from_the_twin_subphases_from_the_detail_twin),
+        cmocka_unit_test(subphase_histogram_from_the_detail_twin),
         cmocka_unit_test(one_file_is_read_alone),
         cmocka_unit_test(a_bad_detail_file_is_refused),
     };
