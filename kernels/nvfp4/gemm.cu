@@ -94,10 +94,6 @@ namespace {
 
 constexpr int BK = NVFP4_BK;
 
-#ifndef NVFP4_WARM
-#define NVFP4_WARM 0 /* study switch: the first unit's main loop run dry first (run_tile) */
-#endif
-
 /* A knob point (points.h) as the kernel's compile-time configuration. */
 template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0, int PP = 0> struct point_cfg {
     static constexpr int STAGES = S, TILE_W = TW, TILE_T = TT, WARP_SPEC = WS, PERSISTENT = P, TMA_STORE = TS,
@@ -362,14 +358,13 @@ __device__ __forceinline__ void dequant_rows(uint32_t (&a)[8][4], const consumer
 /* Waits for stage j's data and dequantises its weights into the fragments a. */
 template <class Cfg>
 __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_ctx &cc, uint32_t j, const wrow &w,
-                                            gs_ctx &gs, bool dry)
+                                            gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
     const uint32_t slot = j % Cfg::STAGES;
     const uint32_t st = cc.sm_base + slot * L::STAGE;
     GS_SUB_BEGIN(gs, NVFP4_LOAD_WAIT);
-    if (!dry)
-        mbar_wait(L::full_bar(cc.sm_base, slot), (j / Cfg::STAGES) & 1);
+    mbar_wait(L::full_bar(cc.sm_base, slot), (j / Cfg::STAGES) & 1);
     GS_SUB_END(gs, NVFP4_LOAD_WAIT);
     dequant_rows<Cfg>(a, cc, st, w, gs);
 }
@@ -399,12 +394,12 @@ template <class Cfg> __device__ __forceinline__ void release_slot(const consumer
  * now that the slot it lands in is free; then on to the next stage. */
 template <class Cfg, class KP>
 __device__ __forceinline__ void end_stage(uint32_t (&next)[8][4], bool has_next, const KP &kp, consumer_ctx &cc,
-                                          load_cursor &cur, int last, const wrow &w, gs_ctx &gs, bool dry)
+                                          load_cursor &cur, int last, const wrow &w, gs_ctx &gs)
 {
-    if (!Cfg::WARP_SPEC && !dry && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
+    if (!Cfg::WARP_SPEC && cc.cw == 0 && cc.tid_wg == 0 && cur.t < last)
         load_stage<Cfg>(kp, cur, cc.sm_base);
     if (Cfg::STAGES == 1 && has_next)
-        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs, dry);
+        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
     cc.j++;
 }
 
@@ -417,7 +412,7 @@ __device__ __forceinline__ void end_stage(uint32_t (&next)[8][4], bool has_next,
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t (&next)[8][4],
                                           bool has_next, const KP &kp, consumer_ctx &cc, load_cursor &cur, int last,
-                                          const wrow &w, gs_ctx &gs, bool dry)
+                                          const wrow &w, gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
     /* the stage's addresses before the stamp (the detail twin's MMA sub-phase times the wgmmas) */
@@ -426,13 +421,13 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
     GS_SUB_BEGIN(gs, NVFP4_MMA);
     issue_stage<N, Cfg>(acc, a, tok);
     if (Cfg::STAGES > 1 && has_next)
-        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs, dry);
+        fetch_stage<Cfg>(next, cc, cc.j + 1, w, gs);
     wgmma_wait<0>();
     fence_regs(acc);
-    if (!dry && (has_next || (!L::X_IN_RING && (Cfg::TMA_STORE != 2 || (Cfg::GATE == 1 && cc.cw == 1)))))
+    if (has_next || (!L::X_IN_RING && (Cfg::TMA_STORE != 2 || (Cfg::GATE == 1 && cc.cw == 1))))
         mbar_arrive(empty); /* release_slot(cc, cc.j) */
     GS_SUB_END(gs, NVFP4_MMA);
-    end_stage<Cfg>(next, has_next, kp, cc, cur, last, w, gs, dry);
+    end_stage<Cfg>(next, has_next, kp, cc, cur, last, w, gs);
 }
 
 /* GATE 2's main-loop body, stage cc.j: B1's eight wgmmas into acc from the fragments a; B2's
@@ -443,8 +438,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[N / 2], const uint32_t (&
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void mma_stage_dual(float (&acc)[N / 2], float (&acc2)[N / 2], uint32_t (&a)[8][4],
                                                uint32_t (&b)[8][4], bool has_next, const KP &kp, consumer_ctx &cc,
-                                               load_cursor &cur, int last, const wrow &w1, const wrow &w2, gs_ctx &gs,
-                                               bool dry)
+                                               load_cursor &cur, int last, const wrow &w1, const wrow &w2, gs_ctx &gs)
 {
     using L = smem_plan<Cfg>;
     const uint32_t slot = cc.j % Cfg::STAGES, st = cc.sm_base + slot * L::STAGE, tok = st + L::o_t,
@@ -455,15 +449,15 @@ __device__ __forceinline__ void mma_stage_dual(float (&acc)[N / 2], float (&acc2
     issue_stage<N, Cfg>(acc2, b, tok);
     if (Cfg::STAGES > 1 && has_next) {
         wgmma_wait<1>(); /* B1's wgmmas have read a */
-        fetch_stage<Cfg>(a, cc, cc.j + 1, w1, gs, dry);
+        fetch_stage<Cfg>(a, cc, cc.j + 1, w1, gs);
     }
     wgmma_wait<0>();
     fence_regs(acc);
     fence_regs(acc2);
-    if (!dry && (Cfg::TMA_STORE != 2 || has_next))
+    if (Cfg::TMA_STORE != 2 || has_next)
         mbar_arrive(empty); /* release_slot(cc, cc.j) */
     GS_SUB_END(gs, NVFP4_MMA);
-    end_stage<Cfg>(a, has_next, kp, cc, cur, last, w1, gs, dry);
+    end_stage<Cfg>(a, has_next, kp, cc, cur, last, w1, gs);
 }
 
 /* Split K.  A warpgroup's share of a partial buffer holds its threads' accumulators as
@@ -864,22 +858,17 @@ __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N
 }
 
 /* One unit (a tile, or one K range of a split tile) with wgmma width N: main loop, drain,
- * epilogue, store.  dry (NVFP4_WARM): the main loop's code run once over at most three stages
- * of whatever the ring holds, waiting for nothing, releasing nothing, recording nothing, results
- * dropped: the instruction fetches of its three copies of the stage code then fall in the first
- * stage's wait instead of in the first real stages (the kernel's code is cold after an L2 flush). */
+ * epilogue, store. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, consumer_ctx &cc, load_cursor &cur,
-                                         int last, gs_ctx &gs, bool dry)
+                                         int last, gs_ctx &gs)
 {
     const int g = tl.group;
     const int w0 = tl.wtile * Cfg::TILE_W, t0 = tl.ttile * Cfg::TILE_T;
     const int row = 64 * cc.uw + 16 * cc.wq + (cc.lane >> 2), c = cc.lane & 3;
     const int band_row = (w0 & 127) + row;
     const wrow w = Cfg::GATE == 0 ? wrow{row, band_row, 0u} : weight_rows<Cfg>(cc, w0, 0);
-    const int nkb = dry ? (tl.kb1 - tl.kb0 < 3 ? tl.kb1 - tl.kb0 : 3) : tl.kb1 - tl.kb0;
-    if (dry)
-        GS_SUB_ENABLE(gs, false);
+    const int nkb = tl.kb1 - tl.kb0;
 
     float acc[N / 2];
 #pragma unroll
@@ -894,16 +883,10 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
             acc2[i] = 0.0f;
         const wrow w2 = weight_rows<Cfg>(cc, w0, 1);
         uint32_t a[8][4], b[8][4];
-        if (!dry)
-            GS_BEGIN(gs, GS_MAINLOOP);
-        fetch_stage<Cfg>(a, cc, cc.j, w, gs, dry);
+        GS_BEGIN(gs, GS_MAINLOOP);
+        fetch_stage<Cfg>(a, cc, cc.j, w, gs);
         for (int kb = 0; kb < nkb; kb++)
-            mma_stage_dual<N, Cfg>(acc, acc2, a, b, kb + 1 < nkb, kp, cc, cur, last, w, w2, gs, dry);
-        if (dry) {
-            cc.j -= (uint32_t)nkb; /* the stages it went through come again */
-            GS_SUB_ENABLE(gs, cc.wq == 0);
-            return;
-        }
+            mma_stage_dual<N, Cfg>(acc, acc2, a, b, kb + 1 < nkb, kp, cc, cur, last, w, w2, gs);
         GS_END(gs, GS_MAINLOOP);
         if constexpr (Cfg::PINGPONG) /* the other warpgroup's next main loop may start */
             mbar_arrive(smem_plan<Cfg>::turn_bar(cc.sm_base, cc.cw));
@@ -918,18 +901,12 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
         /* two fragment sets: the wgmmas of one stage read one while the next is dequantised into
          * the other (the loop is unrolled by two so both stay in registers) */
         uint32_t a0[8][4], a1[8][4];
-        if (!dry)
-            GS_BEGIN(gs, GS_MAINLOOP);
-        fetch_stage<Cfg>(a0, cc, cc.j, w, gs, dry);
+        GS_BEGIN(gs, GS_MAINLOOP);
+        fetch_stage<Cfg>(a0, cc, cc.j, w, gs);
         for (int kb = 0; kb < nkb; kb += 2) {
-            mma_stage<N, Cfg>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, w, gs, dry);
+            mma_stage<N, Cfg>(acc, a0, a1, kb + 1 < nkb, kp, cc, cur, last, w, gs);
             if (kb + 1 < nkb)
-                mma_stage<N, Cfg>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last, w, gs, dry);
-        }
-        if (dry) {
-            cc.j -= (uint32_t)nkb; /* the stages it went through come again */
-            GS_SUB_ENABLE(gs, cc.wq == 0);
-            return;
+                mma_stage<N, Cfg>(acc, a1, a0, kb + 2 < nkb, kp, cc, cur, last, w, gs);
         }
         GS_END(gs, GS_MAINLOOP);
 
@@ -1049,12 +1026,8 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
      * records the per-stage sub-phases for all four */
     GS_SUB_ENABLE(gs, cc.wq == 0);
     uint32_t turns = 0; /* PINGPONG: the other warpgroup's main loops waited for */
-    /* NVFP4_WARM: the first unit's main loop once dry before it runs (run_tile), through the same
-     * call below so that it is the same code */
-    constexpr bool warm = NVFP4_WARM && Cfg::WARP_SPEC && !Cfg::PINGPONG;
-    for (int t = first - (warm && first < last ? 1 : 0); t < last; t++) {
-        const bool dry = warm && t < first;
-        const nvfp4_tile tl = kp.tiles[dry ? first : t];
+    for (int t = first; t < last; t++) {
+        const nvfp4_tile tl = kp.tiles[t];
         if constexpr (Cfg::PINGPONG) {
             /* the units alternate between the two warpgroups; the other's stages go by */
             if (((t - first) & 1) != cc.cw) {
@@ -1069,14 +1042,13 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
                 turns++;
             }
         }
-        if (!dry)
-            GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
+        GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
         switch (tl.n_eff) {
 /* widths past TILE_T are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \
     case N:                                                                                                  \
         if constexpr (N <= Cfg::TILE_T)                                                                      \
-            run_tile<(N <= Cfg::TILE_T ? N : 32), Cfg>(kp, tl, cc, cur, last, gs, dry);                      \
+            run_tile<(N <= Cfg::TILE_T ? N : 32), Cfg>(kp, tl, cc, cur, last, gs);                           \
         break;
             NVFP4_N_CASE(32)
             NVFP4_N_CASE(64)
