@@ -141,44 +141,56 @@ static int plot_timeline(const gs_rundata *r, const char *outdir, char *err, siz
 
 #define HIST_BINS 40
 
+/* The plot commands of the histogram's blocks (the PNG's and again the SVG's: a multiplot cannot
+ * be replotted). */
+static void hist_plots(gs_buf *gp, const gs_rundata *r, const int *blocks, const int *from_detail, int nb)
+{
+    for (int b = 0; b < nb; b++)
+        gs_buf_printf(gp, "set title '%s%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
+                      gs_rundata_phase(r, blocks[b]), from_detail[b] ? " (detail twin)" : "", b, blocks[b] + 1);
+    if (!nb)
+        gs_buf_printf(gp, "plot NaN\n");
+}
+
 static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
 {
     gs_buf dat = {0}, gp = {0};
-    const gs_timeline *tl = &r->tl;
     int blocks[GS_NUM_PHASES], from_detail[GS_NUM_PHASES], nb = 0;
+    /* each phase's instances from the stamps its figures come from: the main loop's sub-phases
+     * from the detail twin's where the run has them (run.h, take_detail_subs) */
+    int subs[GS_NUM_PHASES], is_sub[GS_NUM_PHASES] = {0};
+    const int ns = gs_phase_main_subs(&r->names, subs);
+    for (int i = 0; i < ns; i++)
+        is_sub[subs[i]] = 1;
     gs_buf_printf(&dat, "# gemmscope phase_hist 1: one block per phase; bin_center_us count\n");
     for (int p = 0; p < GS_NUM_PHASES; p++) {
         if (r->phases.ph[p].instances == 0)
             continue;
-        /* a phase's instances from the build its figures come from: the main loop's sub-phases
-         * are in the detail twin's stamps alone (run.h) */
-        const gs_timeline *src = tl;
+        const int detail = r->has_detail && is_sub[p];
+        const gs_timeline *tl = detail ? &r->tl_detail : &r->tl;
         double lo = INFINITY, hi = -INFINITY;
-        for (int pass = 0; pass < 1 + (r->has_detail != 0) && !(lo <= hi); pass++) {
-            src = pass ? &r->tl_detail : tl;
-            for (size_t i = 0; i < src->n_events; i++)
-                if (src->ev[i].phase == p) {
-                    double d = (src->ev[i].t1 - src->ev[i].t0) / 1e3;
-                    lo = d < lo ? d : lo;
-                    hi = d > hi ? d : hi;
-                }
-        }
-        if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi))
-            continue; /* no instance in either build's stamps: nothing to draw */
+        for (size_t i = 0; i < tl->n_events; i++)
+            if (tl->ev[i].phase == p) {
+                double d = (tl->ev[i].t1 - tl->ev[i].t0) / 1e3;
+                lo = d < lo ? d : lo;
+                hi = d > hi ? d : hi;
+            }
+        if (!(lo <= hi))
+            continue; /* no instance in these stamps: nothing to draw */
         double w = hi > lo ? (hi - lo) / HIST_BINS : (lo > 0 ? lo * 0.01 : 0.001);
         long counts[HIST_BINS] = {0};
-        for (size_t i = 0; i < src->n_events; i++)
-            if (src->ev[i].phase == p) {
-                int b = (int)(((src->ev[i].t1 - src->ev[i].t0) / 1e3 - lo) / w);
+        for (size_t i = 0; i < tl->n_events; i++)
+            if (tl->ev[i].phase == p) {
+                int b = (int)(((tl->ev[i].t1 - tl->ev[i].t0) / 1e3 - lo) / w);
                 counts[b < 0 ? 0 : b >= HIST_BINS ? HIST_BINS - 1 : b]++;
             }
         if (nb)
             gs_buf_printf(&dat, "\n\n");
         gs_buf_printf(&dat, "# phase %s bin_width_us %.6f%s\n", gs_rundata_phase(r, p), w,
-                      src == tl ? "" : " (detail twin)");
+                      detail ? " (detail twin)" : "");
         for (int b = 0; b < HIST_BINS; b++)
             gs_buf_printf(&dat, "%.6f %ld\n", lo + (b + 0.5) * w, counts[b]);
-        from_detail[nb] = src != tl;
+        from_detail[nb] = detail;
         blocks[nb++] = p;
     }
     int cols = nb > 4 ? 4 : (nb ? nb : 1), rows = nb ? (nb + cols - 1) / cols : 1;
@@ -186,22 +198,13 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
     gs_buf_printf(&gp, "set multiplot layout %d,%d title \"Duration of each phase instance: %s\"\n"
                        "set style fill solid 0.8 noborder\nset xlabel 'us'\nset ylabel 'instances'\nunset key\n",
                   rows, cols, run_label(r));
-    for (int b = 0; b < nb; b++)
-        gs_buf_printf(&gp, "set title '%s%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
-                      gs_rundata_phase(r, blocks[b]), from_detail[b] ? " (detail twin)" : "", b, blocks[b] + 1);
-    if (!nb)
-        gs_buf_printf(&gp, "plot NaN\n");
+    hist_plots(&gp, r, blocks, from_detail, nb);
     gs_buf_printf(&gp, "unset multiplot\n");
-    /* multiplot cannot be replotted: repeat the commands for the SVG */
     gs_buf_printf(&gp, "set terminal svg size %d,%d font 'sans,10' noenhanced\nset output 'phase_hist.svg'\n",
                   300 * cols + 100, 260 * rows + 40);
     gs_buf_printf(&gp, "set multiplot layout %d,%d title \"Duration of each phase instance: %s\"\n", rows, cols,
                   run_label(r));
-    for (int b = 0; b < nb; b++)
-        gs_buf_printf(&gp, "set title '%s%s'\nplot 'phase_hist.dat' index %d using 1:2 with boxes lt %d\n",
-                      gs_rundata_phase(r, blocks[b]), from_detail[b] ? " (detail twin)" : "", b, blocks[b] + 1);
-    if (!nb)
-        gs_buf_printf(&gp, "plot NaN\n");
+    hist_plots(&gp, r, blocks, from_detail, nb);
     gs_buf_printf(&gp, "unset multiplot\nunset output\n");
     int rc = write_pair(outdir, "phase_hist", &dat, &gp, err, errlen);
     gs_buf_free(&dat);

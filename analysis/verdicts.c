@@ -119,9 +119,8 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
         sw->later_units >= GS_START_UNITS && sw->fit_kb_ns > 0 && gap > 2 * sw->fit_resid_p90_ns &&
         gap / t->span_ns >= GS_START_BOUND)
         say(out, "Slow start: a CTA's first unit spends %.1f us more on its main loop than a later one of as many K "
-                 "blocks (width %d: starts %.2f and %.2f us), its first loads, what they wait for and its code's first "
-                 "fetch: %.1f%% of the "
-                 "%.1f us span at most.",
+                 "blocks (width %d: starts %.2f and %.2f us), its first loads, what they wait for and its code's "
+                 "first fetch: %.1f%% of the %.1f us span at most.",
             gap / 1e3, sw->width, sw->fit_first_ns / 1e3, sw->fit_later_ns / 1e3, 100 * gap / t->span_ns,
             t->span_ns / 1e3);
     if (t->tail_share >= GS_TAIL_BOUND)

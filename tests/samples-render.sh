@@ -21,6 +21,9 @@ unpack() {
     gzip -dc "$src/stamps.gss.gz" >"$dst/stamps.gss"
 }
 
+# plot data holds no value a run cannot have (inf, nan)
+finite_plots() { ! grep -qiwE -- 'inf|nan' "$1"/*.dat; }
+
 n=0
 for d in samples/*/; do
     name=$(basename "$d")
@@ -29,12 +32,11 @@ for d in samples/*/; do
     run=$tmp/$name
     if unpack "$name" "$run" && "$gs" report "$run" >/dev/null 2>"$tmp/$name.err" && grep -q '^## Phases$' "$run/report.md"; then
         row "sample $name renders" pass
-        # its plot data: no value a run cannot have
-        if grep -qiwE -- 'inf|nan' "$run"/plots/*.dat; then
+        if finite_plots "$run/plots"; then
+            row "sample $name plot data finite" pass
+        else
             row "sample $name plot data finite" FAIL
             grep -liwE -- 'inf|nan' "$run"/plots/*.dat | head -n 3
-        else
-            row "sample $name plot data finite" pass
         fi
     else
         row "sample $name renders" FAIL
@@ -55,6 +57,14 @@ if unpack d512n4096k7168 "$bad"; then
     fi
 else
     row "stamps cut short: refused (no sample to cut)" FAIL
+fi
+# the case the finite check must refuse: a rendered sample's histogram with a bin at inf
+if [ -d "$tmp/d512n4096k7168/plots" ]; then
+    cp -r "$tmp/d512n4096k7168/plots" "$tmp/inf-plots"
+    echo "inf 0" >>"$tmp/inf-plots/phase_hist.dat"
+    finite_plots "$tmp/inf-plots" && row "plot data with inf: refused" FAIL || row "plot data with inf: refused" pass
+else
+    row "plot data with inf: refused (no rendered sample)" FAIL
 fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
