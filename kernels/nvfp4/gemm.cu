@@ -963,16 +963,6 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
      * uniform values (docs/notebook/2026-12-01-uniform-warp-index.md) */
     const int tid = threadIdx.x, warp = __shfl_sync(0xffffffffu, tid >> 5, 0), lane = tid & 31;
     const bool producer = Cfg::WARP_SPEC && warp >= 4 * CW;
-#if NVFP4_CODE_PREFETCH
-    /* study: one warp per CTA asks L2 for its share of the kernel's own code, so that the other
-     * warps' first fetch of the main loop finds it there after an L2 flush */
-    if (warp == (Cfg::WARP_SPEC ? 4 * CW + 2 : 4 * CW - 1)) {
-        const char *code = (const char *)(const void *)&GS_SYM(nvfp4_gemm_kernel)<Cfg, KP>;
-        for (uint32_t off = (blockIdx.x * 32u + (uint32_t)lane) * 128u; off < (uint32_t)NVFP4_CODE_PREFETCH;
-             off += gridDim.x * 32u * 128u)
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(code + off));
-    }
-#endif
     gs_ctx gs;
     GS_INIT(gs, stamps, producer ? GS_ROLE_PRODUCER : (Cfg::WARP_SPEC ? GS_ROLE_CONSUMER : GS_ROLE_ALL));
 
