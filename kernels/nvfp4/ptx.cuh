@@ -348,6 +348,11 @@ static __device__ __forceinline__ void sts128f(uint32_t addr, float a, float b, 
     asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
 }
 
+static __device__ __forceinline__ void sts32(uint32_t addr, uint32_t v)
+{
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
 static __device__ __forceinline__ uint16_t lds16(uint32_t addr)
 {
     uint16_t v;
@@ -361,6 +366,20 @@ static __device__ __forceinline__ uint16_t lds16(uint32_t addr)
 static __device__ __forceinline__ void red_release_gpu_add(int *p, int v)
 {
     asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* A count in shared memory handed from one thread of the CTA to another (ASYNC_PUB): the
+ * writer's release add, the reader's acquire load (CTA scope). */
+static __device__ __forceinline__ void red_release_cta_shared_add(uint32_t addr, uint32_t v)
+{
+    asm volatile("red.release.cta.shared::cta.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
+static __device__ __forceinline__ uint32_t ld_acquire_cta_shared(uint32_t addr)
+{
+    uint32_t v;
+    asm volatile("ld.acquire.cta.shared::cta.u32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    return v;
 }
 
 static __device__ __forceinline__ int ld_acquire_gpu(const int *p)
