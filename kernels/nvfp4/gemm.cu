@@ -94,10 +94,6 @@ namespace {
 
 constexpr int BK = NVFP4_BK;
 
-#ifndef NVFP4_ASYNC_PUB
-#define NVFP4_ASYNC_PUB 0 /* study switch: a producer warp publishes the split parts' partial sums */
-#endif
-
 /* A knob point (points.h) as the kernel's compile-time configuration. */
 template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0, int PP = 0> struct point_cfg {
     static constexpr int STAGES = S, TILE_W = TW, TILE_T = TT, WARP_SPEC = WS, PERSISTENT = P, TMA_STORE = TS,
@@ -188,14 +184,11 @@ template <class Cfg> struct smem_plan {
     static constexpr int o_x = o_c + C_BYTES;
     static constexpr int X_OWN = 64 * Cfg::TILE_T * 4;
     /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty (unused with X_IN_RING); PINGPONG:
-     * turn[2] */
-    /* ASYNC_PUB: a spare producer warp publishes a split part's partial sums (the release that
-     * waits for them to reach L2), so its consumers go on to their next unit: per unit
-     * warpgroup, a count of the hand-offs its threads have stored (a count, not an mbarrier:
-     * the consumers may run any number ahead of the publisher without a wait of their own) */
-    static constexpr bool ASYNC_PUB = NVFP4_ASYNC_PUB && Cfg::WARP_SPEC && !Cfg::PINGPONG;
-    static constexpr int BAR_OWN = 16 * Cfg::STAGES + (Cfg::GATE == 1 || Cfg::PINGPONG ? 16 : 0);
-    static constexpr int BAR_BYTES = BAR_OWN + (ASYNC_PUB ? 8 * consumers_of<Cfg>() : 0);
+     * turn[2]; PUBLISHER: per unit warpgroup, a count of the partial sums its threads have
+     * stored (publish_parts) */
+    static constexpr bool PUBLISHER = Cfg::WARP_SPEC && !Cfg::PINGPONG;
+    static constexpr int MBAR_BYTES = 16 * Cfg::STAGES + (Cfg::GATE == 1 || Cfg::PINGPONG ? 16 : 0);
+    static constexpr int BAR_BYTES = MBAR_BYTES + (PUBLISHER ? 8 * consumers_of<Cfg>() : 0);
     static constexpr int ALIGN_SLACK = 1024; /* to align the base to 1024 */
     static constexpr bool X_IN_RING = Cfg::GATE == 1 && o_x + X_OWN + BAR_BYTES + ALIGN_SLACK > SMEM_LIMIT;
     static constexpr int X_BYTES = Cfg::GATE == 1 && !X_IN_RING ? X_OWN : 0;
@@ -221,9 +214,10 @@ template <class Cfg> struct smem_plan {
     {
         return base + o_bar + 16 * Cfg::STAGES + 8 * (uint32_t)cw;
     }
+    /* PUBLISHER: unit warpgroup uw's partial sums stored so far */
     static __device__ __forceinline__ uint32_t pub_count(uint32_t base, int uw)
     {
-        return base + o_bar + BAR_OWN + 8 * (uint32_t)uw;
+        return base + o_bar + MBAR_BYTES + 8 * (uint32_t)uw;
     }
     static_assert(STAGE % 1024 == 0 && T_SLAB % 1024 == 0, "swizzled slabs must stay 1024-byte aligned");
     static_assert(Cfg::TMA_STORE != 2 || C_SLABS <= 2 * T_SLAB, "nvfp4 gemm: the ring-staged store needs a slot's "
@@ -489,8 +483,10 @@ __device__ __forceinline__ float *partial_base(const KP &kp, uint32_t buf, int c
            (size_t)cw * (size_t)(acc_sets_of<Cfg>() * 64 * Cfg::TILE_T) + (size_t)tid_wg * 4u;
 }
 
-/* A non-owning part: store the partial sum (GATE 2: both), then (one thread, after the
- * warpgroup's barrier) publish it on the tile's flag with release semantics. */
+/* A non-owning part: store the partial sum (GATE 2: both); after the warpgroup's barrier one
+ * thread publishes it on the tile's flag with release semantics, or (PUBLISHER) counts it for
+ * the publisher, which does: the release waits until the stores have reached L2 (1-2 us at a
+ * 256-token part), and the warpgroup goes on to its next unit meanwhile. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const float (&acc2)[N / 2], const KP &kp,
                                               const nvfp4_tile &tl, const consumer_ctx &cc)
@@ -505,22 +501,21 @@ __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const f
             st_cg_f4(b + (size_t)(64 * Cfg::TILE_T) + (size_t)i * 512u, acc2[4 * i], acc2[4 * i + 1], acc2[4 * i + 2],
                      acc2[4 * i + 3]);
     }
-    if constexpr (smem_plan<Cfg>::ASYNC_PUB) {
-        /* the warpgroup's barrier orders its threads' stores before one thread's count, which
-         * releases them to the publisher; the publisher releases them at GPU scope */
-        named_barrier(1 + cc.cw, 128);
-        if (cc.tid_wg == 0)
+    named_barrier(1 + cc.cw, 128);
+    if (cc.tid_wg == 0) {
+        /* the barrier orders the warpgroup's stores before this thread's release; the
+         * publisher's acquire of the count, then its own release, carry them to GPU scope */
+        if constexpr (smem_plan<Cfg>::PUBLISHER)
             red_release_cta_shared_add(smem_plan<Cfg>::pub_count(cc.sm_base, cc.uw), 1);
-    } else {
-        named_barrier(1 + cc.cw, 128);
-        if (cc.tid_wg == 0)
+        else
             red_release_gpu_add(kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + cc.uw, 1);
     }
 }
 
-/* ASYNC_PUB: the publisher (one lane of a spare producer warp) walks the CTA's units as the
- * consumers do; for each part that does not own its tile, it waits until each unit warpgroup's
- * threads have stored their partial sums and publishes them on the tile's flag. */
+/* PUBLISHER: one lane of a spare producer warp walks the CTA's units as the consumers do; for
+ * each part that does not own its tile it waits until each unit warpgroup has counted its
+ * partial sums (a count, not an mbarrier: the consumers may run any number of hand-offs ahead
+ * and never wait for it) and publishes them on the tile's flag for that warpgroup. */
 template <class Cfg, class KP>
 __device__ __forceinline__ void publish_parts(const KP &kp, int first, int last, uint32_t sm_base)
 {
@@ -968,6 +963,12 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
  * docs/notebook/2026-11-21-inline-tokens.md). */
 constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
+/* The producer warpgroup's warps after the consumers' 4 x CW: the loading warp, the twins'
+ * clock sampler, the split parts' publisher, one spare. */
+__host__ __device__ constexpr int publisher_warp(int consumer_warps) { return consumer_warps + 2; }
+static_assert(publisher_warp(8) != NVFP4_SAMPLER_WARP(8) && publisher_warp(4) != NVFP4_SAMPLER_WARP(4),
+              "nvfp4 gemm: the publisher and the clock sampler need warps of their own");
+
 template <class Cfg> constexpr int threads_of()
 {
     return consumers_of<Cfg>() * 128 + (Cfg::WARP_SPEC ? 128 : 0);
@@ -1024,7 +1025,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             mbar_init(L::turn_bar(sm_base, 0), 128);
             mbar_init(L::turn_bar(sm_base, 1), 128);
         }
-        if constexpr (L::ASYNC_PUB) {
+        if constexpr (L::PUBLISHER) {
             for (int uw = 0; uw < unit_warpgroups_of<Cfg>(); uw++)
                 sts32(L::pub_count(sm_base, uw), 0);
         }
@@ -1055,9 +1056,9 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             return;
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
-        } else if (L::ASYNC_PUB && warp == 4 * CW + 2) {
+        } else if (L::PUBLISHER && warp == publisher_warp(4 * CW)) {
             /* the twins: its record closes first, so that the stamp state is not held through
-             * the publisher's loop in the producers' 40 registers */
+             * the publisher's loop in the producer's 40 registers */
             GS_FINISH(gs);
             if (lane == 0)
                 publish_parts<Cfg>(kp, first, last, sm_base);
