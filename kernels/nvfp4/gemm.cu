@@ -485,8 +485,8 @@ __device__ __forceinline__ float *partial_base(const KP &kp, uint32_t buf, int c
 
 /* A non-owning part: store the partial sum (GATE 2: both); after the warpgroup's barrier one
  * thread publishes it on the tile's flag with release semantics, or (PUBLISHER) counts it for
- * the publisher, which does: the release waits until the stores have reached L2 (1-2 us at a
- * 256-token part), and the warpgroup goes on to its next unit meanwhile. */
+ * the publisher, which does: the release waits until the stores have reached L2, and the
+ * warpgroup goes on to its next unit meanwhile. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const float (&acc2)[N / 2], const KP &kp,
                                               const nvfp4_tile &tl, const consumer_ctx &cc)

@@ -368,8 +368,8 @@ static __device__ __forceinline__ void red_release_gpu_add(int *p, int v)
     asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-/* A count in shared memory handed from one thread of the CTA to another (ASYNC_PUB): the
- * writer's release add, the reader's acquire load (CTA scope). */
+/* A count in shared memory handed from one thread of the CTA to another (the split parts'
+ * publisher): the writer's release add, the reader's acquire load (CTA scope). */
 static __device__ __forceinline__ void red_release_cta_shared_add(uint32_t addr, uint32_t v)
 {
     asm volatile("red.release.cta.shared::cta.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
