@@ -24,8 +24,9 @@
  *   TILE_T     token rows per tile (wgmma N up to 256); each tile computes only
  *              n_eff = its valid rows rounded up to 32 (a switch picks the instruction)
  *   WARP_SPEC  1: an extra producer warpgroup (one thread of it issues every load) hands
- *              its registers to the consumers (setmaxnreg 40 / 232); 0: consumer thread 0
- *              issues the loads between its own stages
+ *              its registers to the consumers (setmaxnreg 40 / 232), and (without PINGPONG)
+ *              one lane of its third warp publishes split parts' partial sums
+ *              (publish_parts); 0: consumer thread 0 issues the loads between its own stages
  *   PERSISTENT 1: one CTA per SM walks its share of the schedule (schedule.c)
  *   TMA_STORE  the epilogue's store: 0 straight from registers (store_simt), 1 through a
  *              swizzled shared staging of its own and a TMA store (store_tma_own), 2 the same
@@ -62,7 +63,8 @@
  * on the H100 (samples/variants.tsv, detail/x): the main loop is issue-bound on the
  * dequantisation, and every stamp is instructions.  With a producer warpgroup, its second
  * warp runs the twins' clock sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every
- * 500 ns.
+ * 1 us.  The publisher's record closes before it publishes: a CTA whose last unit is a
+ * non-owning part ends in the stamps before its last release (0.4-0.7 us at 256 tokens).
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
  * and so is v s 2^-14 (a multiple of 2^-24: subnormal when small), the form the weights take
@@ -515,7 +517,9 @@ __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const f
 /* PUBLISHER: one lane of a spare producer warp walks the CTA's units as the consumers do; for
  * each part that does not own its tile it waits until each unit warpgroup has counted its
  * partial sums (a count, not an mbarrier: the consumers may run any number of hand-offs ahead
- * and never wait for it) and publishes them on the tile's flag for that warpgroup. */
+ * and never wait for it) and publishes them on the tile's flag for that warpgroup.  Waiting
+ * for the warpgroups in order cannot deadlock because schedule.c places every non-owning part
+ * before any owning one on its CTA: no count waits behind an owner's wait for another CTA. */
 template <class Cfg, class KP>
 __device__ __forceinline__ void publish_parts(const KP &kp, int first, int last, uint32_t sm_base)
 {
