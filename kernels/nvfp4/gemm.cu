@@ -64,7 +64,8 @@
  * dequantisation, and every stamp is instructions.  With a producer warpgroup, its second
  * warp runs the twins' clock sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every
  * 1 us.  The publisher's record closes before it publishes: a CTA whose last unit is a
- * non-owning part ends in the stamps before its last release (0.4-0.7 us at 256 tokens).
+ * non-owning part ends in the stamps before its last release (the release took 0.35 us off
+ * d512n3072k7168's STORE between units when it left the consumers' path).
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
  * and so is v s 2^-14 (a multiple of 2^-24: subnormal when small), the form the weights take
@@ -967,12 +968,6 @@ __device__ __forceinline__ void run_tile(const KP &kp, const nvfp4_tile &tl, con
  * docs/notebook/2026-11-21-inline-tokens.md). */
 constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
-/* The producer warpgroup's warps after the consumers' 4 x CW: the loading warp, the twins'
- * clock sampler, the split parts' publisher, one spare. */
-__host__ __device__ constexpr int publisher_warp(int consumer_warps) { return consumer_warps + 2; }
-static_assert(publisher_warp(8) != NVFP4_SAMPLER_WARP(8) && publisher_warp(4) != NVFP4_SAMPLER_WARP(4),
-              "nvfp4 gemm: the publisher and the clock sampler need warps of their own");
-
 template <class Cfg> constexpr int threads_of()
 {
     return consumers_of<Cfg>() * 128 + (Cfg::WARP_SPEC ? 128 : 0);
@@ -1060,7 +1055,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             return;
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
-        } else if (L::PUBLISHER && warp == publisher_warp(4 * CW)) {
+        } else if (L::PUBLISHER && warp == NVFP4_PUBLISHER_WARP(4 * CW)) {
             /* the twins: its record closes first, so that the stamp state is not held through
              * the publisher's loop in the producer's 40 registers */
             GS_FINISH(gs);

@@ -84,6 +84,8 @@ int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
 /* That warp: the producer warpgroup's second (its first issues the loads), after the
  * consumer warps; gemm.cu starts the sampler there and the checks look for its pairs there. */
 #define NVFP4_SAMPLER_WARP(consumer_warps) ((consumer_warps) + 1)
+/* The producer warpgroup's third warp: the split parts' publisher (gemm.cu, publish_parts). */
+#define NVFP4_PUBLISHER_WARP(consumer_warps) ((consumer_warps) + 2)
 /* The CTA's warp index of v's clock sampler, or -1 where its twins run none. */
 int nvfp4_variant_sampler_warp(const nvfp4_variant *v);
 
