@@ -275,6 +275,8 @@ test-common:
 	@tests/samples-render.sh
 	@echo "== the figures of README.md and docs/method.md against the samples"
 	@tests/readme-check.sh && scripts/readme.sh --check && scripts/readme.sh --check docs/method.md
+	@echo "== the reference pages name only files that exist"
+	@tests/doc-paths.sh
 
 # The figures of README.md, docs/dual.md and docs/method.md, rendered again from the committed
 # samples (scripts/readme.sh).
