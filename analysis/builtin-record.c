@@ -2,6 +2,7 @@
  * temporary folder; it is analysed there and renamed into place only when both succeeded. */
 #define _POSIX_C_SOURCE 200809L
 #include "builtin.h"
+#include "plots.h"
 #include "instrument/gs_args.h"
 
 #include <ctype.h>
@@ -164,5 +165,7 @@ int cmd_record(int argc, char **argv)
     if (symlink(run_id, link_tmp) != 0 || rename(link_tmp, link) != 0)
         fprintf(stderr, "gemmscope: could not update %s\n", link);
     printf("gemmscope: run %s\ngemmscope: report %s/report.md\n", final, final);
+    if (!gs_gnuplot_available())
+        printf("gemmscope: plots not rendered (no gnuplot): make plots RUN=%s\n", final);
     return 0;
 }

@@ -159,11 +159,13 @@ int gs_analyse(const char *run, const char *out, int quiet)
         goto fail;
     char note[PATH_MAX + 256];
     const char *plots_note = NULL;
-    if (!gs_gnuplot_available()) {
+    const int no_gnuplot = !gs_gnuplot_available();
+    if (no_gnuplot) {
+        /* no path here: the recorder writes the report before it moves the run into place, and
+         * runs are copied (samples); the command line names the folder */
         snprintf(note, sizeof note,
-                 "Plots not rendered: gnuplot was not found. Scripts and data are in plots/; render them with "
-                 "`make plots RUN=%s`.",
-                 out);
+                 "Plots not rendered: gnuplot was not found. Scripts and data are in plots/ beside this report; "
+                 "`make plots RUN=<this report's folder>` renders them.");
         plots_note = note;
     } else if (gs_plots_render(stage, err, sizeof err)) {
         /* the report still stands without pictures: say why, do not fail */
@@ -175,7 +177,9 @@ int gs_analyse(const char *run, const char *out, int quiet)
         goto fail;
     if (!quiet) {
         printf("gemmscope: report %s/report.md\n", out);
-        if (plots_note)
+        if (no_gnuplot)
+            printf("gemmscope: plots not rendered (no gnuplot): make plots RUN=%s\n", out);
+        else if (plots_note)
             printf("gemmscope: %s\n", plots_note);
     }
     rc = 0;

@@ -122,6 +122,39 @@ static void good_run_reports(void **state)
     assert_int_equal(stat(p, &st), 0);
 }
 
+/* Without gnuplot (a PATH that has none) the report says how to render its plots without naming
+ * a folder (the recorder writes it in a staging folder, and runs are copied): the command line
+ * names the folder it wrote. */
+static void plots_hint_names_no_staging_folder(void **state)
+{
+    (void)state;
+    char d[512], cmd[1400], p[1200], want[700];
+    snprintf(d, sizeof d, "%s/hint", dir);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(fixture_write_run(d, 8), 0);
+    snprintf(cmd, sizeof cmd, "PATH=/nonexistent build/gemmscope report %s -o %s/hint-out 2>/dev/null", d, dir);
+    FILE *o = popen(cmd, "r");
+    assert_non_null(o);
+    static char said[8192];
+    size_t got = fread(said, 1, sizeof said - 1, o);
+    said[got] = 0;
+    const int st = pclose(o);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(want, sizeof want, "make plots RUN=%s/hint-out\n", dir);
+    if (!strstr(said, want))
+        fail_msg("the command line does not name %s/hint-out for the plots: %s", dir, said);
+    snprintf(p, sizeof p, "%s/hint-out/report.md", dir);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    static char md[1 << 20];
+    size_t n = fread(md, 1, sizeof md - 1, f);
+    md[n] = 0;
+    fclose(f);
+    if (!strstr(md, "`make plots RUN=<this report's folder>`"))
+        fail_msg("the report's plots hint is missing or names a folder");
+    assert_null(strstr(md, dir));
+}
+
 static void bad_stamp_files_fail_cleanly(void **state)
 {
     (void)state;
@@ -296,6 +329,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_run_reports),
+        cmocka_unit_test(plots_hint_names_no_staging_folder),
         cmocka_unit_test(bad_stamp_files_fail_cleanly),
         cmocka_unit_test(bad_meta_fails_cleanly),
         cmocka_unit_test(bad_commands_fail_cleanly),
