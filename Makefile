@@ -275,7 +275,7 @@ test-common:
 	@tests/samples-render.sh
 	@echo "== the figures of README.md and docs/method.md against the samples"
 	@tests/readme-check.sh && scripts/readme.sh --check && scripts/readme.sh --check docs/method.md
-	@echo "== the reference pages name only files that exist"
+	@echo "== the reference pages name only samples that exist"
 	@tests/doc-paths.sh
 
 # The figures of README.md, docs/dual.md and docs/method.md, rendered again from the committed

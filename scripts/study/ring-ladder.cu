@@ -3,14 +3,17 @@
  * gate 1's layout (two consumer warpgroups, B1's and B2's 64 weight rows, one token tile), the
  * kernel's dequantisation, wgmmas and order (issue, fetch the next stage, wait_group 0, release),
  * on a four-slot ring fed by one thread of a producer warpgroup, rung by rung:
- *   0  no ring: the slots hold data written once, nobody waits or releases (nvfp4-mma-rate);
+ *   0  no ring: the slots hold data written once, nobody waits or releases (nvfp4-mma-rate's
+ *      stage, beside an idle producer warpgroup);
  *   1  the ring's barriers: the producer arrives on a slot's full barrier once it is released,
  *      with no data; the consumers wait for it and every thread releases the slot;
  *   2  as 1, one release per warp (lane 0 after __syncwarp);
- *   3  as 1 with the stage's bytes: six bulk copies as the kernel's loads (two 16 KB token slabs,
- *      B1's and B2's 4 KB of weights, two 1 KB scale atoms) from a source that stays in L2;
+ *   3  as 1 with the stage's bytes: six 1-D bulk copies, one per load of the kernel (two 16 KB
+ *      token slabs, B1's and B2's 4 KB of weights, two 1 KB scale atoms; the kernel's tensor
+ *      copies and their swizzle are not modelled) from a source that stays in L2;
  *   4  as 3, one 42 KB bulk copy;
- *   5  as 3 from a 256 MB source (DRAM);
+ *   5  as 3, the weights and scales from a 262 MB source (DRAM), the tokens from L2 as in the
+ *      kernel;
  *   6  as 3 with the twins' clock sampler in the producer warpgroup's second warp
  *      (%globaltimer polls with 64 ns sleeps, a bracketed edge pair every 1 us, until the
  *      consumer warps are done);
@@ -36,7 +39,7 @@ constexpr int O_W = 2 * T_SLAB, W_MAT = 64 * (NVFP4_BK / 2);
 constexpr int O_SF = O_W + 2 * W_MAT, SF_ATOMS = 2 * 512;
 constexpr int SLOT = O_SF + 2 * SF_ATOMS;             /* 43008 = 42 x 1024 */
 constexpr int SMEM = STAGES * SLOT + 1024;
-constexpr int SRC_SMALL = 16, SRC_BIG = 6096;         /* stages of source: 688 KB, 262 MB */
+constexpr int SRC_SMALL = 16, SRC_BIG = 6096;         /* stages of source: 688 KB, 262 MB (both in one buffer) */
 static_assert(SLOT % 1024 == 0, "slots must stay 1024-byte aligned for the 128B swizzle");
 
 __device__ __forceinline__ uint32_t gen_word(int i)
@@ -96,9 +99,10 @@ __device__ __forceinline__ unsigned long long gtimer(void)
     return t;
 }
 
-/* gs_stamp.cuh's clock sampler without the records: polls every 64 ns, with PAIRS a bracketed
- * edge pair every 1 us, until the consumer warps have arrived on `done`; stores the pairs taken. */
-template <bool PAIRS> __device__ __forceinline__ void sampler(uint32_t done, long long *count)
+/* gs_stamp.cuh's clock sampler: polls every 64 ns, with PAIRS a bracketed edge pair every 1 us
+ * stored as a 32-byte record (rec, 64 a CTA, reused in turn), until the consumer warps have
+ * arrived on `done`; stores how many times it woke to a due time. */
+template <bool PAIRS> __device__ __forceinline__ void sampler(uint32_t done, long long *count, ulonglong2 *rec)
 {
     unsigned long long next = 0, acc = 0;
     long long n = 0;
@@ -121,6 +125,8 @@ template <bool PAIRS> __device__ __forceinline__ void sampler(uint32_t done, lon
                 const long long c1 = clock64();
                 if (g != g0) {
                     acc += g + (unsigned long long)(c0 + c1);
+                    rec[2 * (n & 63)] = make_ulonglong2(g, (unsigned long long)(c0 + c1) / 2);
+                    rec[2 * (n & 63) + 1] = make_ulonglong2((unsigned long long)(c1 - c0), 0);
                     break;
                 }
             }
@@ -132,7 +138,7 @@ template <bool PAIRS> __device__ __forceinline__ void sampler(uint32_t done, lon
 }
 
 template <int MODE>
-__global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *src, long long *out, float *sink)
+__global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *src, long long *out, float *sink, ulonglong2 *rec)
 {
     extern __shared__ uint8_t smem_raw[];
     __shared__ __align__(8) unsigned long long bar_mem[2 * STAGES + 1]; /* full, empty, consumers done */
@@ -155,7 +161,7 @@ __global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *
     if (warp >= 8) { /* the producer warpgroup: one thread feeds the ring */
         setmaxnreg_dec<40>();
         if (MODE >= 6 && threadIdx.x == 288)
-            sampler<MODE == 6>(bars + 16 * STAGES, out + 2 * gridDim.x + blockIdx.x);
+            sampler<MODE == 6>(bars + 16 * STAGES, out + 2 * gridDim.x + blockIdx.x, rec + 128 * blockIdx.x);
         if (MODE == 0 || threadIdx.x != 256)
             return;
         const int big = MODE == 5 ? SRC_BIG : SRC_SMALL;
@@ -168,17 +174,19 @@ __global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *
                 mbar_arrive(full);
                 continue;
             }
+            /* tokens from the small source (L2); weights and scales from `big` stages of it */
             const uint8_t *g = src + (size_t)((j * 131 + (int)blockIdx.x * 7919) % big) * SLOT;
+            const uint8_t *gt = src + (size_t)((j + (int)blockIdx.x) % SRC_SMALL) * SLOT;
             mbar_arrive_expect_tx(full, SLOT);
             if (MODE == 4) {
-                bulk_load(st, g, SLOT, full);
+                bulk_load(st, gt, SLOT, full);
             } else {
                 bulk_load(st + O_W, g + O_W, W_MAT, full);
                 bulk_load(st + O_SF, g + O_SF, SF_ATOMS, full);
                 bulk_load(st + O_W + W_MAT, g + O_W + W_MAT, W_MAT, full);
                 bulk_load(st + O_SF + SF_ATOMS, g + O_SF + SF_ATOMS, SF_ATOMS, full);
-                bulk_load(st, g, T_SLAB, full);
-                bulk_load(st + T_SLAB, g + T_SLAB, T_SLAB, full);
+                bulk_load(st, gt, T_SLAB, full);
+                bulk_load(st + T_SLAB, gt + T_SLAB, T_SLAB, full);
             }
         }
         return;
@@ -220,7 +228,7 @@ __global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *
         sink[blockIdx.x * THREADS + threadIdx.x] = s;
 }
 
-typedef void (*kfn)(int, const uint8_t *, long long *, float *);
+typedef void (*kfn)(int, const uint8_t *, long long *, float *, ulonglong2 *);
 
 int main(int argc, char **argv)
 {
@@ -241,17 +249,19 @@ int main(int argc, char **argv)
     uint8_t *src;
     long long *out;
     float *sink;
+    ulonglong2 *rec;
     const size_t src_bytes = (size_t)SRC_BIG * SLOT;
     CK(cudaMalloc(&src, src_bytes));
     CK(cudaMalloc(&out, sizeof(long long) * 3 * sms));
     CK(cudaMalloc(&sink, sizeof(float) * THREADS * sms));
+    CK(cudaMalloc(&rec, sizeof(ulonglong2) * 128 * sms));
     fill<<<4 * sms, 256>>>((uint32_t *)src, src_bytes / 4);
     CK(cudaGetLastError());
     std::vector<long long> h(2 * sms);
     std::vector<double> cyc[MODES], ns[MODES];
     for (int r = 0; r < reps; r++)
         for (int m = 0; m < MODES; m++) {
-            k[m]<<<sms, THREADS, SMEM>>>(stages, src, out, sink);
+            k[m]<<<sms, THREADS, SMEM>>>(stages, src, out, sink, rec);
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
             CK(cudaMemcpy(h.data(), out, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
