@@ -64,8 +64,8 @@
  * dequantisation, and every stamp is instructions.  With a producer warpgroup, its second
  * warp runs the twins' clock sampler (gs_stamp.cuh): a (%globaltimer, clock64) pair every
  * 1 us.  The publisher's record closes before it publishes: a CTA whose last unit is a
- * non-owning part ends in the stamps before its last release (the release took 0.35 us off
- * d512n3072k7168's STORE between units when it left the consumers' path).
+ * non-owning part ends in the stamps before its last release (off the consumers' path, the
+ * release made d256n3072k4096 3.2% faster: samples/studies/partials-publisher.tsv).
  *
  * Exactness: e2m1 x e4m3 is exact in fp16 (<= 6 significant bits, 2^-10 <= |v s| <= 2688),
  * and so is v s 2^-14 (a multiple of 2^-24: subnormal when small), the form the weights take
