@@ -486,6 +486,12 @@ __device__ __forceinline__ float *partial_base(const KP &kp, uint32_t buf, int c
            (size_t)cw * (size_t)(acc_sets_of<Cfg>() * 64 * Cfg::TILE_T) + (size_t)tid_wg * 4u;
 }
 
+/* The flag on which split tile tl's parts publish unit warpgroup uw's partial sums. */
+template <class Cfg, class KP> __device__ __forceinline__ int *part_flag(const KP &kp, const nvfp4_tile &tl, int uw)
+{
+    return kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + uw;
+}
+
 /* A non-owning part: store the partial sum (GATE 2: both); after the warpgroup's barrier one
  * thread publishes it on the tile's flag with release semantics, or (PUBLISHER) counts it for
  * the publisher, which does: the release waits until the stores have reached L2, and the
@@ -511,7 +517,7 @@ __device__ __forceinline__ void store_partial(const float (&acc)[N / 2], const f
         if constexpr (smem_plan<Cfg>::PUBLISHER)
             red_release_cta_shared_add(smem_plan<Cfg>::pub_count(cc.sm_base, cc.uw), 1);
         else
-            red_release_gpu_add(kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + cc.uw, 1);
+            red_release_gpu_add(part_flag<Cfg>(kp, tl, cc.uw), 1);
     }
 }
 
@@ -532,7 +538,7 @@ __device__ __forceinline__ void publish_parts(const KP &kp, int first, int last,
             for (int uw = 0; uw < unit_warpgroups_of<Cfg>(); uw++) {
                 while (ld_acquire_cta_shared(smem_plan<Cfg>::pub_count(sm_base, uw)) < n) {
                 }
-                red_release_gpu_add(kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + uw, 1);
+                red_release_gpu_add(part_flag<Cfg>(kp, tl, uw), 1);
             }
         }
     }
@@ -545,7 +551,7 @@ template <int N, class Cfg, class KP>
 __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
                                              const nvfp4_tile &tl, const consumer_ctx &cc)
 {
-    int *const flag = kp.flags + (size_t)tl.slot * unit_warpgroups_of<Cfg>() + cc.uw;
+    int *const flag = part_flag<Cfg>(kp, tl, cc.uw);
     if (cc.tid_wg == 0) {
         while (ld_acquire_gpu(flag) < tl.parts - 1) {
         }

@@ -19,7 +19,10 @@
  *      consumer warps are done);
  *   7  as 6, the polls without the pairs.
  * Cycles per stage: clock64 of consumer thread 0 over the stages, median CTA, median of the
- * repetitions; ns the same with %globaltimer.  usage: ring-ladder [stages] [reps] */
+ * repetitions; ns the same with %globaltimer.  usage: ring-ladder [stages] [reps]
+ * A study copy of nvfp4-mma-rate's stage (its data, issue and kernel tail): if the ladder earns a
+ * place, its rungs become modes of kernels/nvfp4/mma_rate.cu sharing that stage; either way this
+ * file goes once it has run. */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
