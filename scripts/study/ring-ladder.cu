@@ -17,7 +17,13 @@
  *   6  as 3 with the twins' clock sampler in the producer warpgroup's second warp
  *      (%globaltimer polls with 64 ns sleeps, a bracketed edge pair every 1 us, until the
  *      consumer warps are done);
- *   7  as 6, the polls without the pairs.
+ *   7  as 6, the polls without the pairs;
+ *   8  the kernel's own copies: the two token slabs and B1's and B2's weights as 2-D tensor copies
+ *      with the kernel's boxes (64 fp16 x 128 rows, 128B swizzle; 64 B x 64 rows, no swizzle,
+ *      L2 promotion 256 B) from a 256 x 7168 fp16 token matrix and an 8192-row weight matrix
+ *      of K = 7168 (the CTA's tiles as d256n4096k7168's), the scale atoms by bulk copies;
+ *   9  as 8, the weights by bulk copies (only the tokens by tensor copies);
+ *  10  as 8, the tokens by bulk copies (only the weights by tensor copies).
  * Cycles per stage: clock64 of consumer thread 0 over the stages, median CTA, median of the
  * repetitions; ns the same with %globaltimer.  usage: ring-ladder [stages] [reps]
  * A study copy of nvfp4-mma-rate's stage (its data, issue and kernel tail): if the ladder earns a
@@ -28,6 +34,7 @@
 #include <cstdlib>
 #include <vector>
 #include <cuda_runtime.h>
+#include <cudaTypedefs.h>
 #include <stdint.h>
 
 #include "dequant.cuh"
@@ -60,6 +67,13 @@ __global__ void fill(uint32_t *src, size_t words)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words; i += (size_t)gridDim.x * blockDim.x)
         src[i] = gen_word((int)(i % (SLOT / 4)));
+}
+
+/* a tensor source: the words [lo, lo + span) of a slot's pattern, over and over */
+__global__ void fill_region(uint32_t *dst, size_t words, int lo, int span)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = gen_word(lo + (int)(i % span));
 }
 
 __device__ __forceinline__ void issue(float (&acc)[N / 2], const uint32_t (&a)[8][4], uint32_t tok)
@@ -140,8 +154,14 @@ template <bool PAIRS> __device__ __forceinline__ void sampler(uint32_t done, lon
     *count = n + (acc == 1 ? 1 : 0);
 }
 
+constexpr int K_BLOCKS = 7168 / NVFP4_BK, T_ROWS = 256, W_ROWS = 8192;
+struct maps {
+    CUtensorMap tok, w;
+};
+
 template <int MODE>
-__global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *src, long long *out, float *sink, ulonglong2 *rec)
+__global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *src, long long *out, float *sink, ulonglong2 *rec,
+                                                     const __grid_constant__ maps tm)
 {
     extern __shared__ uint8_t smem_raw[];
     __shared__ __align__(8) unsigned long long bar_mem[2 * STAGES + 1]; /* full, empty, consumers done */
@@ -181,7 +201,25 @@ __global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *
             const uint8_t *g = src + (size_t)((j * 131 + (int)blockIdx.x * 7919) % big) * SLOT;
             const uint8_t *gt = src + (size_t)((j + (int)blockIdx.x) % SRC_SMALL) * SLOT;
             mbar_arrive_expect_tx(full, SLOT);
-            if (MODE == 4) {
+            const int kb = j % K_BLOCKS, t0 = 128 * ((int)blockIdx.x & 1), w0 = 64 * ((int)blockIdx.x >> 1);
+            if (MODE >= 8) {
+                if (MODE == 9) {
+                    bulk_load(st + O_W, g + O_W, W_MAT, full);
+                    bulk_load(st + O_W + W_MAT, g + O_W + W_MAT, W_MAT, full);
+                } else {
+                    tma_load_2d(st + O_W, &tm.w, full, kb * (NVFP4_BK / 2), w0);
+                    tma_load_2d(st + O_W + W_MAT, &tm.w, full, kb * (NVFP4_BK / 2), W_ROWS / 2 + w0);
+                }
+                bulk_load(st + O_SF, g + O_SF, SF_ATOMS, full);
+                bulk_load(st + O_SF + SF_ATOMS, g + O_SF + SF_ATOMS, SF_ATOMS, full);
+                if (MODE == 10) {
+                    bulk_load(st, gt, T_SLAB, full);
+                    bulk_load(st + T_SLAB, gt + T_SLAB, T_SLAB, full);
+                } else {
+                    tma_load_2d(st, &tm.tok, full, kb * NVFP4_BK, t0);
+                    tma_load_2d(st + T_SLAB, &tm.tok, full, kb * NVFP4_BK + 64, t0);
+                }
+            } else if (MODE == 4) {
                 bulk_load(st, gt, SLOT, full);
             } else {
                 bulk_load(st + O_W, g + O_W, W_MAT, full);
@@ -231,7 +269,29 @@ __global__ void __launch_bounds__(THREADS, 1) ladder(int stages, const uint8_t *
         sink[blockIdx.x * THREADS + threadIdx.x] = s;
 }
 
-typedef void (*kfn)(int, const uint8_t *, long long *, float *, ulonglong2 *);
+typedef void (*kfn)(int, const uint8_t *, long long *, float *, ulonglong2 *, maps);
+
+static void encode(CUtensorMap *m, CUtensorMapDataType type, void *base, int elem, int cols, int rows, int box_cols,
+                   int box_rows, CUtensorMapSwizzle sw)
+{
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+    if (!fn || q != cudaDriverEntryPointSuccess) {
+        fprintf(stderr, "ring-ladder: no cuTensorMapEncodeTiled\n");
+        exit(1);
+    }
+    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)cols * elem};
+    cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, estr[2] = {1, 1};
+    CUresult r = ((PFN_cuTensorMapEncodeTiled_v12000)fn)(m, type, 2, base, dims, strides, box, estr,
+                                                         CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+                                                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "ring-ladder: cuTensorMapEncodeTiled failed (%d)\n", (int)r);
+        exit(1);
+    }
+}
 
 int main(int argc, char **argv)
 {
@@ -242,11 +302,13 @@ int main(int argc, char **argv)
     }
     int sms;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    constexpr int MODES = 8;
-    const kfn k[MODES] = {ladder<0>, ladder<1>, ladder<2>, ladder<3>, ladder<4>, ladder<5>, ladder<6>, ladder<7>};
+    constexpr int MODES = 11;
+    const kfn k[MODES] = {ladder<0>, ladder<1>, ladder<2>, ladder<3>, ladder<4>, ladder<5>,
+                          ladder<6>, ladder<7>, ladder<8>, ladder<9>, ladder<10>};
     const char *name[MODES] = {"no ring", "barriers", "barriers, a release per warp", "six bulk copies from L2",
                                "one bulk copy from L2", "six bulk copies from DRAM", "as 3, the clock sampler",
-                               "as 3, the sampler's polls alone"};
+                               "as 3, the sampler's polls alone", "the kernel's tensor copies",
+                               "tensor copies of the tokens only", "tensor copies of the weights only"};
     for (int m = 0; m < MODES; m++)
         CK(cudaFuncSetAttribute(k[m], cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM));
     uint8_t *src;
@@ -260,11 +322,23 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&rec, sizeof(ulonglong2) * 128 * sms));
     fill<<<4 * sms, 256>>>((uint32_t *)src, src_bytes / 4);
     CK(cudaGetLastError());
+    /* the tensor sources: the token matrix from the slots' token words, the weights from their
+     * weight words (the fill's pattern, so the wgmmas see the same kind of values) */
+    uint8_t *tok, *wts;
+    const size_t tok_bytes = (size_t)T_ROWS * 7168 * 2, w_bytes = (size_t)W_ROWS * 7168 / 2;
+    CK(cudaMalloc(&tok, tok_bytes));
+    CK(cudaMalloc(&wts, w_bytes));
+    fill_region<<<4 * sms, 256>>>((uint32_t *)tok, tok_bytes / 4, 0, O_W / 4);
+    fill_region<<<4 * sms, 256>>>((uint32_t *)wts, w_bytes / 4, O_W / 4, 2 * W_MAT / 4);
+    CK(cudaGetLastError());
+    maps tm;
+    encode(&tm.tok, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, tok, 2, 7168, T_ROWS, 64, 128, CU_TENSOR_MAP_SWIZZLE_128B);
+    encode(&tm.w, CU_TENSOR_MAP_DATA_TYPE_UINT8, wts, 1, 7168 / 2, W_ROWS, NVFP4_BK / 2, 64, CU_TENSOR_MAP_SWIZZLE_NONE);
     std::vector<long long> h(2 * sms);
     std::vector<double> cyc[MODES], ns[MODES];
     for (int r = 0; r < reps; r++)
         for (int m = 0; m < MODES; m++) {
-            k[m]<<<sms, THREADS, SMEM>>>(stages, src, out, sink, rec);
+            k[m]<<<sms, THREADS, SMEM>>>(stages, src, out, sink, rec, tm);
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
             CK(cudaMemcpy(h.data(), out, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
