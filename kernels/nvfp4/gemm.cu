@@ -306,15 +306,6 @@ __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, 
     tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
 }
 
-__device__ __forceinline__ void advance(load_cursor &cur, const nvfp4_tile &tl)
-{
-    cur.j++;
-    if (++cur.kb == tl.kb1 - tl.kb0) {
-        cur.kb = 0;
-        cur.t++;
-    }
-}
-
 /* Issues the loads of the cursor's stage (after the slot's previous use was released) and
  * advances the cursor.  One thread. */
 template <class Cfg, class KP>
@@ -326,42 +317,10 @@ __device__ __forceinline__ void load_stage(const KP &kp, load_cursor &cur, uint3
         mbar_wait(smem_plan<Cfg>::empty_bar(sm_base, cur.j % Cfg::STAGES), (use - 1) & 1);
     load_weights<Cfg>(kp, tl, cur, sm_base);
     load_tokens<Cfg>(kp, tl, cur, sm_base);
-    advance(cur, tl);
-}
-
-#ifndef NVFP4_RAMP
-#define NVFP4_RAMP 0 /* study: 1 prefetch the tensor maps, 2 + the first stages' weights before griddep_wait,
-                            3 + the other stages' tokens once the first stage has landed */
-#endif
-/* Study (NVFP4_RAMP): the loading thread's start.  Before the token pre-pass has completed:
- * the first unit's tensor maps prefetched, then (2) the weights and scales of the ring's first
- * stages issued (the pre-pass does not write them); then the wait, then those stages' tokens.
- * Returns the cursor past the primed stages. */
-template <class Cfg, class KP>
-__device__ __forceinline__ void prime_ring(const KP &kp, load_cursor &cur, int last, uint32_t sm_base)
-{
-    if (NVFP4_RAMP >= 1 && cur.t < last) {
-        const int g = kp.tiles[cur.t].group;
-        prefetch_tensormap(&kp.tmW[g]);
-        if (Cfg::GATE != 0)
-            prefetch_tensormap(&kp.tmW[g + 1]);
-        prefetch_tensormap(&kp.tmT[g]);
-    }
-    load_cursor pre = cur;
-    if (NVFP4_RAMP >= 2)
-        for (int s = 0; s < Cfg::STAGES && pre.t < last; s++) {
-            const nvfp4_tile tl = kp.tiles[pre.t];
-            load_weights<Cfg>(kp, tl, pre, sm_base);
-            advance(pre, tl);
-        }
-    griddep_wait(); /* the token pre-pass has completed */
-    while (cur.j < pre.j) {
-        const nvfp4_tile tl = kp.tiles[cur.t];
-        load_tokens<Cfg>(kp, tl, cur, sm_base);
-        /* 3: the first stage's bytes before the others' (every SM fills its ring at once) */
-        if (NVFP4_RAMP >= 3 && cur.j == 0)
-            mbar_wait(smem_plan<Cfg>::full_bar(sm_base, 0), 0);
-        advance(cur, tl);
+    cur.j++;
+    if (++cur.kb == tl.kb1 - tl.kb0) {
+        cur.kb = 0;
+        cur.t++;
     }
 }
 
@@ -1088,7 +1047,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             /* the twins: how long the loading warp waits before its first token load */
             GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
-                prime_ring<Cfg>(kp, cur, last, sm_base);
+                griddep_wait(); /* the token pre-pass has completed */
             GS_END(gs, GS_PROLOGUE); /* lane 0's record: the lane that waited */
             /* the twins hold no record through the loading loop, and the loading lane finishes
              * in its own branch: no twin code joins the loop's path after it, so ptxas forms the

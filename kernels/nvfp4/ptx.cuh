@@ -64,12 +64,6 @@ static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void *tma
                  : "memory");
 }
 
-/* Fetches a __grid_constant__ CUtensorMap (generic address) into the TMA unit's descriptor cache. */
-static __device__ __forceinline__ void prefetch_tensormap(const void *tmap)
-{
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(tmap)) : "memory");
-}
-
 /* Contiguous bulk load: bytes multiple of 16, both addresses 16-byte aligned. */
 static __device__ __forceinline__ void bulk_load(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar)
 {
