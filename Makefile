@@ -102,7 +102,7 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
 
 TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
               test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks test_proton test_builds \
-              test_dual
+              test_dual test_near
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev $(BUILD_PKGS) $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 
@@ -227,7 +227,7 @@ install: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PKGS)
 
-$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h \
+$(BUILD)/tests/%: tests/%.c $(GS_HOST_OBJS) $(BUILD)/analysis/proton.o $(NVFP4_HOST_OBJS) tests/synth.h tests/run_fixture.h tests/near.h \
     tests/tmpdir.h | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DGS_NVCC='"$(NVCC)"' -DGS_EXTRA_KERNELS='$(foreach f,$(NVFP4_KERNEL_CU) $(NVFP4_EVIDENCE_CU),"$(f)",)' $< $(GS_HOST_OBJS) \

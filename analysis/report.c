@@ -44,6 +44,9 @@ static void widths_json(gs_json *j, const gs_rundata *r)
         gs_json_num(j, "floor_kb_us", x->floor_ns / 1e3);
         gs_json_num(j, "ceiling_share", x->ceiling_share);
         gs_json_num(j, "mainloop_share", x->main_share);
+        gs_json_num(j, "steady_kb_us", x->steady_kb_ns / 1e3);
+        gs_json_num(j, "above_steady_us", x->above_steady_ns / 1e3);
+        gs_json_num(j, "above_steady_share", x->above_steady_share);
         gs_json_obj(j, "line");
         gs_json_int(j, "first_units", x->first_units);
         gs_json_int(j, "later_units", x->later_units);
@@ -369,13 +372,28 @@ static void widths_table(gs_buf *b, const gs_rundata *r)
     if (w->n_sub)
         gs_buf_printf(b, " Sub-phases: median per record over the first warp's records of the whole tiles%s.",
                       r->has_detail ? ", from the detail twin (the other columns from the twin)" : "");
+    int steady = 0;
+    for (int i = 0; i < w->n; i++)
+        steady |= isfinite(w->row[i].steady_kb_ns);
+    if (steady)
+        gs_buf_printf(b, " Steady: in each unit of 4 or more K blocks (whole tiles and parts), the median interval "
+                         "between the starts of successive %s records (one a K block; %s); above steady: that unit's "
+                         "MAINLOOP, in the same launch, less its K blocks at that interval (its first stages and its "
+                         "end), in us and as a share of that MAINLOOP; medians over those units. The per-K-block "
+                         "quantiles divide the whole MAINLOOP, so they carry what is above steady.",
+                      gs_rundata_str(r, "units.kblock_phase"),
+                      r->has_detail ? "the detail twin's, its per-stage stamps included: it compares with the twin's "
+                                      "quantiles only through the detail twin's overhead, the share more directly"
+                                    : "the twin's");
     gs_buf_printf(b, " Units: as the run lists them (units.tsv), as stamped (%d units).\n\n", w->stamped_units);
     gs_buf_printf(b, "| width | whole tiles | parts | K blocks | us per K block p50 | p10 | p90 | ns per K block per "
                      "column | floor us | of ceiling | share of MAINLOOP time |");
     for (int s = 0; s < w->n_sub; s++)
         gs_buf_printf(b, " %s us |", gs_rundata_phase(r, w->sub[s]));
+    if (steady)
+        gs_buf_printf(b, " steady us per K block | above steady us | above steady, of MAINLOOP |");
     gs_buf_printf(b, "\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (int s = 0; s < w->n_sub; s++)
+    for (int s = 0; s < w->n_sub + 3 * steady; s++)
         gs_buf_printf(b, "---:|");
     gs_buf_printf(b, "\n");
     for (int i = 0; i < w->n; i++) {
@@ -390,6 +408,11 @@ static void widths_table(gs_buf *b, const gs_rundata *r)
         cell(b, " %.1f%% |", 100 * x->main_share);
         for (int s = 0; s < w->n_sub; s++)
             cell(b, " %.3f |", x->sub_ns[w->sub[s]] / 1e3);
+        if (steady) {
+            cell(b, " %.3f |", x->steady_kb_ns / 1e3);
+            cell(b, " %.2f |", x->above_steady_ns / 1e3);
+            cell(b, " %.1f%% |", 100 * x->above_steady_share);
+        }
         gs_buf_printf(b, "\n");
     }
     line_table(b, w);

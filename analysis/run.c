@@ -114,9 +114,14 @@ static void take_detail_widths(gs_widths *w, const gs_widths *d)
     for (int i = 0; i < w->n; i++) {
         for (int p = 0; p < GS_NUM_PHASES; p++)
             w->row[i].sub_ns[p] = NAN;
+        w->row[i].steady_kb_ns = w->row[i].above_steady_ns = w->row[i].above_steady_share = NAN;
         for (int k = 0; k < d->n; k++)
-            if (d->row[k].width == w->row[i].width)
+            if (d->row[k].width == w->row[i].width) {
                 memcpy(w->row[i].sub_ns, d->row[k].sub_ns, sizeof w->row[i].sub_ns);
+                w->row[i].steady_kb_ns = d->row[k].steady_kb_ns;
+                w->row[i].above_steady_ns = d->row[k].above_steady_ns;
+                w->row[i].above_steady_share = d->row[k].above_steady_share;
+            }
     }
 }
 

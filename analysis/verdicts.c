@@ -123,6 +123,20 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
                  "first fetch: %.1f%% of the %.1f us span at most.",
             gap / 1e3, sw->width, sw->fit_first_ns / 1e3, sw->fit_later_ns / 1e3, 100 * gap / t->span_ns,
             t->span_ns / 1e3);
+    /* the main loop above its steady K blocks (widths.h), at the width with the most main-loop
+     * time that has the figure: the part of it a cheaper K block leaves as it is */
+    const gs_width_row *sr = NULL;
+    for (int i = 0; w->ok && i < w->n; i++) {
+        const gs_width_row *x = &w->row[i];
+        if (isfinite(x->above_steady_share) && (!sr || x->main_share > sr->main_share))
+            sr = x;
+    }
+    if (sr && sr->above_steady_share >= GS_ABOVE_STEADY)
+        say(out, "Main loop above its steady K blocks: at width %d a unit's main loop runs %.2f us (%.0f%%) longer "
+                 "than its K blocks at the steady %.3f us each (%s twin): its first stages and its end, which a "
+                 "cheaper K block would not shorten.",
+            sr->width, sr->above_steady_ns / 1e3, 100 * sr->above_steady_share, sr->steady_kb_ns / 1e3,
+            r->has_detail ? "detail" : "plain");
     if (t->tail_share >= GS_TAIL_BOUND)
         say(out, "Tail-bound: the first SM runs out of work %.1f us before the end (%.0f%% of the span).",
             t->tail_ns / 1e3, 100 * t->tail_share);

@@ -24,6 +24,7 @@ typedef struct gs_verdicts {
 #define GS_FETCH_MIN 0.005      /* ... when the phase holds at least this share of all samples */
 #define GS_START_BOUND 0.03     /* a CTA's first unit's extra start, of the span: slow start */
 #define GS_START_UNITS 4        /* ... from at least this many first and later units */
+#define GS_ABOVE_STEADY 0.05    /* a main loop's time above its steady K blocks, of it: said */
 
 void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out);
 

@@ -156,8 +156,73 @@ static void fit_line(const double *x, const double *y, const unsigned char *firs
     r->fit_resid_p90_ns = gs_quantile(resid, n, 0.9);
 }
 
+/* A unit needs this many per-K-block records (3 intervals) for its steady cost: the median of
+ * fewer would be the ramp's own intervals. */
+#define STEADY_MIN_KB 4
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The steady cost per K block of the width's units and what their MAINLOOP has above it
+ * (widths.h), from the per-K-block phase kb_phase of each unit's representative warp.
+ * slot: scratch of GS_MAX_UNITS; t: scratch of tl->n_events; per_tile, above, share: scratch of
+ * units->n.  Leaves the row's figures NAN where no unit has enough records. */
+static void steady_cost(const gs_timeline *tl, const gs_units *units, const ustamp *us, int kb_phase, gs_width_row *r,
+                        int *slot, double *t, double *per_tile, double *above, double *share)
+{
+    r->steady_kb_ns = r->above_steady_ns = r->above_steady_share = NAN;
+    if (kb_phase < 0)
+        return;
+    /* each unit of the width with enough records gets a segment of t as long as they are */
+    size_t n = 0, used = 0;
+    size_t *off = malloc((units->n + 1) * sizeof *off), *fill = calloc(units->n + 1, sizeof *fill);
+    const gs_unit **tile = malloc((units->n + 1) * sizeof *tile);
+    if (!off || !fill || !tile)
+        goto done;
+    for (size_t i = 0; i < units->n; i++) {
+        const gs_unit *u = &units->u[i];
+        if (u->width != (uint32_t)r->width || us[u->unit].count[kb_phase] < STEADY_MIN_KB)
+            continue;
+        slot[u->unit] = (int)n;
+        tile[n] = u;
+        off[n++] = used;
+        used += us[u->unit].count[kb_phase];
+    }
+    for (size_t i = 0; i < tl->n_events; i++) {
+        const gs_event *e = &tl->ev[i];
+        const ustamp *x = &us[e->tile];
+        if (e->phase != kb_phase || slot[e->tile] < 0 || x->cta != e->cta || x->warp != e->warp)
+            continue;
+        const size_t k = (size_t)slot[e->tile];
+        t[off[k] + fill[k]++] = e->t0;
+    }
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        double *s = t + off[k];
+        const size_t c = fill[k];
+        qsort(s, c, sizeof *s, cmp_double);
+        for (size_t j = 0; j + 1 < c; j++) /* the intervals, in place */
+            s[j] = s[j + 1] - s[j];
+        const double kb_ns = gs_quantile(s, c - 1, 0.5);
+        const double main_ns = us[tile[k]->unit].main_ns;
+        per_tile[m] = kb_ns;
+        above[m] = main_ns - (double)(tile[k]->k1 - tile[k]->k0) * kb_ns;
+        share[m] = main_ns > 0 ? above[m] / main_ns : NAN;
+        m++;
+        slot[tile[k]->unit] = -1;
+    }
+    r->steady_kb_ns = gs_quantile(per_tile, m, 0.5);
+    r->above_steady_ns = gs_quantile(above, m, 0.5);
+    r->above_steady_share = gs_quantile(share, m, 0.5);
+done:
+    free(off), free(fill), free(tile);
+}
+
 /* The rows, by increasing width. */
-static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp *us, gs_widths *out)
+static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp *us, int kb_phase, gs_widths *out)
 {
     uint32_t w[GS_WIDTHS_MAX];
     int nw = 0;
@@ -183,10 +248,14 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
            *lx = malloc(nu * sizeof *lx), *ly = malloc(nu * sizeof *ly), *lr = malloc(nu * sizeof *lr);
     unsigned char *lfirst = malloc(nu), *is_first = malloc(nu);
     ukey *key = malloc(nu * sizeof *key);
-    if (!v || !f || !lx || !ly || !lr || !lfirst || !is_first || !key) {
-        free(v), free(f), free(lx), free(ly), free(lr), free(lfirst), free(is_first), free(key);
+    int *slot = malloc((size_t)GS_MAX_UNITS * sizeof *slot);
+    double *t = malloc((tl->n_events ? tl->n_events : 1) * sizeof *t);
+    if (!v || !f || !lx || !ly || !lr || !lfirst || !is_first || !key || !slot || !t) {
+        free(v), free(f), free(lx), free(ly), free(lr), free(lfirst), free(is_first), free(key), free(slot), free(t);
         return -1;
     }
+    for (int i = 0; i < GS_MAX_UNITS; i++)
+        slot[i] = -1;
     /* a CTA's first unit: the one whose MAINLOOP began first on it */
     for (size_t i = 0; i < units->n; i++)
         key[i] = (ukey){units->u[i].cta, units->u[i].unit, us[units->u[i].unit].main_t0, i};
@@ -241,8 +310,9 @@ static int aggregate(const gs_timeline *tl, const gs_units *units, const ustamp 
             }
             r->sub_ns[p] = gs_quantile(v, m, 0.5);
         }
+        steady_cost(tl, units, us, kb_phase, r, slot, t, lx, ly, lr);
     }
-    free(v), free(f), free(lx), free(ly), free(lr), free(lfirst), free(is_first), free(key);
+    free(v), free(f), free(lx), free(ly), free(lr), free(lfirst), free(is_first), free(key), free(slot), free(t);
     return 0;
 }
 
@@ -292,7 +362,7 @@ int gs_widths_compute(const gs_timeline *tl, const gs_meta *meta, const gs_phase
         goto done;
     }
     out->ok = 1;
-    rc = aggregate(tl, units, us, out);
+    rc = aggregate(tl, units, us, kb_phase, out);
 done:
     free(us);
     if (rc || !out->ok)

@@ -30,6 +30,14 @@ typedef struct gs_width_row {
     double main_share;    /* of all units' MAINLOOP time */
     double sub_ns[GS_NUM_PHASES]; /* per main-loop sub-phase (ids of gs_widths.sub): median record over
                                    * whole tiles; NAN without */
+    /* Where the run names a sub-phase stamped once per K block (units.kblock_phase) and the
+     * stamps have it (the detail twin): in each unit of 4 or more K blocks (whole tiles and
+     * parts), its steady cost per K block, the median interval between the starts of
+     * successive records, and what its MAINLOOP has above its K blocks at that cost (the main
+     * loop's first stages and end); medians over those units.  The per-K-block quantiles above
+     * divide the whole MAINLOOP, so they carry the first stages' ramp.  NAN without. */
+    double steady_kb_ns, above_steady_ns;
+    double above_steady_share; /* above_steady_ns over that unit's MAINLOOP, median over the units */
     /* The main loop as a line over every unit of the width, whole tiles and parts: MAINLOOP =
      * start + K blocks x fit_kb_ns, least squares with one slope and two starts, a CTA's first
      * unit's (it also waits for the kernel's first loads; the unit whose MAINLOOP began first on

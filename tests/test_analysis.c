@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "near.h"
 
 #include <math.h>
 #include "synth.h"
@@ -455,6 +456,38 @@ static void slow_start_verdict(void **state)
     assert_false(says_slow_start(6000, 500, 0, SLOW_NOT_OK));    /* no table */
 }
 
+/* The "above its steady K blocks" verdict: at the width with the most main-loop time that has
+ * the figure, from GS_ABOVE_STEADY of its main loop, not below it, not from a smaller width's
+ * larger share, and not without the figure. */
+static int says_above_steady(double share_big, double share_small, int have_big, const char *text)
+{
+    gs_rundata *r = verdict_run(132);
+    gs_widths *w = &r->widths;
+    w->applies = 1, w->ok = 1, w->n = 2;
+    w->row[0] = (gs_width_row){.width = 64, .main_share = 0.2, .steady_kb_ns = 500, .above_steady_ns = 9000,
+                               .above_steady_share = share_small};
+    w->row[1] = (gs_width_row){.width = 128, .main_share = 0.8, .steady_kb_ns = have_big ? 771 : NAN,
+                               .above_steady_ns = have_big ? 3450 : NAN,
+                               .above_steady_share = have_big ? share_big : NAN};
+    for (int i = 0; i < 2; i++)
+        w->row[i].fit_first_ns = w->row[i].fit_later_ns = w->row[i].fit_kb_ns = NAN;
+    const int said = says(r, text, 0);
+    free(r);
+    return said;
+}
+
+static void above_steady_verdict(void **state)
+{
+    (void)state;
+    const char *any = "Main loop above its steady K blocks:";
+    assert_true(says_above_steady(0.074, 0.5, 1, "Main loop above its steady K blocks: at width 128 a unit's main loop "
+                                                 "runs 3.45 us (7%) longer than its K blocks at the steady 0.771 us"));
+    assert_true(says_above_steady(GS_ABOVE_STEADY, 0.0, 1, any));
+    assert_false(says_above_steady(0.049, 0.5, 1, any)); /* below the bound; the smaller width's 50% does not speak */
+    assert_true(says_above_steady(NAN, 0.5, 0, "Main loop above its steady K blocks: at width 64 ")); /* the one with it */
+    assert_false(says_above_steady(NAN, 0.01, 0, any));
+}
+
 /* The "Unbalanced" verdict: said from a full wave when an even spread saves at least
  * GS_BALANCE_BOUND, not below it and not under one wave (the idle SMs say that). */
 static int says_unbalanced(double waves, double bound)
@@ -662,7 +695,7 @@ int main(void)
         cmocka_unit_test(instance_quantiles_repeated), cmocka_unit_test(instance_quantiles_distinct),
         cmocka_unit_test(epilogue_fully_hidden),      cmocka_unit_test(epilogue_half_hidden),
         cmocka_unit_test(epilogue_fully_exposed),     cmocka_unit_test(waves_and_idle_tail),
-        cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict), cmocka_unit_test(slow_start_verdict), cmocka_unit_test(fetch_verdict),
+        cmocka_unit_test(overlapping_exposed_phases), cmocka_unit_test(unbalanced_verdict), cmocka_unit_test(slow_start_verdict), cmocka_unit_test(above_steady_verdict), cmocka_unit_test(fetch_verdict),
         cmocka_unit_test(planned_work), cmocka_unit_test(planned_bound_applies),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "near.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -206,16 +207,21 @@ static void units_file_round_trip_and_refusals(void **state)
 
 /* Two CTAs of one warp: a main loop of four K blocks, each opening with a wait of wait_ns, then
  * an epilogue. */
-static void two_ctas(synth *s, double wait_ns)
+static void two_ctas_every(synth *s, double wait_ns, double step_ns)
 {
     synth_init(s, 2, 1, 8);
     for (uint32_t c = 0; c < 2; c++) {
         synth_warp(s, c, 0, (uint16_t)c, 0, 10000);
         synth_event(s, c, 0, GS_MAINLOOP, 0, 8000, (uint16_t)c);
         for (int k = 0; k < 4; k++)
-            synth_event(s, c, 0, SYN_WAIT, 2000.0 * k, 2000.0 * k + wait_ns, (uint16_t)c);
+            synth_event(s, c, 0, SYN_WAIT, step_ns * k, step_ns * k + wait_ns, (uint16_t)c);
         synth_event(s, c, 0, GS_EPILOGUE, 8000, 10000, (uint16_t)c);
     }
+}
+
+static void two_ctas(synth *s, double wait_ns)
+{
+    two_ctas_every(s, wait_ns, 2000);
 }
 
 /* A whole run through the API: 2 CTAs x 1 warp, a main loop and its wait sub-phase. */
@@ -279,7 +285,9 @@ static void a_run_written_through_the_api_reads_back(void **state)
 
 
 /* The detail twin's stamps: only after the twin's, and read back as the sub-phases' source
- * (WAIT: 20% of CTA time in the twin's stamps, 40% in the detail twin's). */
+ * (WAIT: 20% of CTA time in the twin's stamps, 40% in the detail twin's; a WAIT every 2000 ns
+ * in the twin's, every 1800 in the detail twin's: the steady cost per K block is the detail
+ * twin's, and the 8000 ns MAINLOOP has 800 above its four K blocks). */
 static void detail_stamps_beside_the_twins(void **state)
 {
     (void)state;
@@ -296,8 +304,9 @@ static void detail_stamps_beside_the_twins(void **state)
 
     snprintf(p, sizeof p, "%s/runs/both", dir);
     assert_int_equal(write_run(&rd, p, 1, 1, err, sizeof err), 0);
+    gs_meta_set(&rd.meta, "units.kblock_phase", "TMA_WAIT");
     synth s;
-    two_ctas(&s, 1000);
+    two_ctas_every(&s, 1000, 1800);
     gs_record *seg = synth_segments(&s);
     assert_int_equal(gs_rundir_stamps_detail(&rd, 2, 1, 8, s.w, seg, err, sizeof err), 0);
     free(seg);
@@ -308,6 +317,9 @@ static void detail_stamps_beside_the_twins(void **state)
     assert_true(r.has_detail);
     assert_float_equal(r.phases.ph[SYN_WAIT].busy_share, 0.4, 1e-3);
     assert_float_equal(r.widths.row[0].sub_ns[SYN_WAIT], 1000, 1);
+    assert_float_equal(r.widths.row[0].steady_kb_ns, 1800, 1);
+    assert_float_equal(r.widths.row[0].above_steady_ns, 800, 1);
+    assert_float_equal(r.widths.row[0].above_steady_share, 0.1, 1e-3);
     gs_rundata_free(&r);
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "near.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,8 +53,9 @@ static void add(gs_timeline *tl, size_t *cap, uint32_t cta, uint16_t warp, int t
 
 /* Stamps of a launch that ran the units: warp 0 and warp 1 of each CTA record every unit's
  * MAINLOOP (warp 1's is longer and must not count); with detail, both record each K block's
- * sub-phases (warp 1's far off). */
-static void stamp(gs_timeline *tl, const tunit *us, size_t n, int detail)
+ * sub-phases (warp 1's far off).  ramp: ns the first two K blocks take above the rest (3/4
+ * of it the first's, 1/4 the second's), in MAINLOOP too. */
+static void stamp_ramp(gs_timeline *tl, const tunit *us, size_t n, int detail, double ramp)
 {
     memset(tl, 0, sizeof *tl);
     size_t cap = 0;
@@ -64,11 +66,11 @@ static void stamp(gs_timeline *tl, const tunit *us, size_t n, int detail)
             if (u->cta != b)
                 continue;
             const int kb = (int)(u->k1 - u->k0);
-            const double rate = us[i].rate, ml = kb * rate;
+            const double rate = us[i].rate, ml = kb * rate + ramp;
             add(tl, &cap, b, 0, (int)u->unit, (int)u->group, GS_MAINLOOP, t0, t0 + ml);
             add(tl, &cap, b, 1, (int)u->unit, (int)u->group, GS_MAINLOOP, t0 + 20, t0 + ml + 500);
             for (int k = 0; detail && k < kb; k++) {
-                const double at = t0 + k * rate;
+                const double at = t0 + k * rate + (k == 0 ? 0 : k == 1 ? 0.75 * ramp : ramp);
                 /* the first K block waits longest: the medians are the others' */
                 const double wait = k == 0 ? 500 : u->width == 64 ? 40 : 60;
                 add(tl, &cap, b, 0, (int)u->unit, (int)u->group, SYN_WAIT, at, at + wait);
@@ -81,6 +83,11 @@ static void stamp(gs_timeline *tl, const tunit *us, size_t n, int detail)
             t0 += ml + 1000;
         }
     }
+}
+
+static void stamp(gs_timeline *tl, const tunit *us, size_t n, int detail)
+{
+    stamp_ramp(tl, us, n, detail, 0);
 }
 
 /* Each test's stamps, meta.txt, names, units and table; teardown frees them. */
@@ -188,6 +195,59 @@ static void units_agree_detail(void **state)
     assert_float_equal(w->row[0].sub_ns[SYN_MMA], 364, 1e-6);
     assert_float_equal(w->row[1].sub_ns[SYN_WAIT], 60, 1e-6);
     assert_float_equal(w->row[1].sub_ns[SYN_MMA], 428, 1e-6);
+    assert_float_equal(w->row[0].steady_kb_ns, 1100, 1e-6);
+    assert_float_equal(w->row[0].above_steady_ns, 0, 1e-6);
+}
+
+/* The steady cost per K block is the median interval between the per-K-block records of a
+ * unit (warp 0's: warp 1's lie on the same starts and must not count), so the first two K
+ * blocks' 4000 ns above it stay out of it and make up "above steady"; the plain twin has no
+ * such records. */
+static void steady_cost_leaves_out_the_ramp(void **state)
+{
+    fixture *f = *state;
+    stamp_ramp(&f->tl, units1, N1, 1, 4000);
+    describe(f, units1, N1, 4);
+    assert_int_equal(gs_widths_compute(&f->tl, &f->m, &f->names, &f->units, &f->w), 0);
+    const gs_widths *w = &f->w;
+    assert_int_equal(w->ok, 1);
+    /* per unit: its rate; medians over the width's units */
+    assert_float_equal(w->row[0].steady_kb_ns, 1100, 1e-6);
+    assert_float_equal(w->row[1].steady_kb_ns, 2150, 1e-6);
+    assert_float_equal(w->row[0].above_steady_ns, 4000, 1e-6);
+    assert_float_equal(w->row[1].above_steady_ns, 4000, 1e-6);
+    /* 4000 over MAINLOOPs of 8 x rate + 4000: 64 wide 1000, 1200; 128 wide 2000 .. 2600 */
+    assert_float_equal(w->row[0].above_steady_share, (4000.0 / 12000 + 4000.0 / 13600) / 2, 1e-9);
+    assert_float_equal(w->row[1].above_steady_share, (4000.0 / 20800 + 4000.0 / 21600) / 2, 1e-9);
+    /* the quantiles of MAINLOOP / K blocks carry the ramp: 1100 + 4000 / 8 */
+    assert_float_equal(w->row[0].kb_p50_ns, 1600, 1e-6);
+}
+
+static void steady_cost_none_without_per_kblock_records(void **state)
+{
+    const gs_widths *w = run(state, units1, N1, 4, 0);
+    assert_true(isnan(w->row[0].steady_kb_ns) && isnan(w->row[1].steady_kb_ns));
+    assert_true(isnan(w->row[0].above_steady_ns) && isnan(w->row[0].above_steady_share));
+}
+
+/* Three K blocks make two intervals, both possibly the ramp's: no steady cost. */
+static void steady_cost_needs_four_k_blocks(void **state)
+{
+    static const tunit short_units[] = {
+        {{0, 0, 0, 64, 0, 3, 1, 3 * FLOPS_PER_KB(64)}, 1000},
+        {{1, 1, 0, 64, 0, 4, 1, 4 * FLOPS_PER_KB(64)}, 1500},
+    };
+    const gs_widths *w = run(state, short_units, 2, 4, 1);
+    assert_int_equal(w->ok, 1);
+    assert_float_equal(w->row[0].steady_kb_ns, 1500, 1e-6); /* the 4-block unit's alone */
+    fixture *f = *state;
+    gs_meta_free(&f->m);
+    gs_units_free(&f->units);
+    gs_timeline_free(&f->tl);
+    memset(f, 0, sizeof *f);
+    w = run(state, short_units, 1, 4, 1);
+    assert_int_equal(w->ok, 1);
+    assert_true(isnan(w->row[0].steady_kb_ns));
 }
 
 /* The floor is a K block's flops at one SM's share: 3 SMs in meta.txt, 3/4 of 4's. */
@@ -407,6 +467,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(units_agree_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(units_agree_detail, setup, teardown),
+        cmocka_unit_test_setup_teardown(steady_cost_leaves_out_the_ramp, setup, teardown),
+        cmocka_unit_test_setup_teardown(steady_cost_none_without_per_kblock_records, setup, teardown),
+        cmocka_unit_test_setup_teardown(steady_cost_needs_four_k_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(floor_follows_the_sm_count, setup, teardown),
         cmocka_unit_test_setup_teardown(parts_stay_out_of_the_median, setup, teardown),
         cmocka_unit_test_setup_teardown(main_loop_as_a_line, setup, teardown),
