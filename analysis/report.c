@@ -374,7 +374,7 @@ static void widths_table(gs_buf *b, const gs_rundata *r)
                       r->has_detail ? ", from the detail twin (the other columns from the twin)" : "");
     int steady = 0;
     for (int i = 0; i < w->n; i++)
-        steady |= isfinite(w->row[i].steady_kb_ns);
+        steady = steady || isfinite(w->row[i].steady_kb_ns);
     if (steady)
         gs_buf_printf(b, " Steady: in each unit of 4 or more K blocks (whole tiles and parts), the median interval "
                          "between the starts of successive %s records (one a K block; %s); above steady: that unit's "

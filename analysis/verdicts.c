@@ -132,9 +132,9 @@ void gs_verdicts_compute(const gs_rundata *r, gs_verdicts *out)
             sr = x;
     }
     if (sr && sr->above_steady_share >= GS_ABOVE_STEADY)
-        say(out, "Main loop above its steady K blocks: at width %d a unit's main loop runs %.2f us (%.0f%%) longer "
-                 "than its K blocks at the steady %.3f us each (%s twin): its first stages and its end, which a "
-                 "cheaper K block would not shorten.",
+        say(out, "Main loop above its steady K blocks: at width %d a unit's main loop runs %.2f us (%.0f%% of it) "
+                 "longer than its K blocks at the steady %.3f us each (%s twin): its first stages and its end, which "
+                 "a cheaper K block would not shorten.",
             sr->width, sr->above_steady_ns / 1e3, 100 * sr->above_steady_share, sr->steady_kb_ns / 1e3,
             r->has_detail ? "detail" : "plain");
     if (t->tail_share >= GS_TAIL_BOUND)

@@ -199,10 +199,13 @@ static void steady_cost(const gs_timeline *tl, const gs_units *units, const usta
         const size_t k = (size_t)slot[e->tile];
         t[off[k] + fill[k]++] = e->t0;
     }
-    size_t m = 0;
+    size_t m = 0, ms = 0;
     for (size_t k = 0; k < n; k++) {
         double *s = t + off[k];
         const size_t c = fill[k];
+        slot[tile[k]->unit] = -1;
+        if (c < 2) /* cannot happen: a unit's records match its K blocks (agrees()) */
+            continue;
         qsort(s, c, sizeof *s, cmp_double);
         for (size_t j = 0; j + 1 < c; j++) /* the intervals, in place */
             s[j] = s[j + 1] - s[j];
@@ -210,13 +213,13 @@ static void steady_cost(const gs_timeline *tl, const gs_units *units, const usta
         const double main_ns = us[tile[k]->unit].main_ns;
         per_tile[m] = kb_ns;
         above[m] = main_ns - (double)(tile[k]->k1 - tile[k]->k0) * kb_ns;
-        share[m] = main_ns > 0 ? above[m] / main_ns : NAN;
+        if (main_ns > 0)
+            share[ms++] = above[m] / main_ns;
         m++;
-        slot[tile[k]->unit] = -1;
     }
     r->steady_kb_ns = gs_quantile(per_tile, m, 0.5);
     r->above_steady_ns = gs_quantile(above, m, 0.5);
-    r->above_steady_share = gs_quantile(share, m, 0.5);
+    r->above_steady_share = gs_quantile(share, ms, 0.5);
 done:
     free(off), free(fill), free(tile);
 }

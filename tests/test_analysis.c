@@ -481,7 +481,8 @@ static void above_steady_verdict(void **state)
     (void)state;
     const char *any = "Main loop above its steady K blocks:";
     assert_true(says_above_steady(0.074, 0.5, 1, "Main loop above its steady K blocks: at width 128 a unit's main loop "
-                                                 "runs 3.45 us (7%) longer than its K blocks at the steady 0.771 us"));
+                                                 "runs 3.45 us (7% of it) longer than its K blocks at the steady "
+                                                 "0.771 us each (plain twin)"));
     assert_true(says_above_steady(GS_ABOVE_STEADY, 0.0, 1, any));
     assert_false(says_above_steady(0.049, 0.5, 1, any)); /* below the bound; the smaller width's 50% does not speak */
     assert_true(says_above_steady(NAN, 0.5, 0, "Main loop above its steady K blocks: at width 64 ")); /* the one with it */

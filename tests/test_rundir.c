@@ -16,8 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "slurp.h"
 #include "tmpdir.h"
 #include "synth.h"
+#include "analysis/report.h"
 #include "analysis/run.h"
 #include "instrument/gs_rundir.h"
 
@@ -320,6 +324,36 @@ static void detail_stamps_beside_the_twins(void **state)
     assert_float_equal(r.widths.row[0].steady_kb_ns, 1800, 1);
     assert_float_equal(r.widths.row[0].above_steady_ns, 800, 1);
     assert_float_equal(r.widths.row[0].above_steady_share, 0.1, 1e-3);
+    /* the report's width table: its three steady columns, as many cells in every line */
+    char path[700];
+    snprintf(path, sizeof path, "%s/report.md", p);
+    assert_int_equal(gs_report_write(&r, path, NULL, err, sizeof err), 0);
+    const char *h = strstr(slurp(path), "| width | whole tiles |");
+    assert_non_null(h);
+    int bars[3] = {0, 0, 0}, line = 0;
+    for (const char *c = h; *c && line < 3; c++)
+        if (*c == '|')
+            bars[line]++;
+        else if (*c == '\n')
+            line++;
+    assert_int_equal(line, 3);
+    assert_int_equal(bars[0], 16); /* 15 columns: 11, one sub-phase, the three steady ones */
+    assert_int_equal(bars[1], bars[0]);
+    assert_int_equal(bars[2], bars[0]);
+    assert_non_null(strstr(h, " TMA_WAIT us | steady us per K block | above steady us | above steady, of MAINLOOP |\n"));
+    assert_non_null(strstr(h, "| 1.800 | 0.80 | 10.0% |\n"));
+    /* and summary.json's */
+    snprintf(path, sizeof path, "%s/summary.json", p);
+    assert_int_equal(gs_summary_write(&r, path, err, sizeof err), 0);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    assert_non_null(root);
+    assert_int_equal(json_integer_value(json_object_get(root, "version")), 3);
+    json_t *row = json_array_get(json_object_get(json_object_get(root, "mainloop_by_width"), "widths"), 0);
+    assert_float_equal(json_real_value(json_object_get(row, "steady_kb_us")), 1.8, 1e-3);
+    assert_float_equal(json_real_value(json_object_get(row, "above_steady_us")), 0.8, 1e-3);
+    assert_float_equal(json_real_value(json_object_get(row, "above_steady_share")), 0.1, 1e-3);
+    json_decref(root);
     gs_rundata_free(&r);
 }
 

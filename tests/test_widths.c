@@ -250,6 +250,16 @@ static void steady_cost_needs_four_k_blocks(void **state)
     assert_true(isnan(w->row[0].steady_kb_ns));
 }
 
+/* Parts count for the steady cost as whole tiles do (its intervals are a part's K blocks too):
+ * four tiles at 1000 and 1200 and four parts at PART_RATE, the median between them. */
+static void steady_cost_takes_parts(void **state)
+{
+    const gs_widths *w = run(state, units2, N2, 4, 1);
+    assert_int_equal(w->ok, 1);
+    assert_float_equal(w->row[0].steady_kb_ns, (1200 + PART_RATE) / 2, 1e-6);
+    assert_float_equal(w->row[0].above_steady_ns, 0, 1e-6);
+}
+
 /* The floor is a K block's flops at one SM's share: 3 SMs in meta.txt, 3/4 of 4's. */
 static void floor_follows_the_sm_count(void **state)
 {
@@ -470,6 +480,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(steady_cost_leaves_out_the_ramp, setup, teardown),
         cmocka_unit_test_setup_teardown(steady_cost_none_without_per_kblock_records, setup, teardown),
         cmocka_unit_test_setup_teardown(steady_cost_needs_four_k_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(steady_cost_takes_parts, setup, teardown),
         cmocka_unit_test_setup_teardown(floor_follows_the_sm_count, setup, teardown),
         cmocka_unit_test_setup_teardown(parts_stay_out_of_the_median, setup, teardown),
         cmocka_unit_test_setup_teardown(main_loop_as_a_line, setup, teardown),
