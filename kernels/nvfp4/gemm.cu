@@ -1044,15 +1044,6 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
         if (warp == 4 * CW) {
-#if NVFP4_STUDY_LOADER /* study: the twins' loading warp as production's, no PROLOGUE stamp, no flush */
-            if (lane == 0) {
-                griddep_wait();
-                while (cur.t < last)
-                    load_stage<Cfg>(kp, cur, sm_base);
-                GS_FINISH(gs);
-            }
-            return;
-#endif
             /* the twins: how long the loading warp waits before its first token load */
             GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
