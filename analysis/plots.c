@@ -63,6 +63,17 @@ static void script_tail(gs_buf *gp, const char *name, int w, int h)
                   h, name);
 }
 
+/* The script's SVG half, then both files written and the buffers freed. */
+static int finish_plot(const char *outdir, const char *name, int w, int h, gs_buf *dat, gs_buf *gp, char *err,
+                       size_t errlen)
+{
+    script_tail(gp, name, w, h);
+    const int rc = write_pair(outdir, name, dat, gp, err, errlen);
+    gs_buf_free(dat);
+    gs_buf_free(gp);
+    return rc;
+}
+
 static int plot_shares(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
 {
     gs_buf dat = {0}, gp = {0};
@@ -91,11 +102,7 @@ static int plot_shares(const gs_rundata *r, const char *outdir, char *err, size_
                       p <= GS_STORE ? gs_rundata_phase(r, p) : "outside", v, p <= GS_STORE ? p + 1 : GS_NUM_PHASES + 1);
     }
     gs_buf_printf(&gp, "\n");
-    script_tail(&gp, "phase_shares", 760, 420);
-    int rc = write_pair(outdir, "phase_shares", &dat, &gp, err, errlen);
-    gs_buf_free(&dat);
-    gs_buf_free(&gp);
-    return rc;
+    return finish_plot(outdir, "phase_shares", 760, 420, &dat, &gp, err, errlen);
 }
 
 static int plot_timeline(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
@@ -132,11 +139,7 @@ static int plot_timeline(const gs_rundata *r, const char *outdir, char *err, siz
     if (!nb)
         gs_buf_printf(&gp, "NaN title 'no records'");
     gs_buf_printf(&gp, "\n");
-    script_tail(&gp, "sm_timeline", 1200, 700);
-    int rc = write_pair(outdir, "sm_timeline", &dat, &gp, err, errlen);
-    gs_buf_free(&dat);
-    gs_buf_free(&gp);
-    return rc;
+    return finish_plot(outdir, "sm_timeline", 1200, 700, &dat, &gp, err, errlen);
 }
 
 #define HIST_BINS 40
@@ -239,11 +242,7 @@ static int plot_sm_time(const gs_rundata *r, const char *outdir, char *err, size
             first = 0;
         }
     gs_buf_printf(&gp, "\n");
-    script_tail(&gp, "sm_time", 760, 420);
-    int rc = write_pair(outdir, "sm_time", &dat, &gp, err, errlen);
-    gs_buf_free(&dat);
-    gs_buf_free(&gp);
-    return rc;
+    return finish_plot(outdir, "sm_time", 760, 420, &dat, &gp, err, errlen);
 }
 
 /* Number of SMs with at least one CTA resident, over time. */
@@ -259,11 +258,51 @@ static int plot_sms_busy(const gs_rundata *r, const char *outdir, char *err, siz
                   "set title \"SMs with a CTA resident\\n%s\"\nset xlabel 'time since first CTA start (us)'\nset ylabel "
                   "'SMs'\nset yrange [0:%d]\nunset key\nplot 'sms_busy.dat' using 1:2 with steps lw 2 lt 1\n",
                   run_label(r), r->smt.sms + 2);
-    script_tail(&gp, "sms_busy", 900, 360);
-    int rc = write_pair(outdir, "sms_busy", &dat, &gp, err, errlen);
-    gs_buf_free(&dat);
-    gs_buf_free(&gp);
-    return rc;
+    return finish_plot(outdir, "sms_busy", 900, 360, &dat, &gp, err, errlen);
+}
+
+int gs_plots_have_kblocks(const gs_rundata *r)
+{
+    for (int i = 0; r->widths.ok && i < r->widths.n; i++)
+        if (r->widths.row[i].kb_profile_n > 0)
+            return 1;
+    return 0;
+}
+
+/* Each width's K-block profile (widths.h): K block j's interval against its steady one. */
+static int plot_kblocks(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
+{
+    if (!gs_plots_have_kblocks(r))
+        return 0;
+    const gs_widths *w = &r->widths;
+    const char *build = r->has_detail ? "the detail twin's stamps" : "the twin's stamps";
+    gs_buf dat = {0}, gp = {0};
+    gs_buf_printf(&dat, "# gemmscope kblocks 1: one block per width (blocks separated by two blank lines); "
+                        "k_block interval_us steady_us; from %s\n",
+                  build);
+    script_head(&gp, "kblocks", 900, 420);
+    gs_buf_printf(&gp,
+                  "set title \"K block intervals: the start of one %s record to the next, median over the units "
+                  "(%s)\\n%s\"\nset xlabel 'K block of the unit'\nset ylabel 'us'\nset yrange [0:*]\nset key top "
+                  "right\nplot",
+                  gs_rundata_str(r, "units.kblock_phase"), build, run_label(r));
+    int block = 0;
+    for (int i = 0; i < w->n; i++) {
+        const gs_width_row *x = &w->row[i];
+        if (x->kb_profile_n <= 0)
+            continue;
+        gs_buf_printf(&dat, "%s# width %d\n", block ? "\n\n" : "", x->width);
+        for (int j = 0; j < x->kb_profile_n; j++)
+            gs_buf_printf(&dat, "%d %.4f %.4f\n", j + 1, x->kb_interval_ns[j] / 1e3, x->steady_kb_ns / 1e3);
+        gs_buf_printf(&gp,
+                      "%s 'kblocks.dat' index %d using 1:2 with linespoints lw 2 lt %d title 'width %d', "
+                      "'kblocks.dat' index %d using 1:3 with lines dt 2 lt %d title 'width %d steady'",
+                      block ? "," : "", block, 1 + block % GS_NUM_PHASES, x->width, block, 1 + block % GS_NUM_PHASES,
+                      x->width);
+        block++;
+    }
+    gs_buf_printf(&gp, "\n");
+    return finish_plot(outdir, "kblocks", 900, 420, &dat, &gp, err, errlen);
 }
 
 int gs_plots_write(const gs_rundata *r, const char *outdir, char *err, size_t errlen)
@@ -276,7 +315,7 @@ int gs_plots_write(const gs_rundata *r, const char *outdir, char *err, size_t er
     }
     if (plot_shares(r, outdir, err, errlen) || plot_sm_time(r, outdir, err, errlen) ||
         plot_sms_busy(r, outdir, err, errlen) || plot_timeline(r, outdir, err, errlen) ||
-        plot_hist(r, outdir, err, errlen))
+        plot_hist(r, outdir, err, errlen) || plot_kblocks(r, outdir, err, errlen))
         return -1;
     return 0;
 }

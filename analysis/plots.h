@@ -1,7 +1,8 @@
 /* gnuplot scripts and their data for a run's report (docs/report.md):
  * phase_shares (100% stacked bar), sm_timeline (per-SM CTAs coloured by
- * phase), phase_hist (instance durations per phase).  Each script renders a
- * PNG and an SVG. */
+ * phase), phase_hist (instance durations per phase), and where the run has
+ * it, kblocks (the K-block profile, widths.h).  Each script renders a PNG and
+ * an SVG. */
 #ifndef GS_PLOTS_H
 #define GS_PLOTS_H
 
@@ -17,7 +18,11 @@ int gs_gnuplot_available(void);
 /* Runs every script in dir/plots; 0 when all rendered, -1 with err otherwise. */
 int gs_plots_render(const char *dir, char *err, size_t errlen);
 
-/* Names of the plots a report embeds, NULL-terminated. */
+/* Names of the plots every report embeds, NULL-terminated. */
 extern const char *const gs_plot_names[];
+
+/* 1 when the run has the K-block profile (widths.h), and so the plot kblocks, which only
+ * such runs have. */
+int gs_plots_have_kblocks(const gs_rundata *r);
 
 #endif

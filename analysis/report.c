@@ -766,6 +766,8 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         gs_buf_printf(&b, "%s\n\n", plots_note);
     for (int i = 0; gs_plot_names[i]; i++)
         gs_buf_printf(&b, "![%s](plots/%s.png)\n\n", gs_plot_names[i], gs_plot_names[i]);
+    if (gs_plots_have_kblocks(r))
+        gs_buf_printf(&b, "![kblocks](plots/kblocks.png)\n\n");
     gs_buf_printf(&b, "Data and gnuplot scripts: `plots/*.dat`, `plots/*.gp`; machine-readable figures: "
                       "`summary.json`.\n");
     int rc = gs_buf_write(&b, path, err, errlen);

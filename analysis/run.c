@@ -115,12 +115,15 @@ static void take_detail_widths(gs_widths *w, const gs_widths *d)
         for (int p = 0; p < GS_NUM_PHASES; p++)
             w->row[i].sub_ns[p] = NAN;
         w->row[i].steady_kb_ns = w->row[i].above_steady_ns = w->row[i].above_steady_share = NAN;
+        w->row[i].kb_profile_n = 0;
         for (int k = 0; k < d->n; k++)
             if (d->row[k].width == w->row[i].width) {
                 memcpy(w->row[i].sub_ns, d->row[k].sub_ns, sizeof w->row[i].sub_ns);
                 w->row[i].steady_kb_ns = d->row[k].steady_kb_ns;
                 w->row[i].above_steady_ns = d->row[k].above_steady_ns;
                 w->row[i].above_steady_share = d->row[k].above_steady_share;
+                memcpy(w->row[i].kb_interval_ns, d->row[k].kb_interval_ns, sizeof w->row[i].kb_interval_ns);
+                w->row[i].kb_profile_n = d->row[k].kb_profile_n;
             }
     }
 }

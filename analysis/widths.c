@@ -174,13 +174,18 @@ static void steady_cost(const gs_timeline *tl, const gs_units *units, const usta
                         int *slot, double *t, double *per_tile, double *above, double *share)
 {
     r->steady_kb_ns = r->above_steady_ns = r->above_steady_share = NAN;
+    r->kb_profile_n = 0;
+    for (int j = 0; j < GS_KB_PROFILE; j++)
+        r->kb_interval_ns[j] = NAN;
     if (kb_phase < 0)
         return;
     /* each unit of the width with enough records gets a segment of t as long as they are */
     size_t n = 0, used = 0;
     size_t *off = malloc((units->n + 1) * sizeof *off), *fill = calloc(units->n + 1, sizeof *fill);
     const gs_unit **tile = malloc((units->n + 1) * sizeof *tile);
-    if (!off || !fill || !tile)
+    /* each unit's first GS_KB_PROFILE intervals, NAN past its last */
+    double *prof = malloc((units->n + 1) * GS_KB_PROFILE * sizeof *prof);
+    if (!off || !fill || !tile || !prof)
         goto done;
     for (size_t i = 0; i < units->n; i++) {
         const gs_unit *u = &units->u[i];
@@ -209,6 +214,8 @@ static void steady_cost(const gs_timeline *tl, const gs_units *units, const usta
         qsort(s, c, sizeof *s, cmp_double);
         for (size_t j = 0; j + 1 < c; j++) /* the intervals, in place */
             s[j] = s[j + 1] - s[j];
+        for (size_t j = 0; j < GS_KB_PROFILE; j++) /* before the median reorders them */
+            prof[m * GS_KB_PROFILE + j] = j + 1 < c ? s[j] : NAN;
         const double kb_ns = gs_quantile(s, c - 1, 0.5);
         const double main_ns = us[tile[k]->unit].main_ns;
         per_tile[m] = kb_ns;
@@ -220,8 +227,18 @@ static void steady_cost(const gs_timeline *tl, const gs_units *units, const usta
     r->steady_kb_ns = gs_quantile(per_tile, m, 0.5);
     r->above_steady_ns = gs_quantile(above, m, 0.5);
     r->above_steady_share = gs_quantile(share, ms, 0.5);
+    for (int j = 0; j < GS_KB_PROFILE; j++) {
+        size_t q = 0;
+        for (size_t k = 0; k < m; k++)
+            if (!isnan(prof[k * GS_KB_PROFILE + j]))
+                per_tile[q++] = prof[k * GS_KB_PROFILE + j];
+        if (!q) /* a unit with interval j has every one before it */
+            break;
+        r->kb_interval_ns[j] = gs_quantile(per_tile, q, 0.5);
+        r->kb_profile_n = j + 1;
+    }
 done:
-    free(off), free(fill), free(tile);
+    free(off), free(fill), free(tile), free(prof);
 }
 
 /* The rows, by increasing width. */

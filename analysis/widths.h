@@ -17,6 +17,7 @@
 #include "timeline.h"
 
 #define GS_WIDTHS_MAX 32 /* distinct widths in one table */
+#define GS_KB_PROFILE 32 /* K blocks of a width's profile (widths.h: kb_interval_ns) */
 
 typedef struct gs_width_row {
     int width;
@@ -38,6 +39,10 @@ typedef struct gs_width_row {
      * divide the whole MAINLOOP, so they carry the first stages' ramp.  NAN without. */
     double steady_kb_ns, above_steady_ns;
     double above_steady_share; /* above_steady_ns over that unit's MAINLOOP, median over the units */
+    /* The same units' profile: K block j's interval (the start of its record to the next's), the
+     * median over the units that have it, for j < kb_profile_n (the plot kblocks). */
+    double kb_interval_ns[GS_KB_PROFILE];
+    int kb_profile_n;
     /* The main loop as a line over every unit of the width, whole tiles and parts: MAINLOOP =
      * start + K blocks x fit_kb_ns, least squares with one slope and two starts, a CTA's first
      * unit's (it also waits for the kernel's first loads; the unit whose MAINLOOP began first on

@@ -21,6 +21,7 @@
 #include "slurp.h"
 #include "tmpdir.h"
 #include "synth.h"
+#include "analysis/plots.h"
 #include "analysis/report.h"
 #include "analysis/run.h"
 #include "instrument/gs_rundir.h"
@@ -281,6 +282,13 @@ static void a_run_written_through_the_api_reads_back(void **state)
     assert_float_equal(r.widths.row[0].kb_p50_ns, 2000, 1);
     assert_float_equal(r.phases.ph[SYN_WAIT].busy_share, 0.2, 1e-3);
     assert_float_equal(r.time_ms, 0.1001, 1e-9);
+    /* no per-K-block sub-phase named: no profile, no plot of it, none embedded */
+    assert_int_equal(gs_plots_have_kblocks(&r), 0);
+    assert_int_equal(gs_plots_write(&r, p, err, sizeof err), 0);
+    snprintf(tmp, sizeof tmp, "%s/plots/kblocks.dat", p);
+    assert_int_not_equal(access(tmp, F_OK), 0);
+    snprintf(tmp, sizeof tmp, "%s/plots/sms_busy.dat", p);
+    assert_int_equal(access(tmp, F_OK), 0);
     gs_rundata_free(&r);
     /* written once */
     assert_int_equal(gs_rundir_begin(&rd, p, err, sizeof err), -1);
@@ -342,6 +350,14 @@ static void detail_stamps_beside_the_twins(void **state)
     assert_int_equal(bars[2], bars[0]);
     assert_non_null(strstr(h, " TMA_WAIT us | steady us per K block | above steady us | above steady, of MAINLOOP |\n"));
     assert_non_null(strstr(h, "| 1.800 | 0.80 | 10.0% |\n"));
+    assert_non_null(strstr(h, "![kblocks](plots/kblocks.png)"));
+    /* the K-block profile's plot: three intervals of 1800 ns, the detail twin's */
+    assert_int_equal(gs_plots_write(&r, p, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/plots/kblocks.dat", p);
+    const char *dat = slurp(path);
+    assert_non_null(strstr(dat, "from the detail twin's stamps\n# width 128\n1 1.8000 1.8000\n2 1.8000 1.8000\n"
+                                "3 1.8000 1.8000\n"));
+    assert_null(strstr(dat, "\n4 "));
     /* and summary.json's */
     snprintf(path, sizeof path, "%s/summary.json", p);
     assert_int_equal(gs_summary_write(&r, path, err, sizeof err), 0);

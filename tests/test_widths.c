@@ -221,6 +221,14 @@ static void steady_cost_leaves_out_the_ramp(void **state)
     assert_float_equal(w->row[1].above_steady_share, (4000.0 / 20800 + 4000.0 / 21600) / 2, 1e-9);
     /* the quantiles of MAINLOOP / K blocks carry the ramp: 1100 + 4000 / 8 */
     assert_float_equal(w->row[0].kb_p50_ns, 1600, 1e-6);
+    /* the profile: K block 1 is 3000 above its rate, K block 2 1000, the rest at it; 7 intervals */
+    assert_int_equal(w->row[0].kb_profile_n, 7);
+    assert_float_equal(w->row[0].kb_interval_ns[0], 4100, 1e-6);
+    assert_float_equal(w->row[0].kb_interval_ns[1], 2100, 1e-6);
+    for (int j = 2; j < 7; j++)
+        assert_float_equal(w->row[0].kb_interval_ns[j], 1100, 1e-6);
+    assert_true(isnan(w->row[0].kb_interval_ns[7]));
+    assert_float_equal(w->row[1].kb_interval_ns[0], 2150 + 3000, 1e-6);
 }
 
 static void steady_cost_none_without_per_kblock_records(void **state)
@@ -228,6 +236,7 @@ static void steady_cost_none_without_per_kblock_records(void **state)
     const gs_widths *w = run(state, units1, N1, 4, 0);
     assert_true(isnan(w->row[0].steady_kb_ns) && isnan(w->row[1].steady_kb_ns));
     assert_true(isnan(w->row[0].above_steady_ns) && isnan(w->row[0].above_steady_share));
+    assert_int_equal(w->row[0].kb_profile_n, 0);
 }
 
 /* Three K blocks make two intervals, both possibly the ramp's: no steady cost. */
