@@ -2,7 +2,6 @@
  * temporary folder; it is analysed there and renamed into place only when both succeeded. */
 #define _POSIX_C_SOURCE 200809L
 #include "builtin.h"
-#include "plots.h"
 #include "instrument/gs_args.h"
 
 #include <ctype.h>
@@ -150,7 +149,8 @@ int cmd_record(int argc, char **argv)
             return gs_die("no GPU here, nothing was written; `make report` renders the recorded sample instead");
         return gs_die("recording failed; nothing was written");
     }
-    if (gs_analyse(tmp, tmp, 1)) {
+    int no_gnuplot = 0;
+    if (gs_analyse(tmp, tmp, 1, &no_gnuplot)) {
         remove_tree(tmp);
         return gs_die("analysis of the new run failed; nothing was written");
     }
@@ -165,7 +165,7 @@ int cmd_record(int argc, char **argv)
     if (symlink(run_id, link_tmp) != 0 || rename(link_tmp, link) != 0)
         fprintf(stderr, "gemmscope: could not update %s\n", link);
     printf("gemmscope: run %s\ngemmscope: report %s/report.md\n", final, final);
-    if (!gs_gnuplot_available())
-        printf("gemmscope: plots not rendered (no gnuplot): make plots RUN=%s\n", final);
+    if (no_gnuplot)
+        gs_plots_hint(final);
     return 0;
 }

@@ -20,5 +20,5 @@ int cmd_report(int argc, char **argv)
         return gs_die("usage: gemmscope report RUN [-o OUT]");
     char dir[PATH_MAX];
     gs_resolve_run(run, dir, sizeof dir);
-    return gs_analyse(dir, out ? out : dir, 0);
+    return gs_analyse(dir, out ? out : dir, 0, NULL);
 }

@@ -28,7 +28,11 @@ int gs_self_dir(char *out, size_t n);
  * its exit status (2 when it is not built: one line on stderr, as for bad input), or -1 with one
  * line on stderr when it cannot be run. */
 int gs_run_recorder(const char *const *args);
-/* Analyses `run` and writes summary.json, report.md and plots into `out`; 0 or 1. */
-int gs_analyse(const char *run, const char *out, int quiet);
+/* Analyses `run` and writes summary.json, report.md and plots into `out`; 0 or 1.  no_gnuplot
+ * (may be NULL): set to 1 when the plots were not rendered for want of gnuplot. */
+int gs_analyse(const char *run, const char *out, int quiet, int *no_gnuplot);
+/* The command line's hint for a run whose plots gnuplot did not render: the folder to give
+ * `make plots` (the report itself names none). */
+void gs_plots_hint(const char *folder);
 
 #endif

@@ -140,7 +140,12 @@ static int publish(const char *stage, const char *out, char *err, size_t errlen)
     return 0;
 }
 
-int gs_analyse(const char *run, const char *out, int quiet)
+void gs_plots_hint(const char *folder)
+{
+    printf("gemmscope: plots not rendered (no gnuplot): make plots RUN=%s\n", folder);
+}
+
+int gs_analyse(const char *run, const char *out, int quiet, int *no_gnuplot_out)
 {
     char err[1024], path[8192], stage[8192];
     gs_rundata r;
@@ -178,10 +183,12 @@ int gs_analyse(const char *run, const char *out, int quiet)
     if (!quiet) {
         printf("gemmscope: report %s/report.md\n", out);
         if (no_gnuplot)
-            printf("gemmscope: plots not rendered (no gnuplot): make plots RUN=%s\n", out);
+            gs_plots_hint(out);
         else if (plots_note)
             printf("gemmscope: %s\n", plots_note);
     }
+    if (no_gnuplot_out)
+        *no_gnuplot_out = no_gnuplot;
     rc = 0;
     goto done;
 fail:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "phases.h"
+#include "instrument/gs_stats.h"
 
 /* A stamped unit, by its GS_TILE tag: CTA, group, representative warp, that warp's MAINLOOP,
  * and how many records of each phase that warp made for the unit. */
@@ -160,12 +161,6 @@ static void fit_line(const double *x, const double *y, const unsigned char *firs
  * fewer would be the ramp's own intervals. */
 #define STEADY_MIN_KB 4
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The steady cost per K block of the width's units and what their MAINLOOP has above it
  * (widths.h), from the per-K-block phase kb_phase of each unit's representative warp.
  * slot: scratch of GS_MAX_UNITS; t: scratch of tl->n_events; per_tile, above, share: scratch of
@@ -211,7 +206,7 @@ static void steady_cost(const gs_timeline *tl, const gs_units *units, const usta
         slot[tile[k]->unit] = -1;
         if (c < 2) /* cannot happen: a unit's records match its K blocks (agrees()) */
             continue;
-        qsort(s, c, sizeof *s, cmp_double);
+        qsort(s, c, sizeof *s, gs_cmp_double);
         for (size_t j = 0; j + 1 < c; j++) /* the intervals, in place */
             s[j] = s[j + 1] - s[j];
         for (size_t j = 0; j < GS_KB_PROFILE; j++) /* before the median reorders them */

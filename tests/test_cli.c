@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "slurp.h"
 #include "tmpdir.h"
 
 #include <stdio.h>
@@ -144,12 +145,7 @@ static void plots_hint_names_no_staging_folder(void **state)
     if (!strstr(said, want))
         fail_msg("the command line does not name %s/hint-out for the plots: %s", dir, said);
     snprintf(p, sizeof p, "%s/hint-out/report.md", dir);
-    FILE *f = fopen(p, "r");
-    assert_non_null(f);
-    static char md[1 << 20];
-    size_t n = fread(md, 1, sizeof md - 1, f);
-    md[n] = 0;
-    fclose(f);
+    const char *md = slurp(p);
     if (!strstr(md, "`make plots RUN=<this report's folder>`"))
         fail_msg("the report's plots hint is missing or names a folder");
     assert_null(strstr(md, dir));
