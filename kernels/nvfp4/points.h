@@ -25,7 +25,9 @@
     X("s3_w128_t256_ws_p_tmr_skr", "as s3_w128_t256_ws_p_skr with the TMA-store epilogue staged in the last "      \
       "ring slot", 3, 128, 256, 1, 1, 2, 2)                                                                         \
     X("s3_w128_t256_ws_p_tmr_sk", "as s3_w128_t256_ws_p_sk with the TMA-store epilogue staged in the last "        \
-      "ring slot", 3, 128, 256, 1, 1, 2, 1)
+      "ring slot", 3, 128, 256, 1, 1, 2, 1)                                                                         \
+    X("s3_w64_t256_ws_p_tmr", "study: one consumer warpgroup, 256-token tiles", 3, 64, 256, 1, 1, 2, 0)           \
+    X("s3_w64_t256_ws_p_tmr_sk", "study: as s3_w64_t256_ws_p_tmr with split K", 3, 64, 256, 1, 1, 2, 1)
 
 #define NVFP4_EVIDENCE_POINTS(X)                                                                                 \
     X("s1_w128_t128", "baseline: 1 stage (load, then compute), one CTA per tile, SIMT stores", 1, 128, 128, 0, 0,  \
