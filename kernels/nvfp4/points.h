@@ -25,9 +25,7 @@
     X("s3_w128_t256_ws_p_tmr_skr", "as s3_w128_t256_ws_p_skr with the TMA-store epilogue staged in the last "      \
       "ring slot", 3, 128, 256, 1, 1, 2, 2)                                                                         \
     X("s3_w128_t256_ws_p_tmr_sk", "as s3_w128_t256_ws_p_sk with the TMA-store epilogue staged in the last "        \
-      "ring slot", 3, 128, 256, 1, 1, 2, 1)                                                                         \
-    X("s3_w64_t256_ws_p_tmr", "study: one consumer warpgroup, 256-token tiles", 3, 64, 256, 1, 1, 2, 0)           \
-    X("s3_w64_t256_ws_p_tmr_sk", "study: as s3_w64_t256_ws_p_tmr with split K", 3, 64, 256, 1, 1, 2, 1)
+      "ring slot", 3, 128, 256, 1, 1, 2, 1)
 
 #define NVFP4_EVIDENCE_POINTS(X)                                                                                 \
     X("s1_w128_t128", "baseline: 1 stage (load, then compute), one CTA per tile, SIMT stores", 1, 128, 128, 0, 0,  \
@@ -88,7 +86,9 @@
       "warpgroup, persistent, store staged in the last ring slot, which also carries the two warpgroups' exchange "  \
       "of halves (no room for a buffer of its own)", 3, 64, 256, 1, 1, 2, 0, 1, 0)                                   \
     X("s3_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K (equal work per CTA)",                  \
-      3, 64, 256, 1, 1, 2, 1, 1, 0)
+      3, 64, 256, 1, 1, 2, 1, 1, 0)                                                                                  \
+    X("s3_w64_t256_ws_p_tmr_skr_g1", "study: as s3_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA " \
+      "over the mean", 3, 64, 256, 1, 1, 2, 2, 1, 0)
 
 #define NVFP4_DUAL_EVIDENCE_POINTS(X)                                                                                \
     X("s4_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with split K (equal work per CTA)",            \
@@ -134,8 +134,6 @@
     X("s2_w64_t256_ws_p_tmr_skr_g1", "as s2_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
       "the mean",                                                                                                    \
       2, 64, 256, 1, 1, 2, 2, 1, 0)                                                                                  \
-    X("s3_w64_t256_ws_p_tmr_skr_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
-      "the mean", 3, 64, 256, 1, 1, 2, 2, 1, 0)                                                                      \
     X("s2_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_sk_g1 with 2 stages (the exchange in a buffer of its "  \
       "own)", 2, 64, 256, 1, 1, 2, 1, 1, 0)                                                                          \
     X("s2_w64_t256_ws_p_g1", "as s2_w64_t256_ws_p_tmr_g1 with SIMT stores", 2, 64, 256, 1, 1, 0, 0, 1, 0)            \
