@@ -779,6 +779,90 @@ static void test_split_schedule(void **state)
     nvfp4_schedule_free(&sc);
 }
 
+/* The cluster pair: clusters of two consecutive CTAs, no more than sms / 2 of them; both CTAs of
+ * a cluster run the same tiles in the same order, CTA 2c + r the K blocks of half r of each (part
+ * r of 2); every tile in exactly one cluster; no workspace or flags. */
+static int enumerate_count(const nvfp4_shape *s, int tile_w, int tile_t)
+{
+    int n = 0;
+    for (int g = 0; g < s->groups; g++)
+        n += (s->m[g] + tile_t - 1) / tile_t * (s->n[g] / tile_w);
+    return n;
+}
+
+static void check_pair_schedule(const char *name, int tile_w, int tile_t, int sms)
+{
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[512];
+    assert_int_equal(nvfp4_shape_parse(name, &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, tile_w, tile_t, 1, NVFP4_SPLIT_PAIR, sms, &sc, err, sizeof err), 0);
+    const int tiles = enumerate_count(&s, tile_w, tile_t), clusters = tiles < sms / 2 ? tiles : sms / 2;
+    assert_int_equal(sc.grid, 2 * clusters);
+    assert_int_equal(sc.ntiles, 2 * tiles);
+    assert_int_equal(sc.split_tiles, 0);
+    assert_int_equal(sc.partial_bufs, 0);
+    assert_int_equal(sc.cta_first[0], 0);
+    assert_int_equal(sc.cta_first[sc.grid], sc.ntiles);
+    const size_t keys = (size_t)NVFP4_MAX_GROUPS * 64 * 1024;
+    unsigned char *seen = calloc(keys, 1);
+    assert_non_null(seen);
+    for (int c = 0; c < clusters; c++) {
+        const int a0 = sc.cta_first[2 * c], a1 = sc.cta_first[2 * c + 1], b1 = sc.cta_first[2 * c + 2];
+        assert_int_equal(a1 - a0, b1 - a1);
+        assert_true(a1 > a0); /* no cluster without work */
+        for (int i = 0; i < a1 - a0; i++) {
+            const nvfp4_tile *x = &sc.tiles[a0 + i], *y = &sc.tiles[a1 + i];
+            assert_true(x->group == y->group && x->ttile == y->ttile && x->wtile == y->wtile && x->n_eff == y->n_eff);
+            const int nkb = s.k[x->group] / NVFP4_BK, h = nkb / 2;
+            assert_int_equal(x->part, 0);
+            assert_int_equal(y->part, 1);
+            assert_int_equal(x->parts, 2);
+            assert_int_equal(y->parts, 2);
+            assert_int_equal(x->kb0, 0);
+            assert_int_equal(x->kb1, h);
+            assert_int_equal(y->kb0, h);
+            assert_int_equal(y->kb1, nkb);
+            const size_t key = ((size_t)x->group * 64 + x->ttile) * 1024 + x->wtile;
+            assert_true(key < keys);
+            assert_int_equal(seen[key], 0);
+            seen[key] = 1;
+        }
+    }
+    int covered = 0;
+    for (size_t k = 0; k < keys; k++)
+        covered += seen[k];
+    assert_int_equal(covered, tiles);
+    free(seen);
+    nvfp4_schedule_free(&sc);
+}
+
+static void test_pair_schedule(void **state)
+{
+    (void)state;
+    check_pair_schedule("m=256;n=4096;k=7168", 64, 256, 132); /* d256n4096k7168's B1: 64 tiles, 64 clusters */
+    check_pair_schedule("m=512;n=3072;k=7168", 64, 256, 132); /* 96 tiles on 66 clusters */
+    check_pair_schedule("m=300;n=512;k=1024", 64, 256, 132);  /* a partial token tile */
+    check_pair_schedule("g8k7168", 128, 256, 7);              /* odd SMs: 3 clusters; K of 56 blocks */
+    check_pair_schedule("m=96;n=128;k=256", 64, 256, 132);    /* 2 K blocks: halves of one */
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[512] = "";
+    /* one K block (the shape parser stops K at 256; the schedule guards itself for any caller) */
+    memset(&s, 0, sizeof s);
+    s.groups = 1, s.m[0] = 64, s.n[0] = 128, s.k[0] = 128;
+    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_PAIR, 132, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "fewer than 2 K blocks"));
+    assert_int_equal(nvfp4_shape_parse("m=64;n=128;k=256", &s, err, sizeof err), 0);
+    err[0] = 0;
+    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_PAIR, 1, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad arguments"));
+    err[0] = 0;
+    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 0, NVFP4_SPLIT_PAIR, 132, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad arguments"));
+    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_PAIR + 1, 132, &sc, err, sizeof err), -1);
+}
+
 /* ---- knob points ---- */
 
 static void test_variants_and_stamp_geometry(void **state)
@@ -857,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_schedule_covers_each_tile_once),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
+        cmocka_unit_test(test_pair_schedule),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),

@@ -102,10 +102,16 @@ template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0, int 
     static constexpr int STAGES = S, TILE_W = TW, TILE_T = TT, WARP_SPEC = WS, PERSISTENT = P, TMA_STORE = TS,
                          SPLIT_K = SK, GATE = GT, PINGPONG = PP;
 };
-/* The kernel that runs point Cfg: the one of its knobs with SPLIT_K 0 (see above). */
+/* The kernel that runs point Cfg: the one of its knobs with SPLIT_K 0 (see above), except the
+ * cluster pair's split (NVFP4_SPLIT_PAIR), a kernel of its own. */
 template <class Cfg>
-using kernel_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT, Cfg::TMA_STORE, 0,
-                             Cfg::GATE, Cfg::PINGPONG>;
+using kernel_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT, Cfg::TMA_STORE,
+                             Cfg::SPLIT_K == NVFP4_SPLIT_PAIR ? NVFP4_SPLIT_PAIR : 0, Cfg::GATE, Cfg::PINGPONG>;
+/* Point Cfg runs on clusters of two CTAs that split each tile's K blocks (schedule.h). */
+template <class Cfg> __host__ __device__ constexpr bool pair_of()
+{
+    return Cfg::SPLIT_K == NVFP4_SPLIT_PAIR;
+}
 
 /* Consumer warpgroups of a CTA (64 weight rows each: TILE_W / 64, GATE 1 a B1 and a B2 one,
  * PINGPONG two that take the CTA's units in turn), the warpgroups that share one unit (PINGPONG:
@@ -189,7 +195,7 @@ template <class Cfg> struct smem_plan {
     /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty (unused with X_IN_RING); PINGPONG:
      * turn[2]; PUBLISHER: per unit warpgroup, a count of the partial sums its threads have
      * stored (publish_parts) */
-    static constexpr bool PUBLISHER = Cfg::WARP_SPEC && !Cfg::PINGPONG;
+    static constexpr bool PUBLISHER = Cfg::WARP_SPEC && !Cfg::PINGPONG && !pair_of<Cfg>();
     static constexpr int MBAR_BYTES = 16 * Cfg::STAGES + (Cfg::GATE == 1 || Cfg::PINGPONG ? 16 : 0);
     static constexpr int BAR_BYTES = MBAR_BYTES + (PUBLISHER ? 8 * consumers_of<Cfg>() : 0);
     static constexpr int ALIGN_SLACK = 1024; /* to align the base to 1024 */
@@ -212,6 +218,12 @@ template <class Cfg> struct smem_plan {
     {
         return base + o_bar + 16 * Cfg::STAGES + 8;
     }
+    /* the cluster pair (in GATE 1's exchange slots, which X_IN_RING leaves unused): go (the other
+     * CTA's thread 0 arrives once both its warpgroups are done with the unit's last slot: this
+     * CTA may write its partial sums there), full (each of the other CTA's 256 consumer threads
+     * arrives once it has written its partial sums into this CTA's last slot) */
+    static __device__ __forceinline__ uint32_t pair_go_bar(uint32_t base) { return x_full_bar(base); }
+    static __device__ __forceinline__ uint32_t pair_full_bar(uint32_t base) { return x_empty_bar(base); }
     /* PINGPONG: warpgroup cw's main loops done (each of its 128 threads arrives after one) */
     static __device__ __forceinline__ uint32_t turn_bar(uint32_t base, int cw)
     {
@@ -230,6 +242,9 @@ template <class Cfg> struct smem_plan {
                   "would wait for the slot it holds), 2+ stages and the ring-staged store (store_split_gate)");
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
                                            "227 KB of shared memory");
+    static_assert(!pair_of<Cfg>() || (Cfg::GATE == 1 && X_IN_RING && Cfg::TILE_T == 256),
+                  "nvfp4 gemm: the cluster pair's split K runs the 256-token B1/B2 pair whose last ring slot "
+                  "carries the exchange (store_pair_gate)");
 };
 
 /* The weights enter the wgmmas as v s 2^-14 (dequant_nibbles_x2m14: one multiply per pair
@@ -856,6 +871,113 @@ __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &
     GS_END(gs, GS_STORE);
 }
 
+/* NVFP4_SPLIT_PAIR: the two CTAs of a cluster have each run half of the tile's K blocks (part r
+ * = the CTA's rank); CTA r owns the tile's tokens [r TILE_T / 2, (r + 1) TILE_T / 2), whose H
+ * accumulators a thread holds at [r H, r H + H) (accumulator i lies on token 8 (i / 4) + ...).
+ * Once both its warpgroups are done with the unit's last slot (held: X_IN_RING), each CTA tells
+ * the other (pair_go); each thread then writes its accumulators on the other CTA's tokens into
+ * the other CTA's slot (float4 [H / 4][128 threads] per warpgroup, 128 H bytes apart by
+ * warpgroup) and arrives on its pair_full; each adds what it finds in its own slot.  Then, as
+ * store_split_gate within the CTA on its half: the B1 warpgroup gates the half's first quarter
+ * of the tile's tokens, the B2 warpgroup its second, each handing the other its accumulators on
+ * the other's quarter, both stage into one slab, and one TMA store (the output map's box is
+ * TILE_T / 2 tokens for these points) writes the half.  Accumulators past N are zeros: only
+ * rows past the group's M get them, and the store clips those. */
+template <int N, class Cfg, class KP>
+__device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
+                                                consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
+{
+    using L = smem_plan<Cfg>;
+    constexpr int H = Cfg::TILE_T / 4, Q = H / 2; /* a thread's accumulators on half, a quarter of the tokens */
+    const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
+    const uint32_t tid16 = 16u * (uint32_t)cc.tid_wg, mine = slab + (uint32_t)cc.cw * (uint32_t)(H / 4) * 2048u + tid16;
+    const bool r = tl.part != 0, b2 = cc.cw == 1;
+    const uint32_t peer = (uint32_t)!r;
+    GS_BEGIN(gs, GS_EPILOGUE);
+    named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
+    if (cc.cw == 0 && cc.tid_wg == 0)
+        mbar_arrive_cluster(cluster_map(L::pair_go_bar(cc.sm_base), peer));
+    mbar_wait_cluster(L::pair_go_bar(cc.sm_base), cc.xs & 1); /* the other CTA's slot is free */
+    const uint32_t theirs = cluster_map(mine, peer);
+#pragma unroll
+    for (int k = 0; k < H / 4; k++) { /* rank 0 sends its upper half, rank 1 its lower (selects) */
+        float v[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const int lo = 4 * k + e, hi = H + 4 * k + e;
+            const float vlo = lo < N / 2 ? acc[lo < N / 2 ? lo : 0] : 0.0f, vhi = hi < N / 2 ? acc[hi < N / 2 ? hi : 0] : 0.0f;
+            v[e] = r ? vlo : vhi;
+        }
+        st_cluster_f4(theirs + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
+    }
+    mbar_arrive_cluster(cluster_map(L::pair_full_bar(cc.sm_base), peer));
+    mbar_wait_cluster(L::pair_full_bar(cc.sm_base), cc.xs & 1); /* the other CTA's sums are in this slot */
+    cc.xs++;
+#pragma unroll
+    for (int k = 0; k < H / 4; k++) {
+        const uint4 w = lds128(mine + (uint32_t)k * 2048u);
+        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const int lo = 4 * k + e, hi = H + 4 * k + e;
+            if (lo < N / 2)
+                acc[lo < N / 2 ? lo : 0] += r ? 0.0f : o[e];
+            if (hi < N / 2)
+                acc[hi < N / 2 ? hi : 0] += r ? o[e] : 0.0f;
+        }
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* both warpgroups have read the slot */
+    /* this CTA's half, index i: accumulator r H + i; B1 keeps [0, Q), B2 [Q, H) */
+    const uint32_t qb = (uint32_t)(Q / 4) * 2048u;
+    const uint32_t out = slab + (b2 ? 0u : qb) + tid16, in = slab + (b2 ? qb : 0u) + tid16;
+#pragma unroll
+    for (int k = 0; k < Q / 4; k++) { /* B1: its g on B2's quarter; B2: its u on B1's */
+        float v[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const int i = (Q + 4 * k + e), j = 4 * k + e; /* B1 sends half index i, B2 half index j */
+            const int i0 = i < N / 2 ? i : 0, i1 = H + i < N / 2 ? H + i : 0, j0 = j < N / 2 ? j : 0,
+                      j1 = H + j < N / 2 ? H + j : 0;
+            const float gi = r ? (H + i < N / 2 ? acc[i1] : 0.0f) : (i < N / 2 ? acc[i0] : 0.0f);
+            const float uj = r ? (H + j < N / 2 ? acc[j1] : 0.0f) : (j < N / 2 ? acc[j0] : 0.0f);
+            v[e] = b2 ? uj : gi;
+        }
+        sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
+    }
+    named_barrier(CONSUMERS_BAR, 256);
+    float res[Q]; /* silu(g) * u on this warpgroup's quarter */
+#pragma unroll
+    for (int k = 0; k < Q / 4; k++) {
+        const uint4 w = lds128(in + (uint32_t)k * 2048u);
+        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const int i = 4 * k + e, ib = Q + 4 * k + e; /* B1 keeps half index i, B2 half index ib */
+            const int i0 = i < N / 2 ? i : 0, i1 = H + i < N / 2 ? H + i : 0, b0 = ib < N / 2 ? ib : 0,
+                      b1 = H + ib < N / 2 ? H + ib : 0;
+            const float own1 = r ? (H + i < N / 2 ? acc[i1] : 0.0f) : (i < N / 2 ? acc[i0] : 0.0f);
+            const float own2 = r ? (H + ib < N / 2 ? acc[b1] : 0.0f) : (ib < N / 2 ? acc[b0] : 0.0f);
+            res[4 * k + e] = b2 ? gate_value(o[e], own2) : gate_value(own1, o[e]);
+        }
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* both quarters read before the staging overwrites them */
+    stage_tokens<H, Cfg>(res, slab, cc, b2 ? Cfg::TILE_T / 4 : 0);
+    fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
+    named_barrier(CONSUMERS_BAR, 256);
+    GS_END(gs, GS_EPILOGUE);
+
+    GS_BEGIN(gs, GS_STORE);
+    const int th = t0 + (r ? Cfg::TILE_T / 2 : 0);
+    if (!b2 && cc.tid_wg == 0 && th < kp.m[g]) {
+        tma_store_2d(&kp.tmC[g], slab, w0, th);
+        bulk_commit();
+        bulk_wait_read0();
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* the store has read the slot: each thread releases it */
+    release_slot<Cfg>(cc, held);
+    GS_END(gs, GS_STORE);
+}
+
 /* A unit after its main loop and ACC_TO_REG: a part of a split tile that does not own it hands
  * its partial sums over; otherwise the epilogue and the store of the point (acc2: GATE 2's
  * second accumulators, else acc itself, unused).  GATE 1's B2 warpgroup stores nothing: its
@@ -866,6 +988,10 @@ __device__ __forceinline__ void finish_unit(float (&acc)[N / 2], float (&acc2)[N
                                             const nvfp4_tile &tl, consumer_ctx &cc, int g, int w0, int t0, int row,
                                             int c, gs_ctx &gs)
 {
+    if constexpr (pair_of<Cfg>()) { /* both parts of the pair own half the tile */
+        store_pair_gate<N, Cfg>(acc, kp, tl, cc, g, w0, t0, gs);
+        return;
+    }
     /* a part of a split tile that does not own it: hand the partial sum over, done */
     if (tl.parts > 1 && tl.part != 0) {
         /* nothing to stage: give the held slot back at once (GATE 1's B2 warpgroup holds none,
@@ -993,7 +1119,8 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     static_assert(Cfg::TMA_STORE != 2 || (Cfg::WARP_SPEC && Cfg::STAGES >= 2),
                   "nvfp4 gemm: the ring-staged store needs a producer warpgroup (a consumer issuing loads would "
                   "wait for the slot it holds) and 2+ stages");
-    static_assert(Cfg::SPLIT_K == 0, "nvfp4 gemm: one kernel runs every split K form (kernel_cfg)");
+    static_assert(Cfg::SPLIT_K == 0 || pair_of<Cfg>(), "nvfp4 gemm: one kernel runs every split K form but the "
+                                                        "cluster pair's (kernel_cfg)");
     static_assert(Cfg::GATE >= 0 && Cfg::GATE <= 2, "nvfp4 gemm: gate is 0 (grouped), 1 or 2 (dual)");
     static_assert(Cfg::GATE != 1 || Cfg::TILE_W == 64, "nvfp4 gemm: gate 1 pairs a B1 and a B2 warpgroup on 64 "
                                                        "output columns (tile_w 64)");
@@ -1022,7 +1149,10 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             /* empty: every consumer thread of the unit's warpgroups */
             mbar_init(L::empty_bar(sm_base, s), 128 * unit_warpgroups_of<Cfg>());
         }
-        if constexpr (Cfg::GATE == 1) { /* the exchange: one warpgroup's threads each */
+        if constexpr (pair_of<Cfg>()) { /* the pair: the other CTA's thread 0, its 256 consumer threads */
+            mbar_init(L::pair_go_bar(sm_base), 1);
+            mbar_init(L::pair_full_bar(sm_base), 256);
+        } else if constexpr (Cfg::GATE == 1) { /* the exchange: one warpgroup's threads each */
             mbar_init(L::x_full_bar(sm_base), 128);
             mbar_init(L::x_empty_bar(sm_base), 128);
         }
@@ -1037,7 +1167,10 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
         GS_CLOCK_INIT(4 * CW); /* the twin's clock sampler runs until every consumer warp is done */
         mbar_fence_init();
     }
-    __syncthreads();
+    if constexpr (pair_of<Cfg>())
+        cluster_sync(); /* the other CTA's barriers are initialised before anything arrives on them */
+    else
+        __syncthreads();
 
     const int first = kp.cta_first[blockIdx.x], last = kp.cta_first[blockIdx.x + 1];
     load_cursor cur = {first, 0, 0};
@@ -1166,16 +1299,43 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
         return (int)cudaErrorInvalidValue;
     /* programmatic dependent launch: CTAs start (barriers, register split) while the token
      * pre-pass finishes; the loading thread waits for it (griddep_wait) */
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchAttribute attr[2];
+    unsigned na = 0;
+    if (kp->pdl) {
+        attr[na].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[na++].val.programmaticStreamSerializationAllowed = 1;
+    }
+    if constexpr (pair_of<K>()) { /* CTAs 2c and 2c + 1 share cluster c (schedule.h) */
+        if (kp->grid % 2)
+            return (int)cudaErrorInvalidValue;
+        attr[na].id = cudaLaunchAttributeClusterDimension;
+        attr[na].val.clusterDim.x = 2;
+        attr[na].val.clusterDim.y = 1;
+        attr[na++].val.clusterDim.z = 1;
+    }
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)kp->grid);
     cfg.blockDim = dim3((unsigned)threads_of<K>());
     cfg.dynamicSmemBytes = (size_t)L::dyn_bytes;
     cfg.stream = s;
-    cfg.attrs = &attr;
-    cfg.numAttrs = kp->pdl ? 1 : 0;
+    cfg.attrs = attr;
+    cfg.numAttrs = na;
+    if constexpr (pair_of<K>()) {
+        /* every cluster resident at once: the schedule assumes one pass of sms / 2 clusters */
+        static int fits[32] = {0}; /* per device: 0 unknown, else max active clusters + 1 */
+        if (dev >= 32 || fits[dev] == 0) {
+            int n = 0;
+            e = cudaOccupancyMaxActiveClusters(&n, kern, &cfg);
+            if (e != cudaSuccess)
+                return (int)e;
+            if (dev < 32)
+                fits[dev] = n + 1;
+            else if (kp->grid / 2 > n)
+                return (int)cudaErrorInvalidConfiguration;
+        }
+        if (dev < 32 && kp->grid / 2 > fits[dev] - 1)
+            return (int)cudaErrorInvalidConfiguration;
+    }
     /* cudaLaunchKernelEx reports this launch's own errors; cudaGetLastError here could
      * return an earlier call's, and the caller would undo a launch that was enqueued */
     return (int)cudaLaunchKernelEx(&cfg, kern, args, stamps);

@@ -7,7 +7,9 @@
  * it; needs _ws and 2+ stages), _sk (split K, split_k = 1: every CTA gets the same share of
  * the work, tiles cut at K blocks where they overflow a share), _skr (split K, split_k = 2:
  * whole tiles first, then the most loaded CTAs hand K ranges of their last tile to the least
- * loaded; schedule.h).
+ * loaded; schedule.h), _skp (split K, split_k = 3: clusters of two CTAs, each running half of
+ * every tile's K blocks and exchanging partial sums through the other's shared memory; the
+ * 256-token B1/B2 pair only, gemm.cu's store_pair_gate).
  *
  * NVFP4_PRODUCTION_POINTS: each benchmark shape's default and what the rule for every other
  * shape can pick (variants.c, nvfp4_variant_default); gemm.cu compiles them into every
@@ -87,8 +89,9 @@
       "of halves (no room for a buffer of its own)", 3, 64, 256, 1, 1, 2, 0, 1, 0)                                   \
     X("s3_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K (equal work per CTA)",                  \
       3, 64, 256, 1, 1, 2, 1, 1, 0)                                                                                  \
-    X("s3_w64_t256_ws_p_tmr_skr_g1", "study: as s3_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA " \
-      "over the mean", 3, 64, 256, 1, 1, 2, 2, 1, 0)
+    X("s3_w64_t256_ws_p_tmr_skp_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K across a cluster pair: two CTAs each "  \
+      "run half of a tile's K blocks and exchange their partial sums through each other's shared memory",           \
+      3, 64, 256, 1, 1, 2, 3, 1, 0)
 
 #define NVFP4_DUAL_EVIDENCE_POINTS(X)                                                                                \
     X("s4_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with split K (equal work per CTA)",            \
@@ -134,6 +137,8 @@
     X("s2_w64_t256_ws_p_tmr_skr_g1", "as s2_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
       "the mean",                                                                                                    \
       2, 64, 256, 1, 1, 2, 2, 1, 0)                                                                                  \
+    X("s3_w64_t256_ws_p_tmr_skr_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K where whole tiles leave a CTA over "   \
+      "the mean", 3, 64, 256, 1, 1, 2, 2, 1, 0)                                                                      \
     X("s2_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_sk_g1 with 2 stages (the exchange in a buffer of its "  \
       "own)", 2, 64, 256, 1, 1, 2, 1, 1, 0)                                                                          \
     X("s2_w64_t256_ws_p_g1", "as s2_w64_t256_ws_p_tmr_g1 with SIMT stores", 2, 64, 256, 1, 1, 0, 0, 1, 0)            \

@@ -528,7 +528,9 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
                        v->tile_w, CU_TENSOR_MAP_SWIZZLE_NONE) ||
              encode_2d(&kp->tmT[g], p->T[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, M, 64, box,
                        CU_TENSOR_MAP_SWIZZLE_128B) ||
-             encode_2d(&kp->tmC[g], p->C[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, N, M, 64, box,
+             encode_2d(&kp->tmC[g], p->C[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, N, M, 64,
+                       /* the cluster pair: each CTA stores half the tile's tokens */
+                       v->split_k == NVFP4_SPLIT_PAIR && box > v->tile_t / 2 ? v->tile_t / 2 : box,
                        CU_TENSOR_MAP_SWIZZLE_128B);
         kp->sfW[g] = p->SFB[g];
         kp->C[g] = p->C[g];

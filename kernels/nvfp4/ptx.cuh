@@ -411,6 +411,60 @@ static __device__ __forceinline__ float4 ld_cg_f4(const float *p)
     return v;
 }
 
+/* ---- Clusters (the cluster pair's split K, gemm.cu): a CTA's rank in its cluster, the same
+ * shared-memory address in another CTA of the cluster, stores and mbarrier arrivals there,
+ * the wait that acquires them, and the barrier of every thread of the cluster. ---- */
+static __device__ __forceinline__ uint32_t cluster_rank(void)
+{
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+static __device__ __forceinline__ uint32_t cluster_map(uint32_t addr, uint32_t rank)
+{
+    uint32_t d;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(d) : "r"(addr), "r"(rank));
+    return d;
+}
+
+static __device__ __forceinline__ void st_cluster_f4(uint32_t addr, float a, float b, float c, float d)
+{
+    asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(a), "f"(b), "f"(c), "f"(d)
+                 : "memory");
+}
+
+/* One arrival on a cluster CTA's mbarrier (address from cluster_map), releasing this thread's
+ * earlier writes at cluster scope. */
+static __device__ __forceinline__ void mbar_arrive_cluster(uint32_t remote_bar)
+{
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote_bar) : "memory");
+}
+
+/* mbar_wait acquiring at cluster scope: what the arriving threads of other CTAs wrote before
+ * their arrivals is visible after it. */
+static __device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t parity)
+{
+    uint32_t done;
+    do {
+        asm volatile("{\n"
+                     ".reg .pred p;\n"
+                     "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n"
+                     "}\n"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+static __device__ __forceinline__ void cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;" ::
+                     : "memory");
+}
+
 /* k16 step s (0..7) of a stage of K = 128 against its token slabs (two 64-wide slabs of fp16,
  * 128B swizzle, the first at tok, `slab` bytes apart): slab s/4, +32 bytes per step inside the
  * swizzle row.  The GEMM's main loop and the wgmma-rate benchmark issue the same steps. */

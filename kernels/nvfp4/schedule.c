@@ -290,12 +290,57 @@ out:
     return rc;
 }
 
+/* NVFP4_SPLIT_PAIR (schedule.h): the whole-tile assignment over sms / 2 clusters, then each
+ * cluster's tiles twice over, once per CTA of the pair, each CTA with its half of every tile's
+ * K blocks. */
+static int pair_schedule(const nvfp4_shape *s, int tile_w, int tile_t, int sms, nvfp4_schedule *out, char *err,
+                         size_t errlen)
+{
+    nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
+    const int ntiles = enumerate(s, tile_w, tile_t, NULL), clusters = ntiles < sms / 2 ? ntiles : sms / 2;
+    nvfp4_tile *sorted = malloc((size_t)ntiles * sizeof *sorted);
+    nvfp4_tile *tmp = malloc((size_t)ntiles * sizeof *tmp);
+    long long *load = calloc((size_t)clusters, sizeof *load);
+    int *owner = malloc((size_t)ntiles * sizeof *owner);
+    sc.grid = 2 * clusters;
+    sc.ntiles = 2 * ntiles;
+    sc.tiles = malloc((size_t)sc.ntiles * sizeof *sc.tiles);
+    sc.cta_first = calloc((size_t)sc.grid + 1, sizeof *sc.cta_first);
+    if (!sorted || !tmp || !load || !owner || !sc.tiles || !sc.cta_first) {
+        snprintf(err, errlen, "schedule: out of host memory");
+        free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
+        return -1;
+    }
+    enumerate(s, tile_w, tile_t, sorted);
+    sort_tiles(sorted, tmp, ntiles, s->k, tile_w, NVFP4_SPLIT_NONE);
+    assign_lpt(s, sorted, ntiles, tile_w, NVFP4_SPLIT_NONE, 1, clusters, load, owner);
+    int n = 0;
+    for (int b = 0; b < sc.grid; b++) {
+        sc.cta_first[b] = n;
+        for (int t = 0; t < ntiles; t++)
+            if (owner[t] == b / 2) {
+                nvfp4_tile u = sorted[t];
+                const int half = (u.kb1 - u.kb0) / 2;
+                u.part = (uint8_t)(b & 1);
+                u.parts = 2;
+                u.kb1 = (uint16_t)(b & 1 ? u.kb1 : u.kb0 + half);
+                u.kb0 = (uint16_t)(b & 1 ? u.kb0 + half : u.kb0);
+                sc.tiles[n++] = u;
+            }
+    }
+    sc.cta_first[sc.grid] = n;
+    free(sorted), free(tmp), free(load), free(owner);
+    *out = sc;
+    return 0;
+}
+
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen)
 {
     nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
     if (!s || !out || tile_w <= 0 || tile_t <= 0 || tile_t % NVFP4_N_STEP || (persistent && sms <= 0) ||
-        split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_REBALANCE || (split && !persistent) || sms > 65535) {
+        split < NVFP4_SPLIT_NONE || split > NVFP4_SPLIT_PAIR || (split && !persistent) || sms > 65535 ||
+        (split == NVFP4_SPLIT_PAIR && sms < 2)) {
         snprintf(err, errlen, "schedule: bad arguments (tile %dx%d, persistent %d, split %d, sms %d)", tile_w, tile_t,
                  persistent, split, sms);
         return -1;
@@ -307,6 +352,14 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
                      s->n[g], s->k[g], tile_w, tile_t);
             return -1;
         }
+    for (int g = 0; split == NVFP4_SPLIT_PAIR && g < s->groups; g++)
+        if (s->k[g] < 2 * NVFP4_BK) {
+            snprintf(err, errlen, "schedule: group %d (K=%d) has fewer than 2 K blocks for a cluster pair to split",
+                     g, s->k[g]);
+            return -1;
+        }
+    if (split == NVFP4_SPLIT_PAIR)
+        return pair_schedule(s, tile_w, tile_t, sms, out, err, errlen);
     const int ntiles = enumerate(s, tile_w, tile_t, NULL);
     sc.grid = persistent ? (split ? sms : (ntiles < sms ? ntiles : sms)) : ntiles;
     const int room = split ? 2 * (ntiles + sc.grid) : ntiles;

@@ -48,7 +48,7 @@ typedef struct nvfp4_schedule {
 #define NVFP4_MIN_PART_KB 4
 
 /* Split K modes of the schedule (the variant's split_k knob). */
-enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2 };
+enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2, NVFP4_SPLIT_PAIR = 3 };
 
 /* Relative cost of a tile: the weight dequantisation and the fixed work of a stage scale
  * with K x tile_w whatever the width, the wgmmas with K x n_eff.  The weightings, each
@@ -93,6 +93,12 @@ static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile
  *   from K = 0 (the owner, last on its list), each handed-over range runs before any whole
  *   tile on the CTA that takes it.
  * Either way an owner only waits for parts that run before anything that waits.
+ * - NVFP4_SPLIT_PAIR: the CTAs run in clusters of two (grid = 2 x min(tiles, sms / 2)); the
+ *   tiles go to the clusters as whole tiles do to CTAs, and both CTAs of a cluster run each of
+ *   its tiles, CTA 2c + r the K blocks of half r (part r of 2, [0, K/2) and [K/2, K) in
+ *   NVFP4_BK blocks): the two exchange their partial sums through each other's shared memory,
+ *   with no workspace or flags (split_tiles and partial_bufs stay 0).  Every tile needs 2 or
+ *   more K blocks.
  * 0, or -1 with a one-line reason in err. */
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen);

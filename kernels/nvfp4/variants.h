@@ -25,7 +25,8 @@ typedef struct nvfp4_variant {
                        2 = staged in the unit's last ring slot (warp_spec, stages >= 2) */
     int split_k;    /* (persistent) NVFP4_SPLIT_DEAL: equal shares dealt in order, tiles cut at K blocks;
                        NVFP4_SPLIT_REBALANCE: whole tiles, then K ranges moved off the most loaded
-                       CTAs (schedule.h) */
+                       CTAs; NVFP4_SPLIT_PAIR: clusters of two CTAs, each half of every tile's K
+                       blocks (schedule.h) */
     int evidence;   /* 1: an evidence point (points.h), built only by `make nvfp4-evidence` */
     int gate;       /* 0: the grouped GEMM; the gated dual GEMM (dual.h; tile_w then counts output
                        columns): 1 a B1 and a B2 warpgroup per 64 columns, 2 both accumulators in
