@@ -1191,6 +1191,8 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
                     load_stage<Cfg>(kp, cur, sm_base);
                 GS_FINISH(gs);
             }
+            if constexpr (pair_of<Cfg>())
+                cluster_arrive(); /* the cluster's last barrier (the end of the kernel) */
             return;
         } else if (warp == NVFP4_SAMPLER_WARP(4 * CW)) {
             GS_CLOCK_SAMPLER(gs); /* the twins: a spare warp follows the SM clock */
@@ -1203,6 +1205,8 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             return;
         }
         GS_FINISH(gs);
+        if constexpr (pair_of<Cfg>())
+            cluster_arrive();
         return;
     }
     if (Cfg::WARP_SPEC)
@@ -1259,6 +1263,12 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
         bulk_wait_read0(); /* the last store has read shared memory before the CTA exits */
     GS_CLOCK_DONE(gs);
     GS_FINISH(gs);
+    if constexpr (pair_of<Cfg>()) {
+        /* neither CTA of the pair exits while the other may still write into its shared memory
+         * (the pair's barriers already order it; the cluster barrier says so to the sanitizer) */
+        cluster_arrive();
+        cluster_wait();
+    }
 }
 
 namespace {

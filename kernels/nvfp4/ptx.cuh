@@ -458,6 +458,18 @@ static __device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t 
     } while (!done);
 }
 
+/* The same barrier in two halves, for threads that leave at different points: an arrival that
+ * does not wait (a thread may exit after it), and the wait of a thread that arrived. */
+static __device__ __forceinline__ void cluster_arrive(void)
+{
+    asm volatile("barrier.cluster.arrive.release;" ::: "memory");
+}
+
+static __device__ __forceinline__ void cluster_wait(void)
+{
+    asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
+}
+
 static __device__ __forceinline__ void cluster_sync(void)
 {
     asm volatile("barrier.cluster.arrive.release.aligned;\n"
