@@ -297,7 +297,10 @@ __device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl,
     const int g = tl.group;
     const uint32_t slot = cur.j % Cfg::STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * Cfg::TILE_W, kb = tl.kb0 + cur.kb;
-    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + 2 * 128 * kp.t_box[g]));
+    /* the token slabs' bytes: two boxes of t_box tokens (the cluster pair: two per half of the
+     * tile that starts below M, load_tokens) */
+    const int boxes = pair_of<Cfg>() ? 2 * (1 + (tl.ttile * Cfg::TILE_T + Cfg::TILE_T / 2 < kp.m[g])) : 2;
+    mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + boxes * 128 * kp.t_box[g]));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
     bulk_load(st + L::o_sf, kp.sfW[g] + (size_t)(w0 / 128) * band_bytes + (size_t)kb * L::SF_ATOMS, L::SF_ATOMS,
@@ -317,6 +320,22 @@ __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, 
     const int g = tl.group;
     const uint32_t slot = cur.j % Cfg::STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int t0 = tl.ttile * Cfg::TILE_T, kb = tl.kb0 + cur.kb;
+    if constexpr (pair_of<Cfg>()) {
+        /* the cluster pair: the token map's box is half a tile, and CTA r lays its own half of
+         * the tokens (r) first, so that its accumulators [0, TILE_T / 4) hold them
+         * (store_pair_gate); the 128-byte swizzle repeats every 8 rows, so each half keeps it.
+         * A half that starts at or past M is not loaded (its rows' columns are never stored). */
+        constexpr int HALF = Cfg::TILE_T / 2;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            if (t0 + h * HALF >= kp.m[g])
+                break;
+            const uint32_t row = (uint32_t)((h ^ tl.part) * HALF) * 128u;
+            tma_load_2d(st + L::o_t + row, &kp.tmT[g], full, kb * BK, t0 + h * HALF);
+            tma_load_2d(st + L::o_t + L::T_SLAB + row, &kp.tmT[g], full, kb * BK + 64, t0 + h * HALF);
+        }
+        return;
+    }
     tma_load_2d(st + L::o_t, &kp.tmT[g], full, kb * BK, t0);
     tma_load_2d(st + L::o_t + L::T_SLAB, &kp.tmT[g], full, kb * BK + 64, t0);
 }
@@ -872,27 +891,29 @@ __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &
 }
 
 /* NVFP4_SPLIT_PAIR: the two CTAs of a cluster have each run half of the tile's K blocks (part r
- * = the CTA's rank); CTA r owns the tile's tokens [r TILE_T / 2, (r + 1) TILE_T / 2), whose H
- * accumulators a thread holds at [r H, r H + H) (accumulator i lies on token 8 (i / 4) + ...).
- * Once both its warpgroups are done with the unit's last slot (held: X_IN_RING), each CTA tells
- * the other (pair_go); each thread then writes its accumulators on the other CTA's tokens into
- * the other CTA's slot (float4 [H / 4][128 threads] per warpgroup, 128 H bytes apart by
- * warpgroup) and arrives on its pair_full; each adds what it finds in its own slot.  Then, as
- * store_split_gate within the CTA on its half: the B1 warpgroup gates the half's first quarter
- * of the tile's tokens, the B2 warpgroup its second, each handing the other its accumulators on
- * the other's quarter, both stage into one slab, and one TMA store (the output map's box is
- * TILE_T / 2 tokens for these points) writes the half.  Accumulators past N are zeros: only
- * rows past the group's M get them, and the store clips those. */
+ * = the CTA's rank) at the tile's full width; CTA r owns the tile's tokens [r TILE_T / 2,
+ * (r + 1) TILE_T / 2), which load_tokens laid first in its slabs: a thread's accumulators
+ * [0, H) are on its own half, [H, 2 H) on the other CTA's.  Once both its warpgroups are done
+ * with the unit's last slot (held: X_IN_RING), each CTA tells the other (pair_go); each thread
+ * then writes its accumulators [H, 2 H) into the other CTA's slot (float4 [H / 4][128 threads]
+ * per warpgroup, 128 H bytes apart by warpgroup) and arrives on its pair_full; each adds what it
+ * finds in its own slot to [0, H).  Then, as store_split_gate within the CTA on its half: the
+ * B1 warpgroup gates the half's first quarter of the tile's tokens, the B2 warpgroup its second,
+ * each handing the other its accumulators on the other's quarter; both stage into one slab and
+ * one TMA store (the output map's box is half a tile) writes the half.  Token rows past the
+ * group's M hold whatever the slot held (TMA fills loads past M with zeros, but a half past M
+ * is not loaded at all): their columns are computed and clipped by the store, never read. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
                                                 consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
 {
+    static_assert(N == Cfg::TILE_T, "nvfp4 gemm: the cluster pair runs every tile at its full width");
     using L = smem_plan<Cfg>;
     constexpr int H = Cfg::TILE_T / 4, Q = H / 2; /* a thread's accumulators on half, a quarter of the tokens */
     const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
     const uint32_t tid16 = 16u * (uint32_t)cc.tid_wg, mine = slab + (uint32_t)cc.cw * (uint32_t)(H / 4) * 2048u + tid16;
-    const bool r = tl.part != 0, b2 = cc.cw == 1;
-    const uint32_t peer = (uint32_t)!r;
+    const uint32_t peer = tl.part ^ 1u;
+    const bool b2 = cc.cw == 1;
     GS_BEGIN(gs, GS_EPILOGUE);
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
     if (cc.cw == 0 && cc.tid_wg == 0)
@@ -900,48 +921,29 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
     mbar_wait_cluster(L::pair_go_bar(cc.sm_base), cc.xs & 1); /* the other CTA's slot is free */
     const uint32_t theirs = cluster_map(mine, peer);
 #pragma unroll
-    for (int k = 0; k < H / 4; k++) { /* rank 0 sends its upper half, rank 1 its lower (selects) */
-        float v[4];
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const int lo = 4 * k + e, hi = H + 4 * k + e;
-            const float vlo = lo < N / 2 ? acc[lo < N / 2 ? lo : 0] : 0.0f, vhi = hi < N / 2 ? acc[hi < N / 2 ? hi : 0] : 0.0f;
-            v[e] = r ? vlo : vhi;
-        }
-        st_cluster_f4(theirs + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
-    }
+    for (int k = 0; k < H / 4; k++)
+        st_cluster_f4(theirs + (uint32_t)k * 2048u, acc[H + 4 * k], acc[H + 4 * k + 1], acc[H + 4 * k + 2],
+                      acc[H + 4 * k + 3]);
     mbar_arrive_cluster(cluster_map(L::pair_full_bar(cc.sm_base), peer));
     mbar_wait_cluster(L::pair_full_bar(cc.sm_base), cc.xs & 1); /* the other CTA's sums are in this slot */
     cc.xs++;
 #pragma unroll
     for (int k = 0; k < H / 4; k++) {
         const uint4 w = lds128(mine + (uint32_t)k * 2048u);
-        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const int lo = 4 * k + e, hi = H + 4 * k + e;
-            if (lo < N / 2)
-                acc[lo < N / 2 ? lo : 0] += r ? 0.0f : o[e];
-            if (hi < N / 2)
-                acc[hi < N / 2 ? hi : 0] += r ? o[e] : 0.0f;
-        }
+        acc[4 * k] += __uint_as_float(w.x);
+        acc[4 * k + 1] += __uint_as_float(w.y);
+        acc[4 * k + 2] += __uint_as_float(w.z);
+        acc[4 * k + 3] += __uint_as_float(w.w);
     }
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups have read the slot */
-    /* this CTA's half, index i: accumulator r H + i; B1 keeps [0, Q), B2 [Q, H) */
     const uint32_t qb = (uint32_t)(Q / 4) * 2048u;
     const uint32_t out = slab + (b2 ? 0u : qb) + tid16, in = slab + (b2 ? qb : 0u) + tid16;
 #pragma unroll
-    for (int k = 0; k < Q / 4; k++) { /* B1: its g on B2's quarter; B2: its u on B1's */
+    for (int k = 0; k < Q / 4; k++) { /* B1: its g on B2's quarter; B2: its u on B1's (selects) */
         float v[4];
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const int i = (Q + 4 * k + e), j = 4 * k + e; /* B1 sends half index i, B2 half index j */
-            const int i0 = i < N / 2 ? i : 0, i1 = H + i < N / 2 ? H + i : 0, j0 = j < N / 2 ? j : 0,
-                      j1 = H + j < N / 2 ? H + j : 0;
-            const float gi = r ? (H + i < N / 2 ? acc[i1] : 0.0f) : (i < N / 2 ? acc[i0] : 0.0f);
-            const float uj = r ? (H + j < N / 2 ? acc[j1] : 0.0f) : (j < N / 2 ? acc[j0] : 0.0f);
-            v[e] = b2 ? uj : gi;
-        }
+        for (int e = 0; e < 4; e++)
+            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
         sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
     }
     named_barrier(CONSUMERS_BAR, 256);
@@ -952,12 +954,8 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
         const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            const int i = 4 * k + e, ib = Q + 4 * k + e; /* B1 keeps half index i, B2 half index ib */
-            const int i0 = i < N / 2 ? i : 0, i1 = H + i < N / 2 ? H + i : 0, b0 = ib < N / 2 ? ib : 0,
-                      b1 = H + ib < N / 2 ? H + ib : 0;
-            const float own1 = r ? (H + i < N / 2 ? acc[i1] : 0.0f) : (i < N / 2 ? acc[i0] : 0.0f);
-            const float own2 = r ? (H + ib < N / 2 ? acc[b1] : 0.0f) : (ib < N / 2 ? acc[b0] : 0.0f);
-            res[4 * k + e] = b2 ? gate_value(o[e], own2) : gate_value(own1, o[e]);
+            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
+            res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
         }
     }
     named_barrier(CONSUMERS_BAR, 256); /* both quarters read before the staging overwrites them */
@@ -967,7 +965,7 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
-    const int th = t0 + (r ? Cfg::TILE_T / 2 : 0);
+    const int th = t0 + (int)tl.part * (Cfg::TILE_T / 2);
     if (!b2 && cc.tid_wg == 0 && th < kp.m[g]) {
         tma_store_2d(&kp.tmC[g], slab, w0, th);
         bulk_commit();
@@ -1243,7 +1241,9 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
 /* widths past TILE_T are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \
     case N:                                                                                                  \
-        if constexpr (N <= Cfg::TILE_T)                                                                      \
+        if constexpr (pair_of<Cfg>())                                                                      \
+            run_tile<Cfg::TILE_T, Cfg>(kp, tl, cc, cur, last, gs); /* its halves: store_pair_gate */          \
+        else if constexpr (N <= Cfg::TILE_T)                                                                 \
             run_tile<(N <= Cfg::TILE_T ? N : 32), Cfg>(kp, tl, cc, cur, last, gs);                           \
         break;
             NVFP4_N_CASE(32)

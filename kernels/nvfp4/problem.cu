@@ -521,16 +521,16 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     for (int g = 0; g < s->groups && rc == 0; g++) {
         const int M = s->m[g], N = s->n[g], K = s->k[g];
         int box = (M + NVFP4_N_STEP - 1) / NVFP4_N_STEP * NVFP4_N_STEP;
-        if (box > v->tile_t)
-            box = v->tile_t;
+        /* the cluster pair loads and stores half a tile per box (gemm.cu's load_tokens) */
+        const int most = v->split_k == NVFP4_SPLIT_PAIR ? v->tile_t / 2 : v->tile_t;
+        if (box > most)
+            box = most;
         kp->t_box[g] = box;
         rc = encode_2d(&kp->tmW[g], p->B[g], CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K / 2, N, NVFP4_BK / 2,
                        v->tile_w, CU_TENSOR_MAP_SWIZZLE_NONE) ||
              encode_2d(&kp->tmT[g], p->T[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, M, 64, box,
                        CU_TENSOR_MAP_SWIZZLE_128B) ||
-             encode_2d(&kp->tmC[g], p->C[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, N, M, 64,
-                       /* the cluster pair: each CTA stores half the tile's tokens */
-                       v->split_k == NVFP4_SPLIT_PAIR && box > v->tile_t / 2 ? v->tile_t / 2 : box,
+             encode_2d(&kp->tmC[g], p->C[g], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, N, M, 64, box,
                        CU_TENSOR_MAP_SWIZZLE_128B);
         kp->sfW[g] = p->SFB[g];
         kp->C[g] = p->C[g];
