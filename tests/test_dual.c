@@ -315,12 +315,15 @@ static void test_dual_points(void **state)
         snprintf(name, sizeof name, "s%d_w%d_t%d%s%s%s%s%s_g%d", v->stages, v->tile_w, v->tile_t,
                  v->warp_spec ? "_ws" : "", v->persistent ? "_p" : "",
                  v->tma_store == 1 ? "_tma" : v->tma_store == 2 ? "_tmr" : "",
-                 v->split_k == 1 ? "_sk" : v->split_k == 2 ? "_skr" : "", v->pingpong ? "_pp" : "", v->gate);
+                 v->split_k == 1 ? "_sk" : v->split_k == 2 ? "_skr" : v->split_k == 3 ? "_skp" : "",
+                 v->pingpong ? "_pp" : "", v->gate);
         assert_string_equal(v->name, name);
         assert_true(v->gate == 1 || v->gate == 2);
         assert_true(v->gate != 1 || v->tile_w == 64);  /* a B1 and a B2 warpgroup on 64 columns */
         assert_true(v->gate != 2 || v->tile_t <= 128); /* two accumulators per thread */
         assert_true(v->split_k == 0 || v->persistent);
+        /* the cluster pair: the 256-token B1/B2 pair, three stages, the ring-staged store */
+        assert_true(v->split_k != 3 || (v->gate == 1 && v->tile_t == 256 && v->stages == 3 && v->tma_store == 2));
         assert_true(v->tma_store != 2 || (v->warp_spec && v->stages >= 2));
         assert_true(v->stages >= 1 && v->stages <= 4);
         /* ping-pong: whole 64-column units of gate 2, fed by a producer warpgroup, on persistent CTAs */
