@@ -33,7 +33,10 @@
  *              staged in the token slabs of the unit's last ring slot (store_tma_ring)
  *   SPLIT_K    lives in the schedule, whose units carry a K range and a part number; every
  *              persistent kernel runs either form, so points that differ in it alone share
- *              one kernel (kernel_cfg)
+ *              one kernel (kernel_cfg).  NVFP4_SPLIT_PAIR (3; GATE 1, 256-token tiles,
+ *              X_IN_RING) is a kernel of its own: clusters of two CTAs, each running half of a
+ *              tile's K blocks, exchanging partial sums through each other's shared memory
+ *              (load_tokens, store_pair_gate)
  *   GATE       0 the grouped GEMM.  The gated dual GEMM C = silu(A B1^T) * (A B2^T) (one group;
  *              B2 is entry g + 1 of the parameters) is this GEMM with two weight matrices whose
  *              output columns pair up: a stage brings B1's and B2's rows of the tile's columns
