@@ -833,6 +833,46 @@ __device__ __forceinline__ void store_tma_ring(float (&acc)[N / 2], float (&acc2
     GS_END(gs, GS_STORE);
 }
 
+/* The gate split between the B1 warpgroup (cw 0: g) and the B2 warpgroup (cw 1: u), whose
+ * accumulators [0, 2Q) are on the same 4Q token rows of the slab, the first Q on rows [0, 2Q):
+ * each hands the other its accumulators on the other's rows through the slab (thread t's
+ * float4 [Q / 4][128]; the B2 warpgroup's Q / 4 x 2048 bytes in), forms silu(g) * u on its own
+ * rows (the B1 warpgroup [0, 2Q), the B2 warpgroup [2Q, 4Q)) and stages them there
+ * (stmatrix).  The caller has met the other warpgroup once both were done with the slab; the
+ * staging is visible to the TMA store when this returns. */
+template <int Q, class Cfg, int A>
+__device__ __forceinline__ void gate_split_stage(const float (&acc)[A], uint32_t slab, const consumer_ctx &cc)
+{
+    static_assert(A >= 2 * Q && Q % 4 == 0, "nvfp4 gemm: the split gate takes 2Q accumulators a thread");
+    const bool b2 = cc.cw == 1;
+    const uint32_t qb = (uint32_t)(Q / 4) * 2048u, tid16 = 16u * (uint32_t)cc.tid_wg;
+    const uint32_t out = slab + (b2 ? qb : 0u) + tid16, in = slab + (b2 ? 0u : qb) + tid16;
+#pragma unroll
+    for (int k = 0; k < Q / 4; k++) { /* B1: its g on B2's rows; B2: its u on B1's (selects, not indexing) */
+        float v[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
+        sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
+    }
+    named_barrier(CONSUMERS_BAR, 256);
+    float res[Q]; /* silu(g) * u on this warpgroup's own rows */
+#pragma unroll
+    for (int k = 0; k < Q / 4; k++) {
+        const uint4 w = lds128(in + (uint32_t)k * 2048u);
+        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
+            res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
+        }
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* both read before the staging overwrites them */
+    stage_tokens<2 * Q, Cfg>(res, slab, cc, b2 ? 2 * Q : 0);
+    fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
+    named_barrier(CONSUMERS_BAR, 256);
+}
+
 /* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
  * slot, which both warpgroups hold, carries the exchange, then the staging.  Each warpgroup hands
  * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128],
@@ -850,37 +890,12 @@ __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &
     using L = smem_plan<Cfg>;
     constexpr int Q = N / 4; /* accumulators per thread on half the tokens */
     const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
-    const uint32_t half_bytes = (uint32_t)(Q / 4) * 2048u, tid16 = 16u * (uint32_t)cc.tid_wg;
     const bool b2 = cc.cw == 1;
     GS_BEGIN(gs, GS_EPILOGUE);
     if (tl.parts > 1)
         add_partials<N, Cfg>(acc, acc, kp, tl, cc);
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
-    const uint32_t out = slab + (b2 ? half_bytes : 0u) + tid16, in = slab + (b2 ? 0u : half_bytes) + tid16;
-#pragma unroll
-    for (int k = 0; k < Q / 4; k++) { /* B1: its upper half, B2: its lower half (selects, not indexing) */
-        float v[4];
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
-        sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
-    }
-    named_barrier(CONSUMERS_BAR, 256);
-    float res[Q]; /* silu(g) * u on this warpgroup's own tokens */
-#pragma unroll
-    for (int k = 0; k < Q / 4; k++) {
-        const uint4 w = lds128(in + (uint32_t)k * 2048u);
-        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
-            res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
-        }
-    }
-    named_barrier(CONSUMERS_BAR, 256); /* both halves read before the staging overwrites them */
-    stage_tokens<N / 2, Cfg>(res, slab, cc, b2 ? N / 2 : 0);
-    fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
-    named_barrier(CONSUMERS_BAR, 256);
+    gate_split_stage<Q, Cfg>(acc, slab, cc);
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);
@@ -939,32 +954,7 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
         acc[4 * k + 3] += __uint_as_float(w.w);
     }
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups have read the slot */
-    const uint32_t qb = (uint32_t)(Q / 4) * 2048u;
-    const uint32_t out = slab + (b2 ? 0u : qb) + tid16, in = slab + (b2 ? qb : 0u) + tid16;
-#pragma unroll
-    for (int k = 0; k < Q / 4; k++) { /* B1: its g on B2's quarter; B2: its u on B1's (selects) */
-        float v[4];
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-            v[e] = b2 ? acc[4 * k + e] : acc[Q + 4 * k + e];
-        sts128f(out + (uint32_t)k * 2048u, v[0], v[1], v[2], v[3]);
-    }
-    named_barrier(CONSUMERS_BAR, 256);
-    float res[Q]; /* silu(g) * u on this warpgroup's quarter */
-#pragma unroll
-    for (int k = 0; k < Q / 4; k++) {
-        const uint4 w = lds128(in + (uint32_t)k * 2048u);
-        const float o[4] = {__uint_as_float(w.x), __uint_as_float(w.y), __uint_as_float(w.z), __uint_as_float(w.w)};
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const float own = b2 ? acc[Q + 4 * k + e] : acc[4 * k + e];
-            res[4 * k + e] = gate_value(b2 ? o[e] : own, b2 ? own : o[e]);
-        }
-    }
-    named_barrier(CONSUMERS_BAR, 256); /* both quarters read before the staging overwrites them */
-    stage_tokens<H, Cfg>(res, slab, cc, b2 ? Cfg::TILE_T / 4 : 0);
-    fence_proxy_async_smem(); /* generic-proxy writes -> visible to the TMA store */
-    named_barrier(CONSUMERS_BAR, 256);
+    gate_split_stage<Q, Cfg>(acc, slab, cc); /* the CTA's half: 4Q tokens */
     GS_END(gs, GS_EPILOGUE);
 
     GS_BEGIN(gs, GS_STORE);

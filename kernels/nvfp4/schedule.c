@@ -290,33 +290,15 @@ out:
     return rc;
 }
 
-/* NVFP4_SPLIT_PAIR (schedule.h): the whole-tile assignment over sms / 2 clusters, then each
- * cluster's tiles twice over, once per CTA of the pair, each CTA with its half of every tile's
- * K blocks. */
-static int pair_schedule(const nvfp4_shape *s, int tile_w, int tile_t, int sms, nvfp4_schedule *out, char *err,
-                         size_t errlen)
+/* NVFP4_SPLIT_PAIR (schedule.h): each cluster's tiles (owner[t], the whole-tile assignment over
+ * grid / 2 clusters) twice over, once per CTA of the pair, each CTA with its half of every
+ * tile's K blocks.  Returns the units written (2 ntiles). */
+static int pair_units(const nvfp4_tile *sorted, int ntiles, const int *owner, int grid, nvfp4_tile *units,
+                      int *cta_first)
 {
-    nvfp4_schedule sc = {0, 0, NULL, NULL, 0, 0};
-    const int ntiles = enumerate(s, tile_w, tile_t, NULL), clusters = ntiles < sms / 2 ? ntiles : sms / 2;
-    nvfp4_tile *sorted = malloc((size_t)ntiles * sizeof *sorted);
-    nvfp4_tile *tmp = malloc((size_t)ntiles * sizeof *tmp);
-    long long *load = calloc((size_t)clusters, sizeof *load);
-    int *owner = malloc((size_t)ntiles * sizeof *owner);
-    sc.grid = 2 * clusters;
-    sc.ntiles = 2 * ntiles;
-    sc.tiles = malloc((size_t)sc.ntiles * sizeof *sc.tiles);
-    sc.cta_first = calloc((size_t)sc.grid + 1, sizeof *sc.cta_first);
-    if (!sorted || !tmp || !load || !owner || !sc.tiles || !sc.cta_first) {
-        snprintf(err, errlen, "schedule: out of host memory");
-        free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
-        return -1;
-    }
-    enumerate(s, tile_w, tile_t, sorted);
-    sort_tiles(sorted, tmp, ntiles, s->k, tile_w, NVFP4_SPLIT_NONE);
-    assign_lpt(s, sorted, ntiles, tile_w, NVFP4_SPLIT_NONE, 1, clusters, load, owner);
     int n = 0;
-    for (int b = 0; b < sc.grid; b++) {
-        sc.cta_first[b] = n;
+    for (int b = 0; b < grid; b++) {
+        cta_first[b] = n;
         for (int t = 0; t < ntiles; t++)
             if (owner[t] == b / 2) {
                 nvfp4_tile u = sorted[t];
@@ -325,13 +307,11 @@ static int pair_schedule(const nvfp4_shape *s, int tile_w, int tile_t, int sms, 
                 u.parts = 2;
                 u.kb1 = (uint16_t)(b & 1 ? u.kb1 : u.kb0 + half);
                 u.kb0 = (uint16_t)(b & 1 ? u.kb0 + half : u.kb0);
-                sc.tiles[n++] = u;
+                units[n++] = u;
             }
     }
-    sc.cta_first[sc.grid] = n;
-    free(sorted), free(tmp), free(load), free(owner);
-    *out = sc;
-    return 0;
+    cta_first[grid] = n;
+    return n;
 }
 
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
@@ -358,11 +338,12 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
                      g, s->k[g]);
             return -1;
         }
-    if (split == NVFP4_SPLIT_PAIR)
-        return pair_schedule(s, tile_w, tile_t, sms, out, err, errlen);
     const int ntiles = enumerate(s, tile_w, tile_t, NULL);
-    sc.grid = persistent ? (split ? sms : (ntiles < sms ? ntiles : sms)) : ntiles;
-    const int room = split ? 2 * (ntiles + sc.grid) : ntiles;
+    if (split == NVFP4_SPLIT_PAIR) /* clusters of two CTAs, at most sms / 2 */
+        sc.grid = 2 * (ntiles < sms / 2 ? ntiles : sms / 2);
+    else
+        sc.grid = persistent ? (split ? sms : (ntiles < sms ? ntiles : sms)) : ntiles;
+    const int room = split == NVFP4_SPLIT_PAIR ? 2 * ntiles : split ? 2 * (ntiles + sc.grid) : ntiles;
     nvfp4_tile *sorted = malloc((size_t)ntiles * sizeof *sorted);
     nvfp4_tile *tmp = malloc((size_t)ntiles * sizeof *tmp);
     long long *load = calloc((size_t)sc.grid, sizeof *load);
@@ -394,6 +375,9 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
             free(sorted), free(tmp), free(load), free(owner), free(sc.tiles), free(sc.cta_first);
             return -1;
         }
+    } else if (split == NVFP4_SPLIT_PAIR) {
+        assign_lpt(s, sorted, ntiles, tile_w, split, persistent, sc.grid / 2, load, owner);
+        sc.ntiles = pair_units(sorted, ntiles, owner, sc.grid, sc.tiles, sc.cta_first);
     } else {
         assign_lpt(s, sorted, ntiles, tile_w, split, persistent, sc.grid, load, owner);
         sc.ntiles = ntiles;
