@@ -852,7 +852,12 @@ static void test_pair_schedule(void **state)
     memset(&s, 0, sizeof s);
     s.groups = 1, s.m[0] = 64, s.n[0] = 128, s.k[0] = 128;
     assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_PAIR, 132, &sc, err, sizeof err), -1);
-    assert_non_null(strstr(err, "fewer than 2 K blocks"));
+    assert_non_null(strstr(err, "cluster pair"));
+    /* an odd number of K blocks: the two CTAs' halves would differ, and their rings with them */
+    s.k[0] = 384;
+    err[0] = 0;
+    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_PAIR, 132, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "even number"));
     assert_int_equal(nvfp4_shape_parse("m=64;n=128;k=256", &s, err, sizeof err), 0);
     err[0] = 0;
     assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_PAIR, 1, &sc, err, sizeof err), -1);
@@ -860,7 +865,9 @@ static void test_pair_schedule(void **state)
     err[0] = 0;
     assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 0, NVFP4_SPLIT_PAIR, 132, &sc, err, sizeof err), -1);
     assert_non_null(strstr(err, "bad arguments"));
+    err[0] = 0;
     assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_PAIR + 1, 132, &sc, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad arguments"));
 }
 
 /* ---- knob points ---- */

@@ -79,6 +79,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <type_traits>
 
@@ -195,7 +196,8 @@ template <class Cfg> struct smem_plan {
      * (store_split_gate) */
     static constexpr int o_x = o_c + C_BYTES;
     static constexpr int X_OWN = 64 * Cfg::TILE_T * 4;
-    /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty (unused with X_IN_RING); PINGPONG:
+    /* full[STAGES], empty[STAGES]; GATE 1: x_full, x_empty (X_IN_RING: the cluster pair's
+     * pair_go and pair_full, else unused); PINGPONG:
      * turn[2]; PUBLISHER: per unit warpgroup, a count of the partial sums its threads have
      * stored (publish_parts) */
     static constexpr bool PUBLISHER = Cfg::WARP_SPEC && !Cfg::PINGPONG && !pair_of<Cfg>();
@@ -914,13 +916,15 @@ __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &
  * [0, H) are on its own half, [H, 2 H) on the other CTA's.  Once both its warpgroups are done
  * with the unit's last slot (held: X_IN_RING), each CTA tells the other (pair_go); each thread
  * then writes its accumulators [H, 2 H) into the other CTA's slot (float4 [H / 4][128 threads]
- * per warpgroup, 128 H bytes apart by warpgroup) and arrives on its pair_full; each adds what it
+ * per warpgroup, (H / 4) x 2048 bytes apart by warpgroup) and arrives on its pair_full; each adds what it
  * finds in its own slot to [0, H).  Then, as store_split_gate within the CTA on its half: the
  * B1 warpgroup gates the half's first quarter of the tile's tokens, the B2 warpgroup its second,
  * each handing the other its accumulators on the other's quarter; both stage into one slab and
  * one TMA store (the output map's box is half a tile) writes the half.  Token rows past the
  * group's M hold whatever the slot held (TMA fills loads past M with zeros, but a half past M
- * is not loaded at all): their columns are computed and clipped by the store, never read. */
+ * is not loaded at all): their columns are computed and clipped by the store, never read.  The
+ * other CTA's generic-proxy writes into the slot precede the producer's next TMA load into it
+ * as this CTA's own exchange writes do in store_split_gate: through the slot's release. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &kp, const nvfp4_tile &tl,
                                                 consumer_ctx &cc, int g, int w0, int t0, gs_ctx &gs)
@@ -1230,26 +1234,28 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
-        switch (tl.n_eff) {
+        if constexpr (pair_of<Cfg>()) { /* every tile at its full width: its halves, store_pair_gate */
+            run_tile<Cfg::TILE_T, Cfg>(kp, tl, cc, cur, last, gs);
+        } else {
+            switch (tl.n_eff) {
 /* widths past TILE_T are never scheduled */
 #define NVFP4_N_CASE(N)                                                                                      \
     case N:                                                                                                  \
-        if constexpr (pair_of<Cfg>())                                                                      \
-            run_tile<Cfg::TILE_T, Cfg>(kp, tl, cc, cur, last, gs); /* its halves: store_pair_gate */          \
-        else if constexpr (N <= Cfg::TILE_T)                                                                 \
+        if constexpr (N <= Cfg::TILE_T)                                                                      \
             run_tile<(N <= Cfg::TILE_T ? N : 32), Cfg>(kp, tl, cc, cur, last, gs);                           \
         break;
-            NVFP4_N_CASE(32)
-            NVFP4_N_CASE(64)
-            NVFP4_N_CASE(96)
-            NVFP4_N_CASE(128)
-            NVFP4_N_CASE(160)
-            NVFP4_N_CASE(192)
-            NVFP4_N_CASE(224)
-            NVFP4_N_CASE(256)
+                NVFP4_N_CASE(32)
+                NVFP4_N_CASE(64)
+                NVFP4_N_CASE(96)
+                NVFP4_N_CASE(128)
+                NVFP4_N_CASE(160)
+                NVFP4_N_CASE(192)
+                NVFP4_N_CASE(224)
+                NVFP4_N_CASE(256)
 #undef NVFP4_N_CASE
-        default:
-            break; /* schedule.c never produces another width */
+            default:
+                break; /* schedule.c never produces another width */
+            }
         }
     }
     if (Cfg::TMA_STORE && (tid & 127) == 0)
@@ -1326,18 +1332,19 @@ int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cuda
     if constexpr (pair_of<K>()) {
         /* every cluster resident at once: the schedule assumes one pass of sms / 2 clusters */
         static int fits[32] = {0}; /* per device: 0 unknown, else max active clusters + 1 */
-        if (dev >= 32 || fits[dev] == 0) {
-            int n = 0;
-            e = cudaOccupancyMaxActiveClusters(&n, kern, &cfg);
+        int fit = dev < 32 ? fits[dev] - 1 : -1;
+        if (fit < 0) {
+            e = cudaOccupancyMaxActiveClusters(&fit, kern, &cfg);
             if (e != cudaSuccess)
                 return (int)e;
             if (dev < 32)
-                fits[dev] = n + 1;
-            else if (kp->grid / 2 > n)
-                return (int)cudaErrorInvalidConfiguration;
+                fits[dev] = fit + 1;
         }
-        if (dev < 32 && kp->grid / 2 > fits[dev] - 1)
+        if (kp->grid / 2 > fit) {
+            fprintf(stderr, "nvfp4: the cluster pair's schedule has %d clusters; the GPU holds %d at once\n",
+                    kp->grid / 2, fit);
             return (int)cudaErrorInvalidConfiguration;
+        }
     }
     /* cudaLaunchKernelEx reports this launch's own errors; cudaGetLastError here could
      * return an earlier call's, and the caller would undo a launch that was enqueued */

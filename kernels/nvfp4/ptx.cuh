@@ -411,16 +411,9 @@ static __device__ __forceinline__ float4 ld_cg_f4(const float *p)
     return v;
 }
 
-/* ---- Clusters (the cluster pair's split K, gemm.cu): a CTA's rank in its cluster, the same
- * shared-memory address in another CTA of the cluster, stores and mbarrier arrivals there,
+/* ---- Clusters (the cluster pair's split K, gemm.cu): the same shared-memory address in
+ * another CTA of the cluster, stores and mbarrier arrivals there,
  * the wait that acquires them, and the barrier of every thread of the cluster. ---- */
-static __device__ __forceinline__ uint32_t cluster_rank(void)
-{
-    uint32_t r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-
 static __device__ __forceinline__ uint32_t cluster_map(uint32_t addr, uint32_t rank)
 {
     uint32_t d;

@@ -332,10 +332,12 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
                      s->n[g], s->k[g], tile_w, tile_t);
             return -1;
         }
+    /* the pair's two CTAs run the same number of stages per unit, so that their ring positions
+     * (the slot each holds for the exchange) stay equal: an even count of 2 or more K blocks */
     for (int g = 0; split == NVFP4_SPLIT_PAIR && g < s->groups; g++)
-        if (s->k[g] < 2 * NVFP4_BK) {
-            snprintf(err, errlen, "schedule: group %d (K=%d) has fewer than 2 K blocks for a cluster pair to split",
-                     g, s->k[g]);
+        if (s->k[g] < 2 * NVFP4_BK || (s->k[g] / NVFP4_BK) % 2) {
+            snprintf(err, errlen, "schedule: group %d (K=%d) is not an even number of 2 or more K blocks for a "
+                     "cluster pair to halve", g, s->k[g]);
             return -1;
         }
     const int ntiles = enumerate(s, tile_w, tile_t, NULL);

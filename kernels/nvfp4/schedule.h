@@ -97,8 +97,8 @@ static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile
  *   tiles go to the clusters as whole tiles do to CTAs, and both CTAs of a cluster run each of
  *   its tiles, CTA 2c + r the K blocks of half r (part r of 2, [0, K/2) and [K/2, K) in
  *   NVFP4_BK blocks): the two exchange their partial sums through each other's shared memory,
- *   with no workspace or flags (split_tiles and partial_bufs stay 0).  Every tile needs 2 or
- *   more K blocks.
+ *   with no workspace or flags (split_tiles and partial_bufs stay 0).  Every tile needs an
+ *   even number of K blocks (the two CTAs' rings stay in step).
  * 0, or -1 with a one-line reason in err. */
 int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persistent, int split, int sms,
                          nvfp4_schedule *out, char *err, size_t errlen);
