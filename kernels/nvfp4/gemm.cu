@@ -292,6 +292,13 @@ struct load_cursor {
     uint32_t j; /* stages issued so far (ring position and parity) */
 };
 
+/* The cluster pair (NVFP4_SPLIT_PAIR): the halves of tile tl's token rows that load_tokens
+ * loads, those that start below the group's M (1 or 2). */
+template <class Cfg, class KP> __device__ __forceinline__ int pair_halves(const KP &kp, const nvfp4_tile &tl)
+{
+    return 1 + (tl.ttile * Cfg::TILE_T + Cfg::TILE_T / 2 < kp.m[tl.group]);
+}
+
 /* The loads of the cursor's stage into its ring slot, in two parts: the raw weights and their
  * scales, with the slot's whole transaction count, then the token slabs.  One thread. */
 template <class Cfg, class KP>
@@ -302,9 +309,8 @@ __device__ __forceinline__ void load_weights(const KP &kp, const nvfp4_tile &tl,
     const int g = tl.group;
     const uint32_t slot = cur.j % Cfg::STAGES, full = L::full_bar(sm_base, slot), st = sm_base + slot * L::STAGE;
     const int w0 = tl.wtile * Cfg::TILE_W, kb = tl.kb0 + cur.kb;
-    /* the token slabs' bytes: two boxes of t_box tokens (the cluster pair: two per half of the
-     * tile that starts below M, load_tokens) */
-    const int boxes = pair_of<Cfg>() ? 2 * (1 + (tl.ttile * Cfg::TILE_T + Cfg::TILE_T / 2 < kp.m[g])) : 2;
+    /* the token slabs' bytes: two boxes of t_box tokens (the cluster pair: two per half it loads) */
+    const int boxes = pair_of<Cfg>() ? 2 * pair_halves<Cfg>(kp, tl) : 2;
     mbar_arrive_expect_tx(full, (uint32_t)(L::W_BYTES + L::SF_BYTES + boxes * 128 * kp.t_box[g]));
     tma_load_2d(st + L::o_w, &kp.tmW[g], full, kb * (BK / 2), w0);
     const size_t band_bytes = (size_t)(kp.k[g] / 64) * 512u;
@@ -331,9 +337,10 @@ __device__ __forceinline__ void load_tokens(const KP &kp, const nvfp4_tile &tl, 
          * (store_pair_gate); the 128-byte swizzle repeats every 8 rows, so each half keeps it.
          * A half that starts at or past M is not loaded (its rows' columns are never stored). */
         constexpr int HALF = Cfg::TILE_T / 2;
+        const int halves = pair_halves<Cfg>(kp, tl);
 #pragma unroll
         for (int h = 0; h < 2; h++) {
-            if (t0 + h * HALF >= kp.m[g])
+            if (h == halves)
                 break;
             const uint32_t row = (uint32_t)((h ^ tl.part) * HALF) * 128u;
             tma_load_2d(st + L::o_t + row, &kp.tmT[g], full, kb * BK, t0 + h * HALF);
@@ -964,8 +971,7 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
     GS_BEGIN(gs, GS_STORE);
     const int th = t0 + (int)tl.part * (Cfg::TILE_T / 2);
     if (!b2 && cc.tid_wg == 0 && th < kp.m[g]) {
-        tma_store_2d(&kp.tmC[g], slab, w0, th);
-        bulk_commit();
+        tma_store_slab(kp, cc, g, w0, th, slab);
         bulk_wait_read0();
     }
     named_barrier(CONSUMERS_BAR, 256); /* the store has read the slot: each thread releases it */

@@ -36,19 +36,24 @@ static __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint3
                  : "memory");
 }
 
+/* One try_wait on the phase with this parity of the mbarrier at bar, with semantics SEM
+ * (a string literal: "" the default, acquire at CTA scope); done = 1 once it has completed. */
+#define NVFP4_MBAR_TRY_WAIT(done, bar, parity, SEM)                                                       \
+    asm volatile("{\n"                                                                                   \
+                 ".reg .pred p;\n"                                                                       \
+                 "mbarrier.try_wait.parity" SEM ".shared::cta.b64 p, [%1], %2;\n"                        \
+                 "selp.u32 %0, 1, 0, p;\n"                                                               \
+                 "}\n"                                                                                   \
+                 : "=r"(done)                                                                            \
+                 : "r"(bar), "r"(parity)                                                                 \
+                 : "memory")
+
 /* Spins until the phase with this parity has completed. */
 static __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
 {
     uint32_t done;
     do {
-        asm volatile("{\n"
-                     ".reg .pred p;\n"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     "selp.u32 %0, 1, 0, p;\n"
-                     "}\n"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
+        NVFP4_MBAR_TRY_WAIT(done, bar, parity, "");
     } while (!done);
 }
 
@@ -440,14 +445,7 @@ static __device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t 
 {
     uint32_t done;
     do {
-        asm volatile("{\n"
-                     ".reg .pred p;\n"
-                     "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-                     "selp.u32 %0, 1, 0, p;\n"
-                     "}\n"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
+        NVFP4_MBAR_TRY_WAIT(done, bar, parity, ".acquire.cluster");
     } while (!done);
 }
 
