@@ -882,6 +882,23 @@ __device__ __forceinline__ void gate_split_stage(const float (&acc)[A], uint32_t
     named_barrier(CONSUMERS_BAR, 256);
 }
 
+/* STORE of a tile both consumer warpgroups staged in the unit's held ring slot (store_split_gate,
+ * store_pair_gate): the B1 warpgroup's thread 0 stores it from token row t (where `store`) and
+ * waits for the store's read of the slot; then both meet and each thread releases the slot. */
+template <class Cfg, class KP>
+__device__ __forceinline__ void store_held_slot(const KP &kp, consumer_ctx &cc, int g, int w0, int t, uint32_t slab,
+                                                uint32_t held, bool store, gs_ctx &gs)
+{
+    GS_BEGIN(gs, GS_STORE);
+    if (cc.cw != 1 && cc.tid_wg == 0 && store) { /* not the B2 warpgroup: the B1 one */
+        tma_store_slab(kp, cc, g, w0, t, slab);
+        bulk_wait_read0();
+    }
+    named_barrier(CONSUMERS_BAR, 256); /* the store has read the slot: each thread releases it */
+    release_slot<Cfg>(cc, held);
+    GS_END(gs, GS_STORE);
+}
+
 /* X_IN_RING (GATE 1 with three 256-token stages, no room for an exchange buffer): the unit's last
  * slot, which both warpgroups hold, carries the exchange, then the staging.  Each warpgroup hands
  * the other the half of its accumulators on the other's tokens (thread t's float4 [N / 16][128],
@@ -899,22 +916,13 @@ __device__ __forceinline__ void store_split_gate(float (&acc)[N / 2], const KP &
     using L = smem_plan<Cfg>;
     constexpr int Q = N / 4; /* accumulators per thread on half the tokens */
     const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
-    const bool b2 = cc.cw == 1;
     GS_BEGIN(gs, GS_EPILOGUE);
     if (tl.parts > 1)
         add_partials<N, Cfg>(acc, acc, kp, tl, cc);
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
     gate_split_stage<Q, Cfg>(acc, slab, cc);
     GS_END(gs, GS_EPILOGUE);
-
-    GS_BEGIN(gs, GS_STORE);
-    if (!b2 && cc.tid_wg == 0) {
-        tma_store_slab(kp, cc, g, w0, t0, slab);
-        bulk_wait_read0();
-    }
-    named_barrier(CONSUMERS_BAR, 256); /* the store has read the slot: each thread releases it */
-    release_slot<Cfg>(cc, held);
-    GS_END(gs, GS_STORE);
+    store_held_slot<Cfg>(kp, cc, g, w0, t0, slab, held, true, gs);
 }
 
 /* NVFP4_SPLIT_PAIR: the two CTAs of a cluster have each run half of the tile's K blocks (part r
@@ -942,7 +950,6 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
     const uint32_t held = (cc.j - 1) % Cfg::STAGES, slab = cc.sm_base + held * L::STAGE + L::o_t;
     const uint32_t tid16 = 16u * (uint32_t)cc.tid_wg, mine = slab + (uint32_t)cc.cw * (uint32_t)(H / 4) * 2048u + tid16;
     const uint32_t peer = tl.part ^ 1u;
-    const bool b2 = cc.cw == 1;
     GS_BEGIN(gs, GS_EPILOGUE);
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups' wgmmas are done with the slot */
     if (cc.cw == 0 && cc.tid_wg == 0)
@@ -967,16 +974,8 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups have read the slot */
     gate_split_stage<Q, Cfg>(acc, slab, cc); /* the CTA's half: 4Q tokens */
     GS_END(gs, GS_EPILOGUE);
-
-    GS_BEGIN(gs, GS_STORE);
-    const int th = t0 + (int)tl.part * (Cfg::TILE_T / 2);
-    if (!b2 && cc.tid_wg == 0 && th < kp.m[g]) {
-        tma_store_slab(kp, cc, g, w0, th, slab);
-        bulk_wait_read0();
-    }
-    named_barrier(CONSUMERS_BAR, 256); /* the store has read the slot: each thread releases it */
-    release_slot<Cfg>(cc, held);
-    GS_END(gs, GS_STORE);
+    const int th = t0 + (int)tl.part * (Cfg::TILE_T / 2); /* a half past M has nothing to store */
+    store_held_slot<Cfg>(kp, cc, g, w0, th, slab, held, th < kp.m[g], gs);
 }
 
 /* A unit after its main loop and ACC_TO_REG: a part of a split tile that does not own it hands
