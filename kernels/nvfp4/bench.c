@@ -22,8 +22,12 @@
  * (docs/notebook/2026-11-27-harness.md).  The token pre-pass line times the first problem's
  * pre-pass alone, one flush per launch, whatever N is.
  *
+ * With --no-pdl every GEMM launches in plain stream order after its token pre-pass
+ * (nvfp4_problem_set_pdl), its set-up no longer overlapping the pre-pass: what programmatic
+ * dependent launch is worth to a point.
+ *
  * Usage: nvfp4-bench [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N]
- *                    [--inputs N] [--tsv FILE]
+ *                    [--inputs N] [--no-pdl] [--tsv FILE]
  * --variants takes point names, the word "default" (each shape's production point), the word
  * "production" (every production point) or "all" (every point; the evidence points must be built
  * in: `make nvfp4-evidence`).  Without --variants: every point the program holds.
@@ -130,10 +134,12 @@ int main(int argc, char **argv)
 {
     const char *shapes = NULL, *variants = NULL, *tsv = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows how far a run got */
-    int reps = 50, inputs = 1, failures = 0, dual = 0;
+    int reps = 50, inputs = 1, failures = 0, dual = 0, pdl = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--dual"))
             dual = 1;
+        else if (!strcmp(argv[i], "--no-pdl"))
+            pdl = 0;
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
             shapes = argv[++i];
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc)
@@ -148,7 +154,7 @@ int main(int argc, char **argv)
             tsv = argv[++i];
         else {
             fprintf(stderr, "usage: %s [--dual] [--shapes a,b,..] [--variants all|production|default|a,b,..] [--reps N] "
-                            "[--inputs N] [--tsv FILE]\n",
+                            "[--inputs N] [--no-pdl] [--tsv FILE]\n",
                     argv[0]);
             return 2;
         }
@@ -200,6 +206,11 @@ int main(int argc, char **argv)
             continue;
         }
         nvfp4_problem *const *p = in.p;
+        for (int i = 0; i < inputs && !pdl; i++)
+            if (nvfp4_problem_set_pdl(p[i], 0)) {
+                fprintf(stderr, "nvfp4-bench: cannot turn programmatic dependent launch off\n");
+                return 1;
+            }
         const int routes = in.an[0].routes;
         /* the pre-pass every variant's time includes (its overlap with the GEMM's set-up aside) */
         printf("%-8s token pre-pass alone: %.2f us\n", s.name, 1e3 * time_ms(nvfp4_tokens_only, p[0], &fl, reps, 0));
@@ -296,16 +307,16 @@ int main(int argc, char **argv)
     printf("%-8s %-25s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
            "cuBLAS/x", "twin/x", "detail/x", "correct");
     gs_buf table = {0};
-    gs_buf_printf(&table, "# gemmscope nvfp4-bench v3\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
-                          "twin_over_prod\tdetail_over_prod\tcorrect\tinputs\n");
+    gs_buf_printf(&table, "# gemmscope nvfp4-bench v4\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
+                          "twin_over_prod\tdetail_over_prod\tcorrect\tinputs\tpdl\n");
     for (int i = 0; i < nrows; i++) {
         const bench_row *r = &rows[i];
         const double tf = r->flops / (r->prod_ms * 1e-3) / 1e12, pct = 100.0 * tf / ceil_tf,
                      cx = r->cublas_ms / r->prod_ms, tx = r->twin_ms / r->prod_ms, dx = r->detail_ms / r->prod_ms;
         printf("%-8s %-25s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", r->shape, r->variant, 1e3 * r->prod_ms, tf,
                pct, cx, tx, dx, r->ok ? "yes" : "NO", r->is_default ? "  (default)" : "");
-        gs_buf_printf(&table, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\t%d\n", r->shape, r->variant,
-                      1e3 * r->prod_ms, tf, pct, cx, tx, dx, r->ok, inputs);
+        gs_buf_printf(&table, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\t%d\t%d\n", r->shape, r->variant,
+                      1e3 * r->prod_ms, tf, pct, cx, tx, dx, r->ok, inputs, pdl);
     }
     if (isnan(ceil_tf))
         failures++;
