@@ -32,7 +32,7 @@ warp-specialisation s1_w128_t128 s1_w128_t128_ws s3_w128_t256_p_skr s3_w128_t256
     # the gated dual GEMM: the baseline point with both accumulators per warpgroup; a store
     # staged in a ring slot needs the producer warpgroup, so the production point without one
     # also has SIMT stores (a second knob that changes with it)
-    d256n4096k7168) # production point s4_w64_t128_ws_p_tma_g1 (a B1 and a B2 warpgroup); ping-pong
+    d256n4096k7168) # s4_w64_t128_ws_p_tma_g1 (a B1 and a B2 warpgroup; the default before the cluster pair); ping-pong
         # runs gate 2, so "production against ping-pong" changes the gate too
         echo "pipeline-stages s1_w128_t128_g2 s4_w128_t128_g2 s1_w64_t128_ws_p_tma_g1 s4_w64_t128_ws_p_tma_g1
 tile-size s1_w128_t128_g2 s1_w64_t128_g2 s4_w64_t128_ws_p_tma_g1 s4_w64_t64_ws_p_tma_g1

@@ -83,17 +83,17 @@
       "over the mean", 4, 128, 128, 1, 1, 2, 2, 2, 0)                                                                \
     X("s4_w64_t128_ws_p_tma_sk_g1", "dual, B1/B2 warpgroup pair on 64 columns: 4 stages, producer warpgroup, "       \
       "persistent, TMA-store epilogue, split K (equal work per CTA)", 4, 64, 128, 1, 1, 1, 1, 1, 0)                  \
-    X("s4_w64_t128_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_skr_g1 without split K", 4, 64, 128, 1, 1, 1, 0, 1, 0)     \
     X("s3_w64_t256_ws_p_tmr_g1", "dual, B1/B2 warpgroup pair on 64 columns: 3 stages, 256-token tiles, producer "    \
       "warpgroup, persistent, store staged in the last ring slot, which also carries the two warpgroups' exchange "  \
       "of halves (no room for a buffer of its own)", 3, 64, 256, 1, 1, 2, 0, 1, 0)                                   \
     X("s3_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K (equal work per CTA)",                  \
-      3, 64, 256, 1, 1, 2, 1, 1, 0)
-
-#define NVFP4_DUAL_EVIDENCE_POINTS(X)                                                                                \
+      3, 64, 256, 1, 1, 2, 1, 1, 0)                                                                                  \
     X("s3_w64_t256_ws_p_tmr_skp_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K across a cluster pair: two CTAs each "  \
       "run half of a tile's K blocks and exchange their partial sums through each other's shared memory",           \
-      3, 64, 256, 1, 1, 2, 3, 1, 0)                                                                                  \
+      3, 64, 256, 1, 1, 2, 3, 1, 0)
+
+#define NVFP4_DUAL_EVIDENCE_POINTS(X)                                                                                \
+    X("s4_w64_t128_ws_p_tma_g1", "as s4_w64_t128_ws_p_tma_skr_g1 without split K", 4, 64, 128, 1, 1, 1, 0, 1, 0)     \
     X("s4_w128_t128_ws_p_tmr_sk_g2", "as s4_w128_t128_ws_p_tmr_skr_g2 with split K (equal work per CTA)",            \
       4, 128, 128, 1, 1, 2, 1, 2, 0)                                                                                 \
     X("s3_w128_t128_ws_p_tma_g2", "as s4_w128_t128_ws_p_tmr_g2 with the TMA-store epilogue's own staging (3 "        \

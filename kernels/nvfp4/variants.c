@@ -102,17 +102,19 @@ const nvfp4_variant *nvfp4_dual_variant_find(const char *name)
     return find_in(k_dual_variants, N_DUAL_VARIANTS, name);
 }
 
-/* The dual benchmarks' production points: at M = 256 the fastest of every point in two processes
- * of `nvfp4-bench --dual --variants all` on the H100 after the gate arithmetic was cut
- * (samples/dual-variants-49-points.tsv; d256n3072k4096 kept its own, within 0.3% of the fastest); at
- * M = 512 the 256-token B1/B2 pair with three stages, 7-8% less time than those in three processes
- * (samples/dual-t256.tsv; docs/dual.md, "Production defaults").
+/* The dual benchmarks' production points: d256n3072k4096's the fastest of every point in two
+ * processes of `nvfp4-bench --dual --variants all` on the H100 after the gate arithmetic was cut
+ * (samples/dual-variants-49-points.tsv; within 0.3% of the fastest); d256n4096k7168's the cluster
+ * pair, 5.8% less time than that sweep's winner (s4_w64_t128_ws_p_tma_g1) in alternating rounds on
+ * an H200 (samples/studies/pair-pdl-h200.tsv; not measured on an H100); at M = 512 the 256-token
+ * B1/B2 pair with three stages, 7-8% less time than those in three processes (samples/dual-t256.tsv;
+ * docs/dual.md, "Production defaults").
  * Any other shape: where N allows 128 columns per CTA, the rebalanced split K point of 128
  * columns, which spreads any tile count over the SMs (d256n4096k7168's default until a3aeeaa; not
  * measured on other shapes), else the B1/B2 warpgroup pair on 64 columns (every N the dual shapes
  * allow). */
 static const shape_default k_dual_defaults[] = {
-    {"d256n4096k7168", "s4_w64_t128_ws_p_tma_g1"},
+    {"d256n4096k7168", "s3_w64_t256_ws_p_tmr_skp_g1"},
     {"d256n3072k4096", "s4_w64_t128_ws_p_tma_sk_g1"},
     {"d512n4096k7168", "s3_w64_t256_ws_p_tmr_g1"},
     {"d512n3072k7168", "s3_w64_t256_ws_p_tmr_sk_g1"},
