@@ -1107,6 +1107,9 @@ template <class Cfg> constexpr int threads_of()
 
 } // namespace
 
+#ifndef NVFP4_STUDY_FULL
+#define NVFP4_STUDY_FULL 0 /* study (removed): dual points run every tile at TILE_T, one width path */
+#endif
 template <class Cfg, class KP>
 __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const gs_buffer stamps)
@@ -1239,7 +1242,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
-        if constexpr (pair_of<Cfg>()) { /* every tile at its full width: its halves, store_pair_gate */
+        if constexpr (pair_of<Cfg>() || (NVFP4_STUDY_FULL && Cfg::GATE != 0)) { /* every tile at its full width: its halves, store_pair_gate */
             run_tile<Cfg::TILE_T, Cfg>(kp, tl, cc, cur, last, gs);
         } else {
             switch (tl.n_eff) {
