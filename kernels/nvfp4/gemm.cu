@@ -1242,7 +1242,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
-        if constexpr (pair_of<Cfg>() || (NVFP4_STUDY_FULL && Cfg::GATE != 0)) { /* every tile at its full width: its halves, store_pair_gate */
+        if constexpr (pair_of<Cfg>() || (NVFP4_STUDY_FULL && Cfg::GATE == 1)) { /* every tile at its full width: its halves, store_pair_gate */
             run_tile<Cfg::TILE_T, Cfg>(kp, tl, cc, cur, last, gs);
         } else {
             switch (tl.n_eff) {
