@@ -536,6 +536,39 @@ static void test_dual_defaults(void **state)
     }
 }
 
+/* The one-width kernel's condition: every unit at its tile's full height, and only then. */
+static void test_full_width(void **state)
+{
+    (void)state;
+    const struct {
+        const char *shape, *variant;
+        int full;
+    } cases[] = {
+        {"d256n4096k7168", "s4_w64_t128_ws_p_tma_g1", 1},     /* M = 2 tiles of 128 */
+        {"d512n3072k7168", "s3_w64_t256_ws_p_tmr_sk_g1", 1},  /* split parts too */
+        {"dual:m=300;n=512;k=1024", "s3_w64_t256_ws_p_tmr_g1", 0}, /* the second tile: 44 rows */
+        {"dual:m=64;n=512;k=1024", "s4_w64_t128_ws_p_tma_sk_g1", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        nvfp4_shape s;
+        nvfp4_schedule sc;
+        char err[512];
+        assert_int_equal(nvfp4_dual_shape_parse(cases[i].shape, &s, err, sizeof err), 0);
+        const nvfp4_variant *v = nvfp4_dual_variant_find(cases[i].variant);
+        assert_non_null(v);
+        assert_int_equal(nvfp4_variant_schedule(v, &s, 132, &sc, err, sizeof err), 0);
+        assert_int_equal(nvfp4_schedule_full_width(&sc, v->tile_t), cases[i].full);
+        if (cases[i].full) { /* one unit short of the full height is enough to refuse it */
+            sc.tiles[sc.ntiles - 1].n_eff = (uint16_t)(v->tile_t - 32);
+            assert_int_equal(nvfp4_schedule_full_width(&sc, v->tile_t), 0);
+        }
+        nvfp4_schedule_free(&sc);
+    }
+    assert_int_equal(nvfp4_schedule_full_width(NULL, 128), 0);
+    nvfp4_schedule none = {0};
+    assert_int_equal(nvfp4_schedule_full_width(&none, 128), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_dual_geometry),
         cmocka_unit_test(test_dual_schedules),
         cmocka_unit_test(test_dual_defaults),
+        cmocka_unit_test(test_full_width),
     };
     return cmocka_run_group_tests_name("dual", tests, NULL, NULL);
 }

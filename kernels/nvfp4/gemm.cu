@@ -101,21 +101,40 @@ namespace {
 
 constexpr int BK = NVFP4_BK;
 
-/* A knob point (points.h) as the kernel's compile-time configuration. */
-template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0, int PP = 0> struct point_cfg {
+/* A knob point (points.h) as the kernel's compile-time configuration; FW: the point's one-width
+ * kernel (full_width_kernel_of). */
+template <int S, int TW, int TT, int WS, int P, int TS, int SK, int GT = 0, int PP = 0, int FW = 0> struct point_cfg {
     static constexpr int STAGES = S, TILE_W = TW, TILE_T = TT, WARP_SPEC = WS, PERSISTENT = P, TMA_STORE = TS,
-                         SPLIT_K = SK, GATE = GT, PINGPONG = PP;
+                         SPLIT_K = SK, GATE = GT, PINGPONG = PP, FULL_WIDTH = FW;
 };
 /* The kernel that runs point Cfg: the one of its knobs with SPLIT_K 0 (see above), except the
  * cluster pair's split (NVFP4_SPLIT_PAIR), a kernel of its own. */
 template <class Cfg>
 using kernel_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT, Cfg::TMA_STORE,
-                             Cfg::SPLIT_K == NVFP4_SPLIT_PAIR ? NVFP4_SPLIT_PAIR : 0, Cfg::GATE, Cfg::PINGPONG>;
+                             Cfg::SPLIT_K == NVFP4_SPLIT_PAIR ? NVFP4_SPLIT_PAIR : 0, Cfg::GATE, Cfg::PINGPONG,
+                             Cfg::FULL_WIDTH>;
 /* Point Cfg runs on clusters of two CTAs that split each tile's K blocks (schedule.h). */
 template <class Cfg> __host__ __device__ constexpr bool pair_of()
 {
     return Cfg::SPLIT_K == NVFP4_SPLIT_PAIR;
 }
+/* Every tile of Cfg's kernel runs at the wgmma width TILE_T: one width path instead of the
+ * switch over n_eff, whose paths for the widths a launch never runs made the gate-1 dual points
+ * 3-6% slower (docs/notebook/2026-12-02-one-width.md).  The cluster pair's kernel always; a gate-1
+ * point's second kernel (FULL_WIDTH), which the launcher runs when every unit is at full height
+ * (kp.full_width).  Not for the other gates: the grouped shapes' tiles vary in height, and the
+ * gate-2 128-column point spills in that form. */
+template <class Cfg> __host__ __device__ constexpr bool one_width_of()
+{
+    return pair_of<Cfg>() || Cfg::FULL_WIDTH;
+}
+template <class Cfg> __host__ __device__ constexpr bool full_width_kernel_of()
+{
+    return Cfg::GATE == 1 && !pair_of<Cfg>() && !Cfg::FULL_WIDTH;
+}
+template <class Cfg>
+using full_width_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT,
+                                 Cfg::TMA_STORE, Cfg::SPLIT_K, Cfg::GATE, Cfg::PINGPONG, 1>;
 
 /* Consumer warpgroups of a CTA (64 weight rows each: TILE_W / 64, GATE 1 a B1 and a B2 one,
  * PINGPONG two that take the CTA's units in turn), the warpgroups that share one unit (PINGPONG:
@@ -1107,9 +1126,6 @@ template <class Cfg> constexpr int threads_of()
 
 } // namespace
 
-#ifndef NVFP4_STUDY_FULL
-#define NVFP4_STUDY_FULL 0 /* study (removed): dual points run every tile at TILE_T, one width path */
-#endif
 template <class Cfg, class KP>
 __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     GS_SYM(nvfp4_gemm_kernel)(const __grid_constant__ KP kp, const gs_buffer stamps)
@@ -1242,7 +1258,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             }
         }
         GS_TILE(gs, t, tl.group); /* the twin stores the previous tile's records here */
-        if constexpr (pair_of<Cfg>() || (NVFP4_STUDY_FULL && Cfg::GATE == 1)) { /* every tile at its full width: its halves, store_pair_gate */
+        if constexpr (one_width_of<Cfg>()) { /* every tile at its full width (the pair: its halves) */
             run_tile<Cfg::TILE_T, Cfg>(kp, tl, cc, cur, last, gs);
         } else {
             switch (tl.n_eff) {
@@ -1297,6 +1313,10 @@ template <int G> void narrow(const nvfp4_kparams *kp, narrow_kparams<G> *d)
 template <class Cfg, class KP>
 int launch_point(const nvfp4_kparams *kp, const KP &args, gs_buffer stamps, cudaStream_t s)
 {
+    if constexpr (full_width_kernel_of<Cfg>()) {
+        if (kp->full_width)
+            return launch_point<full_width_cfg<Cfg>>(kp, args, stamps, s);
+    }
     using K = kernel_cfg<Cfg>;
     using L = smem_plan<K>;
     void (*kern)(const KP, const gs_buffer) = GS_SYM(nvfp4_gemm_kernel)<K, KP>;

@@ -397,6 +397,16 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
     return 0;
 }
 
+int nvfp4_schedule_full_width(const nvfp4_schedule *sc, int tile_t)
+{
+    if (!sc || sc->ntiles < 1)
+        return 0;
+    for (int i = 0; i < sc->ntiles; i++)
+        if (sc->tiles[i].n_eff != tile_t)
+            return 0;
+    return 1;
+}
+
 void nvfp4_schedule_free(nvfp4_schedule *sc)
 {
     if (!sc)

@@ -104,6 +104,11 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
                          nvfp4_schedule *out, char *err, size_t errlen);
 void nvfp4_schedule_free(nvfp4_schedule *sc);
 
+/* 1 when every unit of sc computes its tile's full height (n_eff == tile_t), else 0: the
+ * launcher then runs a gate-1 point's one-width kernel (gemm.cu, FULL_WIDTH), whose tiles all
+ * take the wgmma width tile_t. */
+int nvfp4_schedule_full_width(const nvfp4_schedule *sc, int tile_t);
+
 /* Stamp records one consumer warp writes for one unit of `kblocks` K blocks: MAINLOOP +
  * ACC_TO_REG + EPILOGUE + STORE, and in the detail twin (LOAD_WAIT, DEQUANT, MMA) per stage. */
 #define NVFP4_TILE_EVENTS(kblocks, detail) (4u + ((detail) ? 3u * (unsigned)(kblocks) : 0u))
