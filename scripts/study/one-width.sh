@@ -1,10 +1,11 @@
 #!/bin/bash
-# Study (removed after its run): the cluster pair as d256n4096k7168's default.  Builds everything,
-# checks every dual production point, then the dual defaults' rounds (4 processes, the shapes in
-# both orders), the harness rounds (inputs 1, 15, 1, 15), the overhead benchmark and a recording of
-# d256n4096k7168.  usage: scripts/study/pair-default.sh OUT   (OUT/all.tgz holds everything)
+# Study (removed after its run): the gate-1 points' one-width kernels and the cluster pair as
+# d256n4096k7168's default.  Builds everything, checks every dual production point (also under racecheck and memcheck on a shape of full tiles,
+# where the gate-1 points run their one-width kernels), then the dual defaults' rounds (4 processes, the
+# shapes in both orders), the harness rounds (inputs 1, 15, 1, 15), the overhead benchmark and a
+# recording of d512n4096k7168.  usage: scripts/study/one-width.sh OUT   (OUT/all.tgz holds everything)
 set -u -o pipefail
-out=${1:?usage: pair-default.sh OUT}
+out=${1:?usage: one-width.sh OUT}
 mkdir -p "$out/w"
 w=$out/w
 nvidia-smi --query-gpu=name,driver_version,power.limit --format=csv,noheader >"$w/device.txt"
@@ -14,6 +15,11 @@ trap pack EXIT
 grep real "$w/build.log"
 timeout 240 build/nvfp4-selfcheck --dual --variant production >"$w/selfcheck.txt" 2>&1
 echo "selfcheck rc $?"; tail -1 "$w/selfcheck.txt"
+for tool in racecheck memcheck; do
+    timeout 100 compute-sanitizer --tool $tool --error-exitcode 3 build/nvfp4-selfcheck --dual \
+        --variant production --shapes 'dual:m=256;n=512;k=1024' >"$w/$tool.txt" 2>&1
+    echo "$tool rc $?"; tail -2 "$w/$tool.txt"
+done
 D=d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168
 DR=d512n3072k7168,d512n4096k7168,d256n3072k4096,d256n4096k7168
 for r in 1 2 3 4; do
@@ -29,5 +35,5 @@ for r in 1 2; do
 done
 timeout 300 scripts/overhead-bench.sh "$w/overhead-twin.tsv" 3 100 >"$w/overhead.log" 2>&1
 echo "overhead rc $?"
-timeout 100 build/gemmscope record d256n4096k7168 METRICS=none DETAIL=1 --root "$w/rec" >"$w/rec.log" 2>&1
+timeout 100 build/gemmscope record d512n4096k7168 METRICS=none DETAIL=1 --root "$w/rec" >"$w/rec.log" 2>&1
 echo "record rc $?"
