@@ -1,6 +1,7 @@
 #!/bin/bash
 # Proposal evidence on the GPU machine: for each shape, record the knob points that switch
-# one seed proposal on or off (at the baseline point and at the production point), then
+# one seed proposal on or off (at the baseline point and at a second point, the shape's production
+# point or, for d256n4096k7168, its default before the cluster pair), then
 # write one evidence page per proposal with both measured A/B pairs.  The profile that
 # bounds each claim is the baseline point's, recorded with the detail twin: the state the
 # seed documents' proposals were pitched against.
@@ -15,7 +16,8 @@ make -j"$(nproc)" --no-print-directory nvfp4-evidence >/dev/null || { echo "evid
 root=reports/ev
 shapes=${*:-g8k7168 g2k1536}
 # proposal  baseline-off  baseline-on  production-off  production-on: the baseline point with the
-# proposal switched on, and the shape's production point (variants.c) with it switched off.  The
+# proposal switched on, and the second point (the shape's production point in variants.c; for
+# d256n4096k7168 its earlier one, s4_w64_t128_ws_p_tma_g1) with it switched off.  The
 # dual shapes' warp specialisation adds seed 002's ping-pong: a 64-column point with one consumer
 # warpgroup against the same with two taking its units in turn (pp-off pp-on), and the production
 # point (two warpgroups sharing each unit) against that ping-pong point (prod pp-on), which also

@@ -536,7 +536,8 @@ static void test_dual_defaults(void **state)
     }
 }
 
-/* The one-width kernel's condition: every unit at its tile's full height, and only then. */
+/* The one-width kernel's condition (kp.full_width): a gate-1 point whose every unit is at its
+ * tile's full height, and only then. */
 static void test_full_width(void **state)
 {
     (void)state;
@@ -544,10 +545,12 @@ static void test_full_width(void **state)
         const char *shape, *variant;
         int full;
     } cases[] = {
-        {"d256n4096k7168", "s4_w64_t128_ws_p_tma_g1", 1},     /* M = 2 tiles of 128 */
-        {"d512n3072k7168", "s3_w64_t256_ws_p_tmr_sk_g1", 1},  /* split parts too */
+        {"d256n4096k7168", "s4_w64_t128_ws_p_tma_g1", 1},          /* M = 2 tiles of 128 */
+        {"d512n3072k7168", "s3_w64_t256_ws_p_tmr_sk_g1", 1},       /* split parts too */
         {"dual:m=300;n=512;k=1024", "s3_w64_t256_ws_p_tmr_g1", 0}, /* the second tile: 44 rows */
-        {"dual:m=64;n=512;k=1024", "s4_w64_t128_ws_p_tma_sk_g1", 0},
+        {"dual:m=64;n=512;k=1024", "s4_w64_t128_ws_p_tma_sk_g1", 0}, /* n_eff 64: tile_w, not tile_t */
+        {"d256n4096k7168", "s4_w128_t128_ws_p_tmr_skr_g2", 0},     /* gate 2: the switch only */
+        {"d256n4096k7168", "s3_w64_t256_ws_p_tmr_skp_g1", 0},      /* the pair: one kernel, one width */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         nvfp4_shape s;
@@ -557,16 +560,18 @@ static void test_full_width(void **state)
         const nvfp4_variant *v = nvfp4_dual_variant_find(cases[i].variant);
         assert_non_null(v);
         assert_int_equal(nvfp4_variant_schedule(v, &s, 132, &sc, err, sizeof err), 0);
-        assert_int_equal(nvfp4_schedule_full_width(&sc, v->tile_t), cases[i].full);
+        assert_int_equal(nvfp4_variant_full_width(v, &sc), cases[i].full);
         if (cases[i].full) { /* one unit short of the full height is enough to refuse it */
             sc.tiles[sc.ntiles - 1].n_eff = (uint16_t)(v->tile_t - 32);
-            assert_int_equal(nvfp4_schedule_full_width(&sc, v->tile_t), 0);
+            assert_int_equal(nvfp4_variant_full_width(v, &sc), 0);
         }
         nvfp4_schedule_free(&sc);
     }
-    assert_int_equal(nvfp4_schedule_full_width(NULL, 128), 0);
+    const nvfp4_variant *g1 = nvfp4_dual_variant_find("s4_w64_t128_ws_p_tma_g1");
+    assert_int_equal(nvfp4_variant_full_width(g1, NULL), 0);
     nvfp4_schedule none = {0};
-    assert_int_equal(nvfp4_schedule_full_width(&none, 128), 0);
+    assert_int_equal(nvfp4_variant_full_width(g1, &none), 0);
+    assert_int_equal(nvfp4_variant_full_width(NULL, &none), 0);
 }
 
 int main(void)

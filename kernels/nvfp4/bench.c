@@ -32,7 +32,7 @@
  * "production" (every production point) or "all" (every point; the evidence points must be built
  * in: `make nvfp4-evidence`).  Without --variants: every point the program holds.
  * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod
- * detail_over_prod correct inputs */
+ * detail_over_prod correct inputs pdl */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -22,7 +22,9 @@
  *   STAGES     shared-memory ring depth (1 = load, then compute, strictly in turn)
  *   TILE_W     weight rows per CTA = 64 x consumer warpgroups (64 or 128)
  *   TILE_T     token rows per tile (wgmma N up to 256); each tile computes only
- *              n_eff = its valid rows rounded up to 32 (a switch picks the instruction)
+ *              n_eff = its valid rows rounded up to 32 (a switch picks the instruction;
+ *              a gate-1 point's one-width kernel and the cluster pair's run every tile at
+ *              TILE_T: one_width_of)
  *   WARP_SPEC  1: an extra producer warpgroup (one thread of it issues every load) hands
  *              its registers to the consumers (setmaxnreg 40 / 232), and (without PINGPONG)
  *              one lane of its third warp publishes split parts' partial sums

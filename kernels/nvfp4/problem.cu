@@ -517,7 +517,7 @@ static int build_kparams(nvfp4_problem *p, const nvfp4_variant *v, nvfp4_kparams
     kp->tile_t = v->tile_t;
     kp->persistent = v->persistent;
     kp->grid = sc.grid;
-    kp->full_width = nvfp4_schedule_full_width(&sc, v->tile_t);
+    kp->full_width = nvfp4_variant_full_width(v, &sc);
     int rc = 0;
     for (int g = 0; g < s->groups && rc == 0; g++) {
         const int M = s->m[g], N = s->n[g], K = s->k[g];

@@ -214,3 +214,8 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
     nvfp4_schedule_free(&sc);
     return 0;
 }
+
+int nvfp4_variant_full_width(const nvfp4_variant *v, const nvfp4_schedule *sc)
+{
+    return v && v->gate == 1 && v->split_k != NVFP4_SPLIT_PAIR && nvfp4_schedule_full_width(sc, v->tile_t);
+}

@@ -79,6 +79,11 @@ int nvfp4_variant_dequants(const nvfp4_variant *v);
 int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms, nvfp4_schedule *sc, char *err,
                            size_t errlen);
 
+/* 1 when v's launch on schedule sc runs v's one-width kernel: v is a gate-1 point (not the cluster
+ * pair, whose only kernel has one width) and every unit of sc is at v's full tile height
+ * (nvfp4_schedule_full_width with v's tile_t); else 0.  The launcher's kp.full_width. */
+int nvfp4_variant_full_width(const nvfp4_variant *v, const nvfp4_schedule *sc);
+
 /* 1 when the point's twins run the clock sampler: on the second warp of its producer
  * warpgroup, which only the first needs (gemm.cu). */
 int nvfp4_variant_clock_sampler(const nvfp4_variant *v);
