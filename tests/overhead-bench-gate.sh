@@ -13,11 +13,11 @@ cat >"$tmp/build/nvfp4-bench" <<'FAKE'
 v=pt
 while [ $# -gt 0 ]; do case $1 in --shapes) s=$2; shift 2 ;; --tsv) t=$2; shift 2 ;; --dual) v=pt-dual; shift ;; *) shift ;; esac; done
 [ "${FAKE_FAIL:-0}" = 1 ] && exit 1
-{ echo "# gemmscope nvfp4-bench v3"
-  printf 'shape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\ttwin_over_prod\tdetail_over_prod\tcorrect\tinputs\n'
+{ echo "# gemmscope nvfp4-bench v4"
+  printf 'shape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\ttwin_over_prod\tdetail_over_prod\tcorrect\tinputs\tpdl\n'
   IFS=, read -ra sh <<<"$s"
   for x in "${sh[@]}"; do c=1; [ "$x" = "${FAKE_BAD:-}" ] && c=0
-      printf '%s\t%s\t10.000\t1\t1\t1\t1.0100\t1.0500\t%s\t1\n' "$x" "$v" "$c"; done; } >"$t"
+      printf '%s\t%s\t10.000\t1\t1\t1\t1.0100\t1.0500\t%s\t1\t1\n' "$x" "$v" "$c"; done; } >"$t"
 FAKE
 chmod +x "$tmp/build/nvfp4-bench"
 pass=0 fail=0

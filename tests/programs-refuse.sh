@@ -29,6 +29,7 @@ expect "bench --tsv naming a folder" "not a folder" build/nvfp4-bench --tsv .
 expect "bench --inputs 0" "from 1 to 64" build/nvfp4-bench --inputs 0
 expect "bench --inputs 65" "from 1 to 64" build/nvfp4-bench --inputs 65
 expect "bench --inputs x (not a number)" "from 1 to 64" build/nvfp4-bench --inputs x
+expect "bench --no-pdl --inputs 0 (--no-pdl parsed, the bad count still refused)" "from 1 to 64" build/nvfp4-bench --no-pdl --inputs 0
 expect "selfcheck: an unknown point" "unknown variant 'nope'" build/nvfp4-selfcheck --variant nope
 expect "cupti-check --metrics '' (empty)" "comma-separated metric names" build/cupti-check --metrics ""
 expect "cupti-check --metrics 'a,,b' (an empty name)" "comma-separated metric names" build/cupti-check --metrics a,,b
