@@ -130,6 +130,8 @@ template <class Cfg> __host__ __device__ constexpr bool one_width_of()
 {
     return pair_of<Cfg>() || Cfg::FULL_WIDTH;
 }
+/* The points that have a one-width kernel: the same rule as the host's nvfp4_variant_full_width
+ * (variants.c), which says when a launch runs it. */
 template <class Cfg> __host__ __device__ constexpr bool full_width_kernel_of()
 {
     return Cfg::GATE == 1 && !pair_of<Cfg>() && !Cfg::FULL_WIDTH;

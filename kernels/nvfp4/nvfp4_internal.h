@@ -47,7 +47,7 @@ typedef struct nvfp4_kparams {
     int *flags;      /* split K: split_tiles x consumer warpgroups arrival counters, 0 between launches */
     int groups, tile_w, tile_t, persistent, grid;
     int pdl; /* launch with programmatic dependent launch (the pre-pass may still run) */
-    int full_width; /* every unit at the tile's full height (nvfp4_schedule_full_width) */
+    int full_width; /* run the point's one-width kernel (nvfp4_variant_full_width) */
 } nvfp4_kparams;
 
 /* Enqueue the token pre-pass.  0 or a CUDA error. */
