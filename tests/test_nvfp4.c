@@ -939,40 +939,6 @@ static void test_variants_and_stamp_geometry(void **state)
     }
 }
 
-/* The one-width kernel's condition for grouped points (kp.full_width): a point of at most 128
- * tokens a tile whose every unit is at the tile's full height, and only then (the 256-token
- * grouped points spill in that form: the switch only). */
-static void test_full_width_grouped(void **state)
-{
-    (void)state;
-    const struct {
-        const char *shape, *variant;
-        int full;
-    } cases[] = {
-        {"g2k1536", "s4_w128_t128_ws_p_tma", 1},                  /* every group 128 x 2 rows */
-        {"m=256;n=7168;k=4096", "s4_w128_t128_ws_p_tma", 1},      /* one group, two full tiles */
-        {"m=256;n=7168;k=4096", "s1_w64_t128", 1},                /* an evidence point too */
-        {"m=512;n=7168;k=4096", "s3_w128_t256_ws_p_tmr_sk", 0},   /* 256 tokens: the switch only */
-        {"g2k4096", "s4_w128_t128_ws_p_tma", 0},                  /* tiles of 64 rows among them */
-        {"m=200;n=512;k=4096", "s4_w128_t128_ws_p_tma", 0},       /* the second tile: 72 rows */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        nvfp4_shape s;
-        nvfp4_schedule sc;
-        char err[512];
-        assert_int_equal(nvfp4_shape_parse(cases[i].shape, &s, err, sizeof err), 0);
-        const nvfp4_variant *v = nvfp4_variant_find(cases[i].variant);
-        assert_non_null(v);
-        assert_int_equal(nvfp4_variant_schedule(v, &s, 132, &sc, err, sizeof err), 0);
-        assert_int_equal(nvfp4_variant_full_width(v, &sc), cases[i].full);
-        if (cases[i].full) { /* one unit short of the full height is enough to refuse it */
-            sc.tiles[0].n_eff = (uint16_t)(v->tile_t - 32);
-            assert_int_equal(nvfp4_variant_full_width(v, &sc), 0);
-        }
-        nvfp4_schedule_free(&sc);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -984,7 +950,6 @@ int main(void)
         cmocka_unit_test(test_split_schedule),
         cmocka_unit_test(test_pair_schedule),
         cmocka_unit_test(test_variants_and_stamp_geometry),
-        cmocka_unit_test(test_full_width_grouped),
         cmocka_unit_test(test_e4m3_every_code),
         cmocka_unit_test(test_half_decode),
         cmocka_unit_test(test_pad_rows),

@@ -122,10 +122,10 @@ template <class Cfg> __host__ __device__ constexpr bool pair_of()
 }
 /* Every tile of Cfg's kernel runs at the wgmma width TILE_T: one width path instead of the
  * switch over n_eff, whose paths for the widths a launch never runs made the gate-1 dual points
- * 3-6% slower (docs/notebook/2026-12-02-one-width.md).  The cluster pair's kernel always; the
- * second kernel (FULL_WIDTH) of a gate-1 point or a grouped point of at most 128 tokens a tile,
- * which the launcher runs when every unit is at full height (kp.full_width).  Not for the others:
- * the 256-token grouped points and the gate-2 128-column point spill in that form. */
+ * 3-6% slower (docs/notebook/2026-12-02-one-width.md).  The cluster pair's kernel always; a gate-1
+ * point's second kernel (FULL_WIDTH), which the launcher runs when every unit is at full height
+ * (kp.full_width).  Not for the other gates: the grouped shapes' tiles vary in height, and the
+ * gate-2 128-column point spills in that form. */
 template <class Cfg> __host__ __device__ constexpr bool one_width_of()
 {
     return pair_of<Cfg>() || Cfg::FULL_WIDTH;
@@ -134,11 +134,7 @@ template <class Cfg> __host__ __device__ constexpr bool one_width_of()
  * (variants.c), which says when a launch runs it. */
 template <class Cfg> __host__ __device__ constexpr bool full_width_kernel_of()
 {
-#ifdef NVFP4_STUDY_NO_FW0 /* study (one commit): the A/B's base, gate 1 alone */
     return Cfg::GATE == 1 && !pair_of<Cfg>() && !Cfg::FULL_WIDTH;
-#else
-    return (Cfg::GATE == 1 || (Cfg::GATE == 0 && Cfg::TILE_T <= 128)) && !pair_of<Cfg>() && !Cfg::FULL_WIDTH;
-#endif
 }
 template <class Cfg>
 using full_width_cfg = point_cfg<Cfg::STAGES, Cfg::TILE_W, Cfg::TILE_T, Cfg::WARP_SPEC, Cfg::PERSISTENT,

@@ -217,5 +217,5 @@ int nvfp4_stamp_geometry(const nvfp4_variant *v, const nvfp4_shape *s, int sms, 
 
 int nvfp4_variant_full_width(const nvfp4_variant *v, const nvfp4_schedule *sc)
 {
-    return v && (v->gate == 1 || (v->gate == 0 && v->tile_t <= 128)) && v->split_k != NVFP4_SPLIT_PAIR && nvfp4_schedule_full_width(sc, v->tile_t);
+    return v && v->gate == 1 && v->split_k != NVFP4_SPLIT_PAIR && nvfp4_schedule_full_width(sc, v->tile_t);
 }

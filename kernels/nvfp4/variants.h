@@ -80,8 +80,7 @@ int nvfp4_variant_schedule(const nvfp4_variant *v, const nvfp4_shape *s, int sms
                            size_t errlen);
 
 /* 1 when v's launch on schedule sc runs v's one-width kernel: v is a gate-1 point (not the cluster
- * pair, whose only kernel has one width) or a grouped point of at most 128 tokens a tile, and every
- * unit of sc is at v's full tile height
+ * pair, whose only kernel has one width) and every unit of sc is at v's full tile height
  * (nvfp4_schedule_full_width with v's tile_t); else 0.  The launcher's kp.full_width. */
 int nvfp4_variant_full_width(const nvfp4_variant *v, const nvfp4_schedule *sc);
 
