@@ -44,7 +44,8 @@ include instrument/cupti.mk
 # The run-directory files, host only (no CUDA): written by the recorder and by users' own
 # programs (libgemmscope.a), read by the analyzers.
 GS_RUNDIR_SRCS := instrument/gs_file.c instrument/gs_run.c instrument/gs_phase_table.c instrument/gs_units.c \
-                  instrument/gs_rundir.c instrument/gs_probes.c instrument/gs_tsv.c
+                  instrument/gs_rundir.c instrument/gs_probes.c instrument/gs_tsv.c \
+                  instrument/gs_sources.c
 # The analyzers: they know no kernel (tests/test_layout.c checks that nothing here comes from kernels/).
 GS_ANALYSIS_SRCS := analysis/edges.c analysis/json.c analysis/timeline.c analysis/phases.c analysis/run.c \
                 analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c \
@@ -304,7 +305,7 @@ example: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a
 FUZZ_CC := clang
 FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -I. -fsanitize=address,undefined -fno-sanitize-recover=all \
                -fno-omit-frame-pointer
-FUZZ_NAMES := fuzz_stamps fuzz_meta fuzz_timings fuzz_units fuzz_probes fuzz_pcsamp fuzz_proposals fuzz_shapes \
+FUZZ_NAMES := fuzz_stamps fuzz_meta fuzz_timings fuzz_units fuzz_probes fuzz_pcsamp fuzz_source fuzz_proposals fuzz_shapes \
               fuzz_ncu_csv fuzz_proton
 FUZZ_SRCS := $(GS_HOST_SRCS) analysis/proton.c kernels/nvfp4/shapes.c kernels/nvfp4/dual.c kernels/nvfp4/format.c \
              kernels/nvfp4/reference_cpu.c

@@ -242,6 +242,21 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
     if (!st->present)
         return;
     int idx[5];
+    if (st->no_sources) { /* a run recorded without a copy of its source: phases cannot be read */
+        gs_buf_printf(b, "\n### Stall reasons (PC sampling, production build)\n\n%.0f samples (every 2^%s cycles "
+                         "per SM). The run carries no copy of the kernel source they point into (`sources/`, "
+                         "docs/run-directory.md), so no sample is given a phase: the source in the working folder "
+                         "may not be the one that was compiled.\n\n| phase | share of samples | top stall reasons "
+                         "(share within the phase) |\n|---|---:|---|\n",
+                      st->total, gs_rundata_str(r, "stalls.period_log2"));
+        int n = top_reasons(st, -1, idx, 5);
+        gs_buf_printf(b, "| all | 100.0%% |");
+        for (int i = 0; i < n; i++)
+            gs_buf_printf(b, "%s %s %.1f%%", i ? "," : "", st->reason[idx[i]],
+                          100 * reason_samples(st, -1, idx[i]) / st->total);
+        gs_buf_printf(b, " |\n");
+        return;
+    }
     gs_buf_printf(b, "\n### Stall reasons (PC sampling, production build)\n\n%.0f samples (every 2^%s cycles per "
                      "SM). Sampled lines are given a phase through the kernel source: the innermost "
                      "GS_BEGIN/GS_END pair around the line, or the phase every call site of its device function "
@@ -370,6 +385,7 @@ void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
         int idx[8];
         gs_json_obj(j, "stalls");
         gs_json_num(j, "samples", st->total);
+        gs_json_num(j, "phases_from_source", st->no_sources ? 0 : 1); /* 0: the run has no copy of its source */
         gs_json_num(j, "unattributed_share", st->phase_total[GS_STALL_NONE] / st->total);
         for (int p = -1; p <= GS_NUM_PHASES; p++) {
             double tot = p < 0 ? st->total : st->phase_total[p];

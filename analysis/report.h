@@ -4,7 +4,7 @@
 
 #include "run.h"
 
-#define GS_SUMMARY_VERSION 3
+#define GS_SUMMARY_VERSION 4
 
 int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t errlen);
 

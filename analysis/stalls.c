@@ -1,12 +1,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include "stalls.h"
+#include "../instrument/gs_sources.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* ---- source model: per file, the phase of every line from markers and functions ---- */
 #define MAX_FILES 16
@@ -41,21 +44,41 @@ void gs_stalls_reset_sources(void)
     nfiles = nfuncs = model_built = 0;
 }
 
-/* The file relative to the working folder, dropping leading folders until it
- * opens (runs recorded elsewhere); absolute paths (system headers) are not
- * read: their lines are attributed through call sites only if at all. */
-static FILE *open_source(const char *file, char *used, size_t n)
+/* The run's copy of a source file its samples name (instrument/gs_sources.h): never the working
+ * folder's, which may hold another version of it.  Names with no copy (absolute: system headers)
+ * are not read: their lines are attributed through call sites only if at all. */
+static gzFile open_source(const char *dir, const char *file)
 {
-    for (const char *p = file[0] == '/' ? file + 1 : file; p && *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
-        if (p != file && file[0] == '/' && p == file + 1)
-            continue;
-        FILE *f = fopen(p, "r");
-        if (f) {
-            snprintf(used, n, "%.500s", p);
-            return f;
+    char path[1200];
+    return gs_source_path(dir, file, path, sizeof path) == 0 ? gzopen(path, "rb") : NULL;
+}
+
+/* The next line of z, newline included, however long (lines past 64 KB are cut there but still
+ * count as one); NULL at the end.  *buf grows as needed. */
+static char *next_line(gzFile z, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    if (!*buf && !(*buf = malloc(*cap = 2048)))
+        return NULL;
+    for (;;) {
+        if (!gzgets(z, *buf + n, (int)(*cap - n)))
+            return n ? *buf : NULL;
+        n += strlen(*buf + n);
+        if (n && (*buf)[n - 1] == '\n')
+            return *buf;
+        if (n + 1 < *cap - 1) /* a last line with no newline */
+            return *buf;
+        if (*cap >= 65536) { /* cut: skip to the line's end */
+            int c;
+            while ((c = gzgetc(z)) != -1 && c != '\n')
+                ;
+            return *buf;
         }
+        char *b = realloc(*buf, *cap * 2);
+        if (!b)
+            return *buf;
+        *buf = b, *cap *= 2;
     }
-    return NULL;
 }
 
 /* The phase a marker's argument names: the run's phase of that name, or of the longest
@@ -77,30 +100,35 @@ static int marker_phase(const gs_phase_table *names, const char *ident)
     return best;
 }
 
-static int load_file(const char *file, const gs_phase_table *names)
+static int load_file(const char *dir, const char *file, const gs_phase_table *names)
 {
-    char used[512];
     for (int i = 0; i < nfiles; i++)
         if (!strcmp(files[i].path, file))
             return i;
     if (nfiles == MAX_FILES)
         return -1;
-    FILE *f = open_source(file, used, sizeof used);
-    if (!f)
+    gzFile z = open_source(dir, file);
+    if (!z)
         return -1;
     srcfile *s = &files[nfiles];
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%.500s", file);
-    char buf[2048];
+    char *buf = NULL, *l;
+    size_t bufcap = 0;
     int cap = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    while ((l = next_line(z, &buf, &bufcap)) != NULL) {
         if (s->nlines == cap) {
-            cap = cap ? 2 * cap : 256;
-            s->line = realloc(s->line, (size_t)(cap + 1) * sizeof(char *));
+            char **grown = realloc(s->line, (size_t)(2 * cap + 256 + 1) * sizeof(char *));
+            if (!grown)
+                break;
+            s->line = grown, cap = 2 * cap + 256;
         }
-        s->line[s->nlines++] = strdup(buf);
+        if (!(s->line[s->nlines] = strdup(l)))
+            break;
+        s->nlines++;
     }
-    fclose(f);
+    free(buf);
+    gzclose(z);
     s->marker_phase = malloc((size_t)s->nlines + 1);
     int stack[32], depth = 0;
     for (int l = 0; l < s->nlines; l++) {
@@ -231,10 +259,10 @@ static void resolve_functions(void)
     }
 }
 
-static void build_model(char (*paths)[512], int n, const gs_phase_table *names)
+static void build_model(const char *dir, char (*paths)[512], int n, const gs_phase_table *names)
 {
     for (int i = 0; i < n; i++)
-        load_file(paths[i], names);
+        load_file(dir, paths[i], names);
     /* headers the sampled files include from the same folders are scanned too */
     for (int i = 0; i < nfiles; i++)
         find_functions(i);
@@ -303,7 +331,11 @@ int gs_stalls_load(const char *dir, const char *file_name, const gs_phase_table 
             snprintf(paths[np++], sizeof paths[0], "%s", file);
     }
     gs_stalls_reset_sources();
-    build_model(paths, np, names);
+    char sources[2200];
+    struct stat sst;
+    snprintf(sources, sizeof sources, "%s/sources", dir);
+    out->no_sources = stat(sources, &sst) != 0 || !S_ISDIR(sst.st_mode);
+    build_model(dir, paths, np, names);
     fseek(f, start, SEEK_SET);
     int lineno = 1;
     while (fgets(line, sizeof line, f)) {

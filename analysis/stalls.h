@@ -16,6 +16,7 @@
 
 typedef struct gs_stalls {
     int present;
+    int no_sources;                        /* the run has no sources/ folder: no line has a phase */
     int nreasons;
     char reason[GS_MAX_REASONS][96];       /* without the smsp__pcsamp_warps_issue_stalled_ prefix */
     double total;                          /* samples over every reason */
@@ -26,8 +27,9 @@ typedef struct gs_stalls {
 } gs_stalls;
 
 /* Reads dir/file (pcsamp.tsv: the production launch; pcsamp-twin.tsv: the twin's), absent:
- * present = 0, return 0.  Source files are looked up relative to the working folder, and
- * their markers' phase arguments read by the run's phase names.  -1 with err on a bad file. */
+ * present = 0, return 0.  Source files are read from the run's copy (dir/sources/, never the
+ * working folder), and their markers' phase arguments by the run's phase names.  -1 with err
+ * on a bad file. */
 int gs_stalls_load(const char *dir, const char *file, const gs_phase_table *names, gs_stalls *out, char *err,
                    size_t errlen);
 /* Index of reason `name` in st, or -1. */

@@ -22,6 +22,7 @@
 #include "gs_flush.h"
 #include "gs_run.h"
 #include "gs_rundir.h"
+#include "gs_sources.h"
 #include "gs_stamps.h"
 #include "gs_timing.h"
 #include "../kernels/subject.h"
@@ -184,6 +185,13 @@ static void collect_stalls(gs_meta *m, twin_arg *arg, cudaStream_t s, const char
             gs_meta_set(m, k, "%llu", pc.unmapped_samples);
             snprintf(k, sizeof k, "%s.period_log2", key);
             gs_meta_set(m, k, "%d", pc.sampling_period_log2);
+            /* the source the samples point into goes with them (the phases are read from it) */
+            int copied = 0;
+            snprintf(k, sizeof k, "%s.sources", key);
+            if (gs_sources_copy(out, path, &copied, why, sizeof why) == 0)
+                gs_meta_set(m, k, "%d", copied);
+            else
+                gs_meta_set(m, k, "none: %s", why);
             collector(m, key, 1, NULL);
         } else {
             collector(m, key, 0, why);

@@ -13,6 +13,8 @@
 #                                                             and with GPU MODE's harness (the inputs column)
 #   <!-- gemmscope overhead-table TSV -->                      a recorded overhead benchmark: twin/x and detail/x
 #                                                             per shape, each round and the medians
+#   <!-- gemmscope stall-rows PHASE RUN... -->                  each RUN's row of PHASE in its report's stall reasons
+#                                                             (PC sampling, phases from the run's copy of its source)
 # usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
 #   rewrites FILE; with --check, rewrites nothing and exits 1 (with a diff) when FILE's blocks
 #   differ from what the samples give (`make test` runs it so)
@@ -111,6 +113,26 @@ overhead_table() {
         }' "$tsv"
 }
 
+# Each run's row of one phase in its report's "Stall reasons" table (production build), as one
+# table: the run, the phase's share of the samples, its top reasons.  A run whose report has no
+# such row (no PC samples, no copy of its source, no sample in the phase) is refused.
+stall_rows() {
+    local phase=$1 run row out
+    shift
+    echo "| run | $phase's share of the samples | top stall reasons (share within $phase) |"
+    echo "|---|---:|---|"
+    for run in "$@"; do
+        out=$tmp/report-$(echo "$run" | tr '/' '_')
+        if [ ! -f "$out/report.md" ]; then
+            "$gs" report "$run" -o "$out" >/dev/null || return 1
+        fi
+        row=$(awk -v p="$phase" -v r="$run" '/^### Stall reasons/ { on = 1; next } on && /^#/ { exit }
+                  on && index($0, "| " p " | ") == 1 { print "| `" r "` |" substr($0, length(p) + 5); exit }' "$out/report.md")
+        [ -n "$row" ] || { echo "readme.sh: $run's report has no stall-reason row for $phase" >&2; return 1; }
+        echo "$row"
+    done
+}
+
 check_lines() {
     local name=$1 run line
     shift
@@ -205,6 +227,7 @@ while IFS= read -r line; do
         harness-table) shift; harness_table "$@" ;;
         check-lines) shift; check_lines "$@" ;;
         overhead-table) overhead_table "$2" ;;
+        stall-rows) shift; stall_rows "$@" ;;
         check-gpu) # the recorded run's own header: commit, device, calls and their result lines
             [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }
             # the header's total must be the sum of the parts' totals in the logs below it (each

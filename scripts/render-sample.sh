@@ -31,6 +31,8 @@ else
     done
     gzip -dc "$src/stamps.gss.gz" > "$tmp/stamps.gss"
     if [ -f "$src/stamps-detail.gss.gz" ]; then cp "$src/stamps-detail.gss.gz" "$tmp/"; fi
+    # the kernel source the PC samples point into (the stall reasons' phases are read from it)
+    if [ -d "$src/sources" ]; then cp -r "$src/sources" "$tmp/"; fi
 fi
 build/gemmscope report "$tmp" >/dev/null
 rm -rf "$dst"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table and its count against the targets): --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table and its count against the targets, a phase's stall-reason rows): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -84,6 +84,11 @@ scripts/readme.sh "$tmp/ov-edge.md" >/dev/null 2>&1 && grep -qx "Within the targ
     && row "the overhead count at the targets' edges" pass || row "the overhead count at the targets' edges" FAIL
 awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/overhead-twin.tsv >"$tmp/ov-nodetail.tsv"
 refused_block "a twin-overhead table without detail/x" "overhead-table $tmp/ov-nodetail.tsv" "detail_over_prod"
+# a phase's stall-reason rows: rendered, an edited share fails; a run without its source's copy
+# (no phases given) is refused
+edited_block "stall-reason row" "$tmp/stall.md" "stall-rows EPILOGUE samples/d512n4096k7168" '^| `samples/d512n4096k7168` | ' 's/no_instructions [0-9.]*%/no_instructions 1.0%/'
+mkdir -p "$tmp/nosrc" && cp samples/d512n4096k7168/* "$tmp/nosrc/" 2>/dev/null
+refused_block "stall-reason rows of a run without sources/" "stall-rows EPILOGUE $tmp/nosrc" "no stall-reason row"
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
 scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL
 echo "$pass passed, $fail failed"

@@ -364,7 +364,7 @@ static void detail_stamps_beside_the_twins(void **state)
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
     assert_non_null(root);
-    assert_int_equal(json_integer_value(json_object_get(root, "version")), 3);
+    assert_int_equal(json_integer_value(json_object_get(root, "version")), 4);
     json_t *row = json_array_get(json_object_get(json_object_get(root, "mainloop_by_width"), "widths"), 0);
     assert_float_equal(json_real_value(json_object_get(row, "steady_kb_us")), 1.8, 1e-3);
     assert_float_equal(json_real_value(json_object_get(row, "above_steady_us")), 0.8, 1e-3);

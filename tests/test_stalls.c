@@ -17,8 +17,10 @@
 
 #include "synth.h"
 #include "analysis/stalls.h"
+#include "instrument/gs_sources.h"
 
-/* Relative to the repository root, where the tests run: the reader looks sources up there. */
+/* Relative to the repository root, where the tests run: the run's copy of the source is made
+ * from there (gs_sources_copy, as the recorder does), and the reader reads only that copy. */
 #define SRC_DIR "build/tests/stalls-src"
 #define SRC SRC_DIR "/k.cu"
 
@@ -63,6 +65,10 @@ static int setup(void **state)
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         fprintf(f, "%s\t%d\tsmsp__pcsamp_warps_issue_stalled_wait\t10\n", SRC, lines[i]);
     fclose(f);
+    char err[256];
+    int copied = -1;
+    if (gs_sources_copy(SRC_DIR, SRC_DIR "/pcsamp.tsv", &copied, err, sizeof err) != 0 || copied != 1)
+        return -1;
     return 0;
 }
 
@@ -112,11 +118,57 @@ static void unnamed_markers_do_not_count(void **state)
     assert_int_equal(gs_stalls_phase_of(SRC, 10), GS_MAINLOOP);
 }
 
+/* The phases come from the run's copy of the source: a working folder whose file has since
+ * changed (a line inserted above every marker) does not move them; a run with no copy gives no
+ * line a phase; names that would leave the run's sources/ folder are never looked up. */
+static void phases_come_from_the_runs_copy(void **state)
+{
+    (void)state;
+    gs_phase_table names;
+    gs_stalls st;
+    gs_phase_table_init(&names);
+    FILE *f = fopen(SRC, "w");
+    assert_non_null(f);
+    fprintf(f, "// a line added after the run was recorded\n");
+    for (size_t i = 0; i < sizeof source / sizeof source[0]; i++)
+        fprintf(f, "%s\n", source[i]);
+    fclose(f);
+    load(&names, &st);
+    assert_int_equal(st.no_sources, 0);
+    assert_int_equal(gs_stalls_phase_of(SRC, 14), GS_EPILOGUE); /* the working copy's 14 is a marker line in no phase */
+    assert_int_equal(gs_stalls_phase_of(SRC, 16), GS_STALL_NONE);
+    assert_float_equal(st.phase_total[GS_EPILOGUE], 10, 0);
+    /* a copy of the run without sources/: the samples are read, no line has a phase */
+    const char *bare = "build/tests/stalls-bare";
+    mkdir(bare, 0755);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "cp " SRC_DIR "/pcsamp.tsv %s/pcsamp.tsv", bare);
+    assert_int_equal(system(cmd), 0);
+    char err[256];
+    assert_int_equal(gs_stalls_load(bare, "pcsamp.tsv", &names, &st, err, sizeof err), 0);
+    assert_int_equal(st.present, 1);
+    assert_int_equal(st.no_sources, 1);
+    assert_float_equal(st.phase_total[GS_STALL_NONE], 50, 0);
+    assert_int_equal(gs_stalls_phase_of(SRC, 14), GS_STALL_NONE);
+    /* the names a run may hold a copy of */
+    assert_true(gs_source_name_ok("kernels/nvfp4/gemm.cu"));
+    assert_true(gs_source_name_ok("k.cu"));
+    const char *bad[] = {"", "/usr/include/x.h", "../k.cu", "a/../../k.cu", "a/..", "a//b.cu", "a\\b.cu", "a\tb"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_false(gs_source_name_ok(bad[i]));
+    char path[64];
+    assert_int_equal(gs_source_path("run", "k.cu", path, sizeof path), 0);
+    assert_string_equal(path, "run/sources/k.cu.gz");
+    assert_int_equal(gs_source_path("run", "../k.cu", path, sizeof path), -1);
+    assert_int_equal(gs_source_path("run", "a/very/long/name/that/does/not/fit.cu", path, 16), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lines_take_the_phases_the_run_names),
         cmocka_unit_test(unnamed_markers_do_not_count),
+        cmocka_unit_test(phases_come_from_the_runs_copy),
     };
     return cmocka_run_group_tests_name("stalls", tests, setup, NULL);
 }
