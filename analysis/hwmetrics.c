@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double num(const gs_rundata *r, const char *key) { return gs_meta_num(&r->meta, key, NAN); }
@@ -264,10 +265,21 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
                      "functions called from more than one phase (the kernel's set-up and its producer and "
                      "scheduling code, which no phase marker brackets, and helpers shared by phases). The phase "
                      "rows below share only the attributed samples; the unattributed row is as real a cost, just "
-                     "not one a phase owns.\n\n| phase | share of samples | top "
-                     "stall reasons (share within the phase) |\n|---|---:|---|\n",
+                     "not one a phase owns.",
                   st->total, gs_rundata_str(r, "stalls.period_log2"),
                   st->total > 0 ? 100 * st->phase_total[GS_STALL_NONE] / st->total : 0.0);
+    if (st->no_copy > 0)
+        gs_buf_printf(b, " %.1f%% of the samples are on source files the run holds no readable copy of "
+                         "(`sources/`, docs/run-directory.md): they are among the unattributed.",
+                      100 * st->no_copy / st->total);
+    char *end;
+    const char *nv = gs_rundata_str(r, "stalls.sources_newer");
+    const long newer = strtol(nv, &end, 10);
+    if (end != nv && !*end && newer > 0 && newer <= 64) /* the recorder copies at most 64 files */
+        gs_buf_printf(b, " **%d of the source files were changed after the recording program was built**: their "
+                         "copy may not be the source that was compiled, and neither may their phases.",
+                      (int)newer);
+    gs_buf_printf(b, "\n\n| phase | share of samples | top stall reasons (share within the phase) |\n|---|---:|---|\n");
     for (int p = -1; p <= GS_NUM_PHASES; p++) {
         double tot = p < 0 ? st->total : st->phase_total[p];
         if (tot <= 0)
@@ -386,6 +398,7 @@ void gs_hwmetrics_json(const gs_rundata *r, gs_json *j)
         gs_json_obj(j, "stalls");
         gs_json_num(j, "samples", st->total);
         gs_json_num(j, "phases_from_source", st->no_sources ? 0 : 1); /* 0: the run has no copy of its source */
+        gs_json_num(j, "no_copy_share", st->no_copy / st->total);
         gs_json_num(j, "unattributed_share", st->phase_total[GS_STALL_NONE] / st->total);
         for (int p = -1; p <= GS_NUM_PHASES; p++) {
             double tot = p < 0 ? st->total : st->phase_total[p];

@@ -46,28 +46,37 @@ void gs_stalls_reset_sources(void)
 
 /* The run's copy of a source file its samples name (instrument/gs_sources.h): never the working
  * folder's, which may hold another version of it.  Names with no copy (absolute: system headers)
- * are not read: their lines are attributed through call sites only if at all. */
+ * are not read: their lines are attributed through call sites only if at all.  (gzopen also reads
+ * a copy that is not compressed.) */
 static gzFile open_source(const char *dir, const char *file)
 {
-    char path[1200];
+    char path[4352];
     return gs_source_path(dir, file, path, sizeof path) == 0 ? gzopen(path, "rb") : NULL;
 }
 
-/* The next line of z, newline included, however long (lines past 64 KB are cut there but still
- * count as one); NULL at the end.  *buf grows as needed. */
-static char *next_line(gzFile z, char **buf, size_t *cap)
+/* The next line of z, newline included, however long (lines past 64 KiB are cut there but still
+ * count as one, a NUL byte inside one does not split it); NULL at the end, or with *bad set on a
+ * read error or no memory.  *buf grows as needed. */
+static char *next_line(gzFile z, char **buf, size_t *cap, int *bad)
 {
     size_t n = 0;
-    if (!*buf && !(*buf = malloc(*cap = 2048)))
+    if (!*buf && !(*buf = malloc(*cap = 2048))) {
+        *bad = 1;
         return NULL;
+    }
     for (;;) {
-        if (!gzgets(z, *buf + n, (int)(*cap - n)))
-            return n ? *buf : NULL;
+        if (!gzgets(z, *buf + n, (int)(*cap - n))) {
+            int e = Z_OK;
+            gzerror(z, &e);
+            if (e != Z_OK) /* a clean end reads Z_OK; a cut gzip stream Z_BUF_ERROR */
+                *bad = 1;
+            return n && !*bad ? *buf : NULL;
+        }
         n += strlen(*buf + n);
-        if (n && (*buf)[n - 1] == '\n')
+        if ((n && (*buf)[n - 1] == '\n') || gzeof(z)) /* a line, or the last one with no newline */
             return *buf;
-        if (n + 1 < *cap - 1) /* a last line with no newline */
-            return *buf;
+        if (n + 1 < *cap) /* a NUL byte inside the line: read on from where gzgets stopped */
+            continue;
         if (*cap >= 65536) { /* cut: skip to the line's end */
             int c;
             while ((c = gzgetc(z)) != -1 && c != '\n')
@@ -75,8 +84,10 @@ static char *next_line(gzFile z, char **buf, size_t *cap)
             return *buf;
         }
         char *b = realloc(*buf, *cap * 2);
-        if (!b)
-            return *buf;
+        if (!b) {
+            *bad = 1;
+            return NULL;
+        }
         *buf = b, *cap *= 2;
     }
 }
@@ -115,21 +126,32 @@ static int load_file(const char *dir, const char *file, const gs_phase_table *na
     snprintf(s->path, sizeof s->path, "%.500s", file);
     char *buf = NULL, *l;
     size_t bufcap = 0;
-    int cap = 0;
-    while ((l = next_line(z, &buf, &bufcap)) != NULL) {
+    int cap = 0, bad = 0;
+    while (!bad && (l = next_line(z, &buf, &bufcap, &bad)) != NULL) {
         if (s->nlines == cap) {
             char **grown = realloc(s->line, (size_t)(2 * cap + 256 + 1) * sizeof(char *));
-            if (!grown)
+            if (!grown) {
+                bad = 1;
                 break;
+            }
             s->line = grown, cap = 2 * cap + 256;
         }
         if (!(s->line[s->nlines] = strdup(l)))
-            break;
-        s->nlines++;
+            bad = 1;
+        else
+            s->nlines++;
     }
     free(buf);
-    gzclose(z);
-    s->marker_phase = malloc((size_t)s->nlines + 1);
+    bad |= gzclose(z) != Z_OK;
+    if (!bad)
+        s->marker_phase = malloc((size_t)s->nlines + 1);
+    if (bad || !s->marker_phase) { /* a damaged copy gives no line a phase, rather than wrong ones */
+        for (int i = 0; i < s->nlines; i++)
+            free(s->line[i]);
+        free(s->line);
+        memset(s, 0, sizeof *s);
+        return -1;
+    }
     int stack[32], depth = 0;
     for (int l = 0; l < s->nlines; l++) {
         const char *b = strstr(s->line[l], "GS_BEGIN("), *e = strstr(s->line[l], "GS_END(");
@@ -270,6 +292,15 @@ static void build_model(const char *dir, char (*paths)[512], int n, const gs_pha
     model_built = 1;
 }
 
+/* 1 when the run's copy of file was read into the model. */
+static int loaded(const char *file)
+{
+    for (int i = 0; i < nfiles; i++)
+        if (!strcmp(files[i].path, file))
+            return 1;
+    return 0;
+}
+
 int gs_stalls_phase_of(const char *file, unsigned line)
 {
     for (int i = 0; i < nfiles; i++)
@@ -362,6 +393,8 @@ int gs_stalls_load(const char *dir, const char *file_name, const gs_phase_table 
             snprintf(out->reason[out->nreasons++], sizeof out->reason[0], "%.90s", r);
         }
         int p = gs_stalls_phase_of(file, ln);
+        if (!out->no_sources && gs_source_name_ok(file) && !loaded(file))
+            out->no_copy += samples; /* a file the run should hold a copy of, and does not */
         out->by[p][k] += samples;
         out->phase_total[p] += samples;
         out->total += samples;

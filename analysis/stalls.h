@@ -17,6 +17,8 @@
 typedef struct gs_stalls {
     int present;
     int no_sources;                        /* the run has no sources/ folder: no line has a phase */
+    double no_copy;                        /* samples on relatively named files sources/ lacks or
+                                            * could not read (damaged): they have no phase */
     int nreasons;
     char reason[GS_MAX_REASONS][96];       /* without the smsp__pcsamp_warps_issue_stalled_ prefix */
     double total;                          /* samples over every reason */

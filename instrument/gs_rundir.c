@@ -1,8 +1,8 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "gs_rundir.h"
 #include "gs_file.h"
 
-#include <dirent.h>
+#include <ftw.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -176,23 +176,21 @@ out:
     return rc;
 }
 
+/* nftw's callback: every entry of the abandoned folder, deepest first */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
 void gs_rundir_abort(gs_rundir *rd)
 {
     free_parts(rd);
     if (!rd->tmp[0])
         return;
-    /* the folder holds the plain files this module and its caller wrote, nothing deeper */
-    DIR *d = opendir(rd->tmp);
-    if (d) {
-        char path[2400];
-        for (struct dirent *e; (e = readdir(d));) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            snprintf(path, sizeof path, "%s/%s", rd->tmp, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(rd->tmp);
+    /* the folder holds what this module and its caller wrote: plain files, and the PC samples'
+     * copies of their source in sources/ (folders); links are removed, never followed */
+    nftw(rd->tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     rd->tmp[0] = 0;
 }

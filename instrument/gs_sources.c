@@ -78,10 +78,15 @@ static int write_and_close(gzFile z, const char *data, size_t len)
 static int copy_one(const char *name, const char *dest, char *err, size_t errlen)
 {
     size_t len = 0;
+    errno = 0;
     char *data = read_all(name, &len);
-    if (!data)
+    if (!data && errno == ENOENT)
         return 1; /* not in the working folder: skipped */
-    char tmp[1216], dirs[1200];
+    if (!data) {
+        snprintf(err, errlen, "cannot read %s: %s", name, errno ? strerror(errno) : "larger than 64 MiB");
+        return -1;
+    }
+    char tmp[4368], dirs[4352];
     snprintf(tmp, sizeof tmp, "%s.tmp", dest);
     snprintf(dirs, sizeof dirs, "%s", dest);
     char *slash = strrchr(dirs, '/');
@@ -106,17 +111,12 @@ static int copy_one(const char *name, const char *dest, char *err, size_t errlen
     return rc;
 }
 
-int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, char *err, size_t errlen)
+/* The distinct names of the table's file column, at most max of them; -1 when it cannot be read. */
+static int table_names(const char *pcsamp_path, char (*names)[512], int max)
 {
-    *copied = 0;
     FILE *f = fopen(pcsamp_path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", pcsamp_path, strerror(errno));
+    if (!f)
         return -1;
-    }
-    /* the table names a file on many rows: each distinct name once */
-    enum { MAX_NAMES = 64 };
-    static char names[MAX_NAMES][512];
     int nn = 0;
     char line[4096], name[512];
     while (fgets(line, sizeof line, f)) {
@@ -125,15 +125,44 @@ int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, c
         int seen = 0;
         for (int i = 0; i < nn && !seen; i++)
             seen = !strcmp(names[i], name);
-        if (!seen && nn < MAX_NAMES)
-            snprintf(names[nn++], sizeof names[0], "%s", name);
+        if (!seen && nn < max)
+            snprintf(names[nn++], 512, "%s", name);
     }
     fclose(f);
+    return nn;
+}
+
+int gs_sources_newer(const char *pcsamp_path, time_t built)
+{
+    static char names[64][512];
+    int nn = table_names(pcsamp_path, names, 64), newer = 0;
     for (int i = 0; i < nn; i++) {
-        char dest[1200];
         struct stat st;
-        if (gs_source_path(run_dir, names[i], dest, sizeof dest) != 0)
+        if (gs_source_name_ok(names[i]) && stat(names[i], &st) == 0 && st.st_mtime > built)
+            newer++;
+    }
+    return newer;
+}
+
+int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, char *err, size_t errlen)
+{
+    *copied = 0;
+    /* the table names a file on many rows: each distinct name once */
+    static char names[64][512];
+    int nn = table_names(pcsamp_path, names, 64);
+    if (nn < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", pcsamp_path, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < nn; i++) {
+        char dest[4352];
+        struct stat st;
+        if (!gs_source_name_ok(names[i])) /* absolute (system headers) or not a name we copy */
             continue;
+        if (gs_source_path(run_dir, names[i], dest, sizeof dest) != 0) {
+            snprintf(err, errlen, "%s/sources/%s.gz: path too long", run_dir, names[i]);
+            return -1;
+        }
         if (stat(dest, &st) == 0) { /* copied from the other build's table */
             (*copied)++;
             continue;

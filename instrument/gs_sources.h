@@ -6,6 +6,7 @@
 #define GS_SOURCES_H
 
 #include <stddef.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,9 +23,15 @@ int gs_source_path(const char *dir, const char *name, char *out, size_t n);
 /* Copies every source file that the PC-sample table at pcsamp_path names and the working
  * folder holds (names as the table gives them, relative to it) into run_dir/sources/, gzipped,
  * each written under a temporary name and renamed.  Names already copied are left as they are;
- * names that are not ok (absolute: system headers) or not found are skipped.  *copied: the files
- * now in the run from this table.  0, or -1 with one line in err. */
+ * names that are not ok (absolute: system headers) or not in the folder are skipped.  *copied:
+ * the files now in the run from this table, also when it fails.  0, or -1 with one line in err
+ * (a file there but unreadable, a path too long, a write that failed). */
 int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, char *err, size_t errlen);
+
+/* How many of the files the table names (relative, in the working folder) were changed after
+ * `built` (the recording program's own time): a copy of such a file may not be the source that
+ * was compiled. */
+int gs_sources_newer(const char *pcsamp_path, time_t built);
 
 #ifdef __cplusplus
 }

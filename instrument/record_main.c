@@ -191,7 +191,13 @@ static void collect_stalls(gs_meta *m, twin_arg *arg, cudaStream_t s, const char
             if (gs_sources_copy(out, path, &copied, why, sizeof why) == 0)
                 gs_meta_set(m, k, "%d", copied);
             else
-                gs_meta_set(m, k, "none: %s", why);
+                gs_meta_set(m, k, "%d, then failed: %s", copied, why);
+            /* a source changed after this program was built may not be the one it runs */
+            struct stat self;
+            if (stat("/proc/self/exe", &self) == 0) {
+                snprintf(k, sizeof k, "%s.sources_newer", key);
+                gs_meta_set(m, k, "%d", gs_sources_newer(path, self.st_mtime));
+            }
             collector(m, key, 1, NULL);
         } else {
             collector(m, key, 0, why);

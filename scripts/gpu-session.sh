@@ -189,6 +189,7 @@ for s in "$@" own-kernel; do # own-kernel: the example step's recording
     for f in units.tsv probes.tsv pcsamp.tsv pcsamp-twin.tsv; do
         if [ -f "$run/$f" ]; then cp "$run/$f" "$pack/$s/"; fi
     done
+    if [ -d "$run/sources" ]; then cp -r "$run/sources" "$pack/$s/"; fi # the PC samples' source
     gzip -9 -c "$run/stamps.gss" >"$pack/$s/stamps.gss.gz"
     if [ -f "$run/stamps-detail.gss" ]; then gzip -9 -c "$run/stamps-detail.gss" >"$pack/$s/stamps-detail.gss.gz"; fi
 done

@@ -18,7 +18,29 @@ unpack() {
     for f in units.tsv probes.tsv pcsamp.tsv pcsamp-twin.tsv stamps-detail.gss.gz; do
         if [ -f "$src/$f" ]; then cp "$src/$f" "$dst/" || return 1; fi
     done
+    if [ -d "$src/sources" ]; then cp -r "$src/sources" "$dst/" || return 1; fi
     gzip -dc "$src/stamps.gss.gz" >"$dst/stamps.gss"
+}
+
+# every source file a run's PC samples name by a relative path has its copy in sources/ (else
+# the report gives none of them a phase)
+sources_complete() {
+    local run=$1 name
+    for name in $(cat "$run"/pcsamp*.tsv 2>/dev/null | awk -F'\t' '!/^#/ && $1 != "file" && $1 !~ /^\// { print $1 }' | sort -u); do
+        [ -f "$run/sources/$name.gz" ] || return 1
+    done
+}
+
+# the share of a run's PC samples that fall on blank or comment lines of its source copies: a copy
+# of the wrong version of a file puts some there (studies/ramp-d256/base, recorded from a study
+# tree, given its meta commit's gemm.cu: 13%); the right one none (0.0% in every sample)
+off_code_share() {
+    local run=$1 name
+    for name in $(cat "$run"/pcsamp*.tsv 2>/dev/null | awk -F'\t' '!/^#/ && $1 != "file" && $1 !~ /^\// { print $1 }' | sort -u); do
+        gzip -dc "$run/sources/$name.gz" | awk -F'\t' -v f="$name" '
+            NR == FNR { t = $0; gsub(/^[ \t]+|[ \t]+$/, "", t); off[NR] = (t == "" || t ~ /^(\/\/|\/\*|\*)/); next }
+            !/^#/ && $1 == f && $3 !~ /_not_issued$/ { print ($2 in off ? off[$2] : 1) * $4, $4 }' - "$run/pcsamp.tsv"
+    done | awk '{ o += $1; a += $2 } END { printf "%.1f", a ? 100 * o / a : 0 }'
 }
 
 # plot data holds no value a run cannot have (inf, nan)
@@ -58,6 +80,28 @@ if unpack d512n4096k7168 "$bad"; then
 else
     row "stamps cut short: refused (no sample to cut)" FAIL
 fi
+# every sample with PC samples carries their sources; a sample missing one copy is caught
+nps=0 nbad=""
+for d in $(find samples -name pcsamp.tsv -printf '%h\n' | sort); do
+    nps=$((nps + 1))
+    sources_complete "$d" || nbad="$nbad $d"
+done
+[ $nps -ge 10 ] && [ -z "$nbad" ] && row "PC-sampled sources copied in every sample ($nps)" pass ||
+    row "PC-sampled sources copied in every sample ($nps;${nbad:- none missing})" FAIL
+nworst=0 worst=""
+for d in $(find samples -name pcsamp.tsv -printf '%h\n' | sort); do
+    sh=$(off_code_share "$d")
+    awk -v a="$sh" -v b="$nworst" 'BEGIN { exit !(a > b) }' && nworst=$sh worst=$d
+done
+awk -v a="$nworst" 'BEGIN { exit !(a <= 5) }' && row "PC samples on code lines of each copy (worst $nworst%)" pass ||
+    row "PC samples on code lines of each copy (worst $nworst%, $worst)" FAIL
+mkdir -p "$tmp/oldsrc" && cp -r samples/studies/ramp-d256/base/. "$tmp/oldsrc/" &&
+    git show 56773be:kernels/nvfp4/gemm.cu 2>/dev/null | gzip >"$tmp/oldsrc/sources/kernels/nvfp4/gemm.cu.gz"
+sh=$(off_code_share "$tmp/oldsrc")
+awk -v a="$sh" 'BEGIN { exit !(a > 5) }' && row "a copy of another version of the source: caught ($sh%)" pass ||
+    row "a copy of another version of the source: caught ($sh%)" FAIL
+mkdir -p "$tmp/nosrc" && cp -r samples/g2k1536/. "$tmp/nosrc/" && rm -f "$tmp/nosrc/sources/kernels/nvfp4/ptx.cuh.gz"
+sources_complete "$tmp/nosrc" && row "a sample missing one source copy: caught" FAIL || row "a sample missing one source copy: caught" pass
 # the case the finite check must refuse: a rendered sample's histogram with a bin at inf
 if [ -d "$tmp/d512n4096k7168/plots" ]; then
     cp -r "$tmp/d512n4096k7168/plots" "$tmp/inf-plots"

@@ -431,7 +431,28 @@ static void twin_stall_samples_compared(void **state)
                        "| all | 150 | 215 | +65 | 30 |\n";
     assert_non_null(strstr(b.s, rows));
     gs_buf_free(&b);
+    /* this run holds no copy of kernels/k.cu: the production section gives no phase, and says why;
+     * a source newer than the recording program is flagged, a count no recorder writes is not */
+    gs_buf ps = {0};
+    gs_meta_set(&r.meta, "stalls.sources_newer", "1");
+    gs_stalls_markdown(&r, &ps);
+    assert_non_null(strstr(ps.s, "The run carries no copy of the kernel source"));
+    assert_non_null(strstr(ps.s, "| all | 100.0% | long_scoreboard 66.7%, no_instructions 33.3% |"));
+    assert_null(strstr(ps.s, "changed after the recording program"));
+    gs_buf_free(&ps);
+    r.stalls.no_sources = 0; /* as if it had one: the warning and the per-phase table */
+    gs_stalls_markdown(&r, &ps);
+    assert_non_null(strstr(ps.s, "**1 of the source files were changed after the recording program was built**"));
+    gs_buf_free(&ps);
+    gs_meta_set(&r.meta, "stalls.sources_newer", "99999999999999999999");
+    gs_stalls_markdown(&r, &ps);
+    assert_null(strstr(ps.s, "changed after the recording program"));
+    gs_buf_free(&ps);
+    r.stalls.no_sources = 1;
     json_t *root = summary_of(&r, d2);
+    assert_float_equal(num_at(root, "stalls", "phases_from_source", NULL), 0, 0);
+    json_decref(root);
+    root = summary_of(&r, d2);
     assert_float_equal(num_at(root, "stalls_twin", "stamp_code_samples", NULL), 30, 1e-9);
     assert_float_equal(num_at(root, "stalls_twin", "extra_by_reason", "no_instructions"), 30, 1e-9);
     assert_float_equal(num_at(root, "stalls_twin", "extra_by_reason", "long_scoreboard"), 0, 1e-9);

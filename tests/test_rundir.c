@@ -389,9 +389,19 @@ static void incomplete_runs_never_land(void **state)
 
     snprintf(p, sizeof p, "%s/runs/notimes", dir);
     assert_int_equal(write_run(&rd, p, 1, 0, err, sizeof err), 0);
+    /* the PC samples' copy of their source is a folder tree in the run: it goes too */
+    char deep[2400];
+    snprintf(tmp, sizeof tmp, "%s", rd.tmp);
+    snprintf(deep, sizeof deep, "%s/sources/kernels", rd.tmp);
+    assert_int_equal(gs_make_dirs(deep), 0);
+    strcat(deep, "/k.cu.gz");
+    FILE *f = fopen(deep, "w");
+    assert_non_null(f);
+    fclose(f);
     assert_int_equal(gs_rundir_commit(&rd, err, sizeof err), -1);
     assert_non_null(strstr(err, "lacks the production build's timings"));
     gs_rundir_abort(&rd);
+    assert_int_not_equal(access(tmp, F_OK), 0);
 
     /* a unit on a CTA the launch does not have */
     snprintf(p, sizeof p, "%s/runs/badcta", dir);

@@ -65,9 +65,15 @@ static int setup(void **state)
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         fprintf(f, "%s\t%d\tsmsp__pcsamp_warps_issue_stalled_wait\t10\n", SRC, lines[i]);
     fclose(f);
+    /* the run's copy, made afresh (a copy left by an earlier run of the test would count) */
+    if (system("rm -rf " SRC_DIR "/sources") != 0)
+        return -1;
     char err[256];
     int copied = -1;
     if (gs_sources_copy(SRC_DIR, SRC_DIR "/pcsamp.tsv", &copied, err, sizeof err) != 0 || copied != 1)
+        return -1;
+    /* it holds the file as written */
+    if (system("gzip -dc " SRC_DIR "/sources/" SRC ".gz | cmp -s - " SRC) != 0)
         return -1;
     return 0;
 }
@@ -138,6 +144,34 @@ static void phases_come_from_the_runs_copy(void **state)
     assert_int_equal(gs_stalls_phase_of(SRC, 14), GS_EPILOGUE); /* the working copy's 14 is a marker line in no phase */
     assert_int_equal(gs_stalls_phase_of(SRC, 16), GS_STALL_NONE);
     assert_float_equal(st.phase_total[GS_EPILOGUE], 10, 0);
+    /* a copy cut short (a damaged gzip stream) gives no line a phase rather than wrong ones */
+    char gz[128];
+    snprintf(gz, sizeof gz, "%s/sources/%s.gz", SRC_DIR, SRC);
+    FILE *g = fopen(gz, "rb");
+    assert_non_null(g);
+    unsigned char bytes[4096];
+    size_t nb = fread(bytes, 1, sizeof bytes, g);
+    fclose(g);
+    assert_true(nb > 40);
+#define CUT_DIR "build/tests/stalls-cut"
+    assert_int_equal(system("rm -rf " CUT_DIR " && mkdir -p " CUT_DIR "/sources/" SRC_DIR " && cp " SRC_DIR
+                            "/pcsamp.tsv " CUT_DIR "/"),
+                     0);
+    g = fopen(CUT_DIR "/sources/" SRC ".gz", "wb");
+    assert_non_null(g);
+    assert_int_equal(fwrite(bytes, 1, nb - 12, g), nb - 12); /* without the stream's end and trailer */
+    fclose(g);
+    char err0[256];
+    assert_int_equal(gs_stalls_load(CUT_DIR, "pcsamp.tsv", &names, &st, err0, sizeof err0), 0);
+    assert_int_equal(st.no_sources, 0);
+    assert_float_equal(st.phase_total[GS_STALL_NONE], 50, 0);
+    assert_float_equal(st.no_copy, 50, 0); /* and the report says why */
+    /* sources/ without the file: the same */
+    assert_int_equal(system("rm -f " CUT_DIR "/sources/" SRC ".gz"), 0);
+    assert_int_equal(gs_stalls_load(CUT_DIR, "pcsamp.tsv", &names, &st, err0, sizeof err0), 0);
+    assert_float_equal(st.no_copy, 50, 0);
+    load(&names, &st); /* the whole copy: nothing missing */
+    assert_float_equal(st.no_copy, 0, 0);
     /* a copy of the run without sources/: the samples are read, no line has a phase */
     const char *bare = "build/tests/stalls-bare";
     mkdir(bare, 0755);
