@@ -12,7 +12,7 @@
 #include <zlib.h>
 
 /* ---- source model: per file, the phase of every line from markers and functions ---- */
-#define MAX_FILES 16
+#define MAX_FILES 64 /* as many as the recorder copies (gs_sources.c) */
 #define MAX_FUNCS 256
 
 typedef struct func {
@@ -55,8 +55,8 @@ static gzFile open_source(const char *dir, const char *file)
 }
 
 /* The next line of z, newline included, however long (lines past 64 KiB are cut there but still
- * count as one, a NUL byte inside one does not split it); NULL at the end, or with *bad set on a
- * read error or no memory.  *buf grows as needed. */
+ * count as one; a NUL byte inside one reads as a space, so it never hides the newline); NULL at
+ * the end, or with *bad set on a read error or no memory.  *buf grows as needed. */
 static char *next_line(gzFile z, char **buf, size_t *cap, int *bad)
 {
     size_t n = 0;
@@ -65,18 +65,25 @@ static char *next_line(gzFile z, char **buf, size_t *cap, int *bad)
         return NULL;
     }
     for (;;) {
+        const z_off_t at = gztell(z);
         if (!gzgets(z, *buf + n, (int)(*cap - n))) {
             int e = Z_OK;
             gzerror(z, &e);
-            if (e != Z_OK) /* a clean end reads Z_OK; a cut gzip stream Z_BUF_ERROR */
+            if (e != Z_OK) /* a clean end reads Z_OK; a cut stream Z_BUF_ERROR, a bad check Z_DATA_ERROR */
                 *bad = 1;
             return n && !*bad ? *buf : NULL;
         }
-        n += strlen(*buf + n);
-        if ((n && (*buf)[n - 1] == '\n') || gzeof(z)) /* a line, or the last one with no newline */
+        const z_off_t got = gztell(z) - at; /* the bytes gzgets took, NULs among them */
+        if (at < 0 || got <= 0 || (size_t)got >= *cap - n) {
+            *bad = 1;
+            return NULL;
+        }
+        for (size_t i = n; i < n + (size_t)got; i++)
+            if ((*buf)[i] == 0)
+                (*buf)[i] = ' ';
+        n += (size_t)got;
+        if ((*buf)[n - 1] == '\n' || gzeof(z)) /* a line, or the last one with no newline */
             return *buf;
-        if (n + 1 < *cap) /* a NUL byte inside the line: read on from where gzgets stopped */
-            continue;
         if (*cap >= 65536) { /* cut: skip to the line's end */
             int c;
             while ((c = gzgetc(z)) != -1 && c != '\n')

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#define MAX_SOURCE_BYTES (64u << 20) /* a source file larger than this is not a kernel's */
+#define MAX_SOURCE_BYTES (64u << 20) /* a source file of 64 MiB or more is not a kernel's */
 
 int gs_source_name_ok(const char *name)
 {
@@ -83,7 +83,7 @@ static int copy_one(const char *name, const char *dest, char *err, size_t errlen
     if (!data && errno == ENOENT)
         return 1; /* not in the working folder: skipped */
     if (!data) {
-        snprintf(err, errlen, "cannot read %s: %s", name, errno ? strerror(errno) : "larger than 64 MiB");
+        snprintf(err, errlen, "cannot read %.400s: %s", name, errno ? strerror(errno) : "larger than 64 MiB");
         return -1;
     }
     char tmp[4368], dirs[4352];
@@ -154,23 +154,26 @@ int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, c
         snprintf(err, errlen, "cannot open %s: %s", pcsamp_path, strerror(errno));
         return -1;
     }
+    /* a file that fails is reported (the first), the others are still copied */
+    int rc = 0;
+    char why[4608];
     for (int i = 0; i < nn; i++) {
         char dest[4352];
         struct stat st;
         if (!gs_source_name_ok(names[i])) /* absolute (system headers) or not a name we copy */
             continue;
+        int r;
         if (gs_source_path(run_dir, names[i], dest, sizeof dest) != 0) {
-            snprintf(err, errlen, "%s/sources/%s.gz: path too long", run_dir, names[i]);
-            return -1;
+            snprintf(why, sizeof why, "%.2048s/sources/%.400s.gz: path too long", run_dir, names[i]);
+            r = -1;
+        } else if (stat(dest, &st) == 0) { /* copied from the other build's table */
+            r = 0;
+        } else {
+            r = copy_one(names[i], dest, why, sizeof why);
         }
-        if (stat(dest, &st) == 0) { /* copied from the other build's table */
-            (*copied)++;
-            continue;
-        }
-        int r = copy_one(names[i], dest, err, errlen);
-        if (r < 0)
-            return -1;
+        if (r < 0 && rc == 0)
+            snprintf(err, errlen, "%s", why), rc = -1;
         *copied += r == 0;
     }
-    return 0;
+    return rc;
 }

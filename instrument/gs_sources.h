@@ -24,8 +24,9 @@ int gs_source_path(const char *dir, const char *name, char *out, size_t n);
  * folder holds (names as the table gives them, relative to it) into run_dir/sources/, gzipped,
  * each written under a temporary name and renamed.  Names already copied are left as they are;
  * names that are not ok (absolute: system headers) or not in the folder are skipped.  *copied:
- * the files now in the run from this table, also when it fails.  0, or -1 with one line in err
- * (a file there but unreadable, a path too long, a write that failed). */
+ * the files now in the run from this table, also when one fails (the others are still copied).
+ * 0, or -1 with the first failure in err (a file there but unreadable, a path too long, a write
+ * that failed). */
 int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, char *err, size_t errlen);
 
 /* How many of the files the table names (relative, in the working folder) were changed after

@@ -32,13 +32,14 @@ sources_complete() {
 }
 
 # the share of a run's PC samples that fall on blank or comment lines of its source copies: a copy
-# of the wrong version of a file puts some there (studies/ramp-d256/base, recorded from a study
-# tree, given its meta commit's gemm.cu: 13%); the right one none (0.0% in every sample)
+# of another version of a file puts some there (studies/g8k7168-tmr-skr given its meta commit's
+# files instead of those of the tree it was built from: 1.9%); the right one none (0.0% in every
+# sample): more than 0.5% fails
 off_code_share() {
     local run=$1 name
     for name in $(cat "$run"/pcsamp*.tsv 2>/dev/null | awk -F'\t' '!/^#/ && $1 != "file" && $1 !~ /^\// { print $1 }' | sort -u); do
         gzip -dc "$run/sources/$name.gz" | awk -F'\t' -v f="$name" '
-            NR == FNR { t = $0; gsub(/^[ \t]+|[ \t]+$/, "", t); off[NR] = (t == "" || t ~ /^(\/\/|\/\*|\*)/); next }
+            FILENAME == "-" { t = $0; gsub(/^[ \t]+|[ \t]+$/, "", t); off[FNR] = (t == "" || t ~ /^(\/\/|\/\*|\*([ \/]|$))/); next }
             !/^#/ && $1 == f && $3 !~ /_not_issued$/ { print ($2 in off ? off[$2] : 1) * $4, $4 }' - "$run/pcsamp.tsv"
     done | awk '{ o += $1; a += $2 } END { printf "%.1f", a ? 100 * o / a : 0 }'
 }
@@ -93,13 +94,19 @@ for d in $(find samples -name pcsamp.tsv -printf '%h\n' | sort); do
     sh=$(off_code_share "$d")
     awk -v a="$sh" -v b="$nworst" 'BEGIN { exit !(a > b) }' && nworst=$sh worst=$d
 done
-awk -v a="$nworst" 'BEGIN { exit !(a <= 5) }' && row "PC samples on code lines of each copy (worst $nworst%)" pass ||
+awk -v a="$nworst" 'BEGIN { exit !(a <= 0.5) }' && row "PC samples on code lines of each copy (worst $nworst%)" pass ||
     row "PC samples on code lines of each copy (worst $nworst%, $worst)" FAIL
+# another version of gemm.cu, from the tree itself (no git history needed): an older sample's copy
 mkdir -p "$tmp/oldsrc" && cp -r samples/studies/ramp-d256/base/. "$tmp/oldsrc/" &&
-    git show 56773be:kernels/nvfp4/gemm.cu 2>/dev/null | gzip >"$tmp/oldsrc/sources/kernels/nvfp4/gemm.cu.gz"
+    cp samples/studies/twin-stalls-2026-11-22/g2k1536/sources/kernels/nvfp4/gemm.cu.gz "$tmp/oldsrc/sources/kernels/nvfp4/"
 sh=$(off_code_share "$tmp/oldsrc")
-awk -v a="$sh" 'BEGIN { exit !(a > 5) }' && row "a copy of another version of the source: caught ($sh%)" pass ||
+awk -v a="$sh" 'BEGIN { exit !(a > 0.5) }' && row "a copy of another version of the source: caught ($sh%)" pass ||
     row "a copy of another version of the source: caught ($sh%)" FAIL
+# an empty copy is no copy of the file: every sampled line falls outside it
+mkdir -p "$tmp/emptysrc" && cp -r samples/g2k1536/. "$tmp/emptysrc/" && : | gzip >"$tmp/emptysrc/sources/kernels/nvfp4/gemm.cu.gz"
+sh=$(off_code_share "$tmp/emptysrc")
+awk -v a="$sh" 'BEGIN { exit !(a > 0.5) }' && row "an empty copy of the source: caught ($sh%)" pass ||
+    row "an empty copy of the source: caught ($sh%)" FAIL
 mkdir -p "$tmp/nosrc" && cp -r samples/g2k1536/. "$tmp/nosrc/" && rm -f "$tmp/nosrc/sources/kernels/nvfp4/ptx.cuh.gz"
 sources_complete "$tmp/nosrc" && row "a sample missing one source copy: caught" FAIL || row "a sample missing one source copy: caught" pass
 # the case the finite check must refuse: a rendered sample's histogram with a bin at inf

@@ -441,9 +441,22 @@ static void twin_stall_samples_compared(void **state)
     assert_null(strstr(ps.s, "changed after the recording program"));
     gs_buf_free(&ps);
     r.stalls.no_sources = 0; /* as if it had one: the warning and the per-phase table */
+    r.stalls.no_copy = 50;   /* and a third of the samples on a file it lacks */
     gs_stalls_markdown(&r, &ps);
     assert_non_null(strstr(ps.s, "**1 of the source files were changed after the recording program was built**"));
+    assert_non_null(strstr(ps.s, " 33.3% of the samples are on source files the run holds no readable copy of"));
     gs_buf_free(&ps);
+    gs_meta_set(&r.meta, "stalls.sources_newer", "0");
+    r.stalls.no_copy = 0;
+    gs_stalls_markdown(&r, &ps);
+    assert_null(strstr(ps.s, "changed after the recording program"));
+    assert_null(strstr(ps.s, "no readable copy"));
+    gs_buf_free(&ps);
+    r.stalls.no_copy = 50;
+    json_t *rs = summary_of(&r, d2);
+    assert_float_equal(num_at(rs, "stalls", "no_copy_share", NULL), 50.0 / 150.0, 1e-9);
+    json_decref(rs);
+    r.stalls.no_copy = 0;
     gs_meta_set(&r.meta, "stalls.sources_newer", "99999999999999999999");
     gs_stalls_markdown(&r, &ps);
     assert_null(strstr(ps.s, "changed after the recording program"));

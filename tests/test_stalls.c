@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "synth.h"
 #include "analysis/stalls.h"
@@ -190,11 +192,63 @@ static void phases_come_from_the_runs_copy(void **state)
     const char *bad[] = {"", "/usr/include/x.h", "../k.cu", "a/../../k.cu", "a/..", "a//b.cu", "a\\b.cu", "a\tb"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_false(gs_source_name_ok(bad[i]));
+    /* a name that cannot be read (a folder) is the error; the file after it is still copied */
+    assert_int_equal(system("rm -rf build/tests/stalls-two && mkdir -p build/tests/stalls-two"), 0);
+    f = fopen("build/tests/stalls-two/pcsamp.tsv", "w");
+    assert_non_null(f);
+    fprintf(f, "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\n" SRC_DIR "\t1\tx\t1\n" SRC "\t1\tx\t1\n");
+    fclose(f);
+    int copied = -1;
+    assert_int_equal(gs_sources_copy("build/tests/stalls-two", "build/tests/stalls-two/pcsamp.tsv", &copied, err,
+                                     sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "cannot read " SRC_DIR));
+    assert_int_equal(copied, 1);
+    assert_int_equal(access("build/tests/stalls-two/sources/" SRC ".gz", F_OK), 0);
     char path[64];
     assert_int_equal(gs_source_path("run", "k.cu", path, sizeof path), 0);
     assert_string_equal(path, "run/sources/k.cu.gz");
     assert_int_equal(gs_source_path("run", "../k.cu", path, sizeof path), -1);
     assert_int_equal(gs_source_path("run", "a/very/long/name/that/does/not/fit.cu", path, 16), -1);
+}
+
+/* A NUL byte inside a line does not move the lines after it; a copy whose gzip check fails (its
+ * CRC trailer changed) gives no line a phase. */
+static void nul_bytes_and_bad_checks(void **state)
+{
+    (void)state;
+#define NUL_DIR "build/tests/stalls-nul"
+    static const char text[] = "__global__ void k(float *p)\n{\n    int x = 0; /* \0 */\n"
+                               "    GS_BEGIN(gs, GS_EPILOGUE);\n    p[0] = 1.0f;\n    GS_END(gs, GS_EPILOGUE);\n"
+                               "    p[1] = 2.0f;\n}\n"; /* line 6, GS_END's, is EPILOGUE's; line 7 no phase's */
+    assert_int_equal(system("rm -rf " NUL_DIR " && mkdir -p " NUL_DIR "/sources"), 0);
+    gzFile z = gzopen(NUL_DIR "/sources/k2.cu.gz", "wb");
+    assert_non_null(z);
+    assert_int_equal(gzwrite(z, text, sizeof text - 1), (int)(sizeof text - 1));
+    assert_int_equal(gzclose(z), Z_OK);
+    FILE *f = fopen(NUL_DIR "/pcsamp.tsv", "w");
+    assert_non_null(f);
+    fprintf(f, "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\nk2.cu\t6\tsmsp__pcsamp_warps_issue_stalled_wait\t10\n");
+    fclose(f);
+    gs_phase_table names;
+    gs_stalls st;
+    char err[256];
+    gs_phase_table_init(&names);
+    assert_int_equal(gs_stalls_load(NUL_DIR, "pcsamp.tsv", &names, &st, err, sizeof err), 0);
+    assert_int_equal(gs_stalls_phase_of("k2.cu", 6), GS_EPILOGUE); /* line 6 is still line 6 */
+    assert_int_equal(gs_stalls_phase_of("k2.cu", 7), GS_STALL_NONE);
+    assert_float_equal(st.phase_total[GS_EPILOGUE], 10, 0);
+    /* the CRC trailer's first byte changed: the stream reads whole, its check fails */
+    f = fopen(NUL_DIR "/sources/k2.cu.gz", "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, -8, SEEK_END), 0);
+    int c = fgetc(f);
+    assert_int_equal(fseek(f, -8, SEEK_END), 0);
+    fputc(c ^ 0xff, f);
+    fclose(f);
+    assert_int_equal(gs_stalls_load(NUL_DIR, "pcsamp.tsv", &names, &st, err, sizeof err), 0);
+    assert_int_equal(gs_stalls_phase_of("k2.cu", 6), GS_STALL_NONE);
+    assert_float_equal(st.no_copy, 10, 0);
 }
 
 int main(void)
@@ -203,6 +257,7 @@ int main(void)
         cmocka_unit_test(lines_take_the_phases_the_run_names),
         cmocka_unit_test(unnamed_markers_do_not_count),
         cmocka_unit_test(phases_come_from_the_runs_copy),
+        cmocka_unit_test(nul_bytes_and_bad_checks),
     };
     return cmocka_run_group_tests_name("stalls", tests, setup, NULL);
 }
