@@ -1,6 +1,7 @@
 #include "hwmetrics.h"
 #include "json.h"
 #include "../instrument/gs_sequence.h"
+#include "../instrument/gs_sources.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -243,31 +244,21 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
     if (!st->present)
         return;
     int idx[5];
-    if (st->no_sources) { /* a run recorded without a copy of its source: phases cannot be read */
-        gs_buf_printf(b, "\n### Stall reasons (PC sampling, production build)\n\n%.0f samples (every 2^%s cycles "
-                         "per SM). The run carries no copy of the kernel source they point into (`sources/`, "
+    gs_buf_printf(b, "\n### Stall reasons (PC sampling, production build)\n\n%.0f samples (every 2^%s cycles per SM).",
+                  st->total, gs_rundata_str(r, "stalls.period_log2"));
+    if (st->no_sources) /* a run recorded without a copy of its source: no phase can be read */
+        gs_buf_printf(b, " The run carries no copy of the kernel source they point into (`sources/`, "
                          "docs/run-directory.md), so no sample is given a phase: the source in the working folder "
-                         "may not be the one that was compiled.\n\n| phase | share of samples | top stall reasons "
-                         "(share within the phase) |\n|---|---:|---|\n",
-                      st->total, gs_rundata_str(r, "stalls.period_log2"));
-        int n = top_reasons(st, -1, idx, 5);
-        gs_buf_printf(b, "| all | 100.0%% |");
-        for (int i = 0; i < n; i++)
-            gs_buf_printf(b, "%s %s %.1f%%", i ? "," : "", st->reason[idx[i]],
-                          100 * reason_samples(st, -1, idx[i]) / st->total);
-        gs_buf_printf(b, " |\n");
-        return;
-    }
-    gs_buf_printf(b, "\n### Stall reasons (PC sampling, production build)\n\n%.0f samples (every 2^%s cycles per "
-                     "SM). Sampled lines are given a phase through the kernel source: the innermost "
-                     "GS_BEGIN/GS_END pair around the line, or the phase every call site of its device function "
-                     "is in. %.1f%% of the samples could not be attributed: lines outside every pair and in "
-                     "functions called from more than one phase (the kernel's set-up and its producer and "
-                     "scheduling code, which no phase marker brackets, and helpers shared by phases). The phase "
-                     "rows below share only the attributed samples; the unattributed row is as real a cost, just "
-                     "not one a phase owns.",
-                  st->total, gs_rundata_str(r, "stalls.period_log2"),
-                  st->total > 0 ? 100 * st->phase_total[GS_STALL_NONE] / st->total : 0.0);
+                         "may not be the one that was compiled.");
+    else
+        gs_buf_printf(b, " Sampled lines are given a phase through the kernel source: the innermost "
+                         "GS_BEGIN/GS_END pair around the line, or the phase every call site of its device function "
+                         "is in. %.1f%% of the samples could not be attributed: lines outside every pair and in "
+                         "functions called from more than one phase (the kernel's set-up and its producer and "
+                         "scheduling code, which no phase marker brackets, and helpers shared by phases). The phase "
+                         "rows below share only the attributed samples; the unattributed row is as real a cost, just "
+                         "not one a phase owns.",
+                      st->total > 0 ? 100 * st->phase_total[GS_STALL_NONE] / st->total : 0.0);
     if (st->no_copy > 0)
         gs_buf_printf(b, " %.1f%% of the samples are on source files the run holds no readable copy of "
                          "(`sources/`, docs/run-directory.md): they are among the unattributed.",
@@ -275,12 +266,12 @@ void gs_stalls_markdown(const gs_rundata *r, gs_buf *b)
     char *end;
     const char *nv = gs_rundata_str(r, "stalls.sources_newer");
     const long newer = strtol(nv, &end, 10);
-    if (end != nv && !*end && newer > 0 && newer <= 64) /* the recorder copies at most 64 files */
+    if (!st->no_sources && end != nv && !*end && newer > 0 && newer <= GS_SOURCES_MAX)
         gs_buf_printf(b, " **%d of the source files were changed after the recording program was built**: their "
                          "copy may not be the source that was compiled, and neither may their phases.",
                       (int)newer);
     gs_buf_printf(b, "\n\n| phase | share of samples | top stall reasons (share within the phase) |\n|---|---:|---|\n");
-    for (int p = -1; p <= GS_NUM_PHASES; p++) {
+    for (int p = -1; p <= (st->no_sources ? -1 : GS_NUM_PHASES); p++) {
         double tot = p < 0 ? st->total : st->phase_total[p];
         if (tot <= 0)
             continue;

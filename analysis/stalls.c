@@ -12,7 +12,7 @@
 #include <zlib.h>
 
 /* ---- source model: per file, the phase of every line from markers and functions ---- */
-#define MAX_FILES 64 /* as many as the recorder copies (gs_sources.c) */
+#define MAX_FILES GS_SOURCES_MAX /* as many as the recorder copies */
 #define MAX_FUNCS 256
 
 typedef struct func {
@@ -354,27 +354,15 @@ int gs_stalls_load(const char *dir, const char *file_name, const gs_phase_table 
         snprintf(err, errlen, "%s: not a gemmscope-pcsamp 1 file", path);
         return -1;
     }
-    /* first pass: the source files named */
+    /* the source files named, each read from the run's copy */
     static char paths[MAX_FILES][512];
-    int np = 0;
-    long start = ftell(f);
-    while (fgets(line, sizeof line, f)) {
-        char file[512];
-        if (line[0] == '#' || !strncmp(line, "file\t", 5) || sscanf(line, "%511[^\t]", file) != 1)
-            continue;
-        int seen = 0;
-        for (int i = 0; i < np; i++)
-            seen |= !strcmp(paths[i], file);
-        if (!seen && np < MAX_FILES)
-            snprintf(paths[np++], sizeof paths[0], "%s", file);
-    }
+    const int np = gs_sources_table_names(path, paths);
     gs_stalls_reset_sources();
     char sources[2200];
     struct stat sst;
     snprintf(sources, sizeof sources, "%s/sources", dir);
     out->no_sources = stat(sources, &sst) != 0 || !S_ISDIR(sst.st_mode);
-    build_model(dir, paths, np, names);
-    fseek(f, start, SEEK_SET);
+    build_model(dir, paths, np < 0 ? 0 : np, names);
     int lineno = 1;
     while (fgets(line, sizeof line, f)) {
         lineno++;

@@ -111,8 +111,7 @@ static int copy_one(const char *name, const char *dest, char *err, size_t errlen
     return rc;
 }
 
-/* The distinct names of the table's file column, at most max of them; -1 when it cannot be read. */
-static int table_names(const char *pcsamp_path, char (*names)[512], int max)
+int gs_sources_table_names(const char *pcsamp_path, char (*names)[512])
 {
     FILE *f = fopen(pcsamp_path, "r");
     if (!f)
@@ -125,31 +124,19 @@ static int table_names(const char *pcsamp_path, char (*names)[512], int max)
         int seen = 0;
         for (int i = 0; i < nn && !seen; i++)
             seen = !strcmp(names[i], name);
-        if (!seen && nn < max)
+        if (!seen && nn < GS_SOURCES_MAX)
             snprintf(names[nn++], 512, "%s", name);
     }
     fclose(f);
     return nn;
 }
 
-int gs_sources_newer(const char *pcsamp_path, time_t built)
+int gs_sources_copy(const char *run_dir, const char *pcsamp_path, time_t built, int *copied, int *newer, char *err,
+                    size_t errlen)
 {
-    static char names[64][512];
-    int nn = table_names(pcsamp_path, names, 64), newer = 0;
-    for (int i = 0; i < nn; i++) {
-        struct stat st;
-        if (gs_source_name_ok(names[i]) && stat(names[i], &st) == 0 && st.st_mtime > built)
-            newer++;
-    }
-    return newer;
-}
-
-int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, char *err, size_t errlen)
-{
-    *copied = 0;
-    /* the table names a file on many rows: each distinct name once */
-    static char names[64][512];
-    int nn = table_names(pcsamp_path, names, 64);
+    *copied = *newer = 0;
+    static char names[GS_SOURCES_MAX][512];
+    int nn = gs_sources_table_names(pcsamp_path, names);
     if (nn < 0) {
         snprintf(err, errlen, "cannot open %s: %s", pcsamp_path, strerror(errno));
         return -1;
@@ -162,6 +149,8 @@ int gs_sources_copy(const char *run_dir, const char *pcsamp_path, int *copied, c
         struct stat st;
         if (!gs_source_name_ok(names[i])) /* absolute (system headers) or not a name we copy */
             continue;
+        if (stat(names[i], &st) == 0 && st.st_mtime > built)
+            (*newer)++;
         int r;
         if (gs_source_path(run_dir, names[i], dest, sizeof dest) != 0) {
             snprintf(why, sizeof why, "%.2048s/sources/%.400s.gz: path too long", run_dir, names[i]);

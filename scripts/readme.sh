@@ -30,13 +30,16 @@ gs=build/gemmscope
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# RUN's report, rendered once per rendering of the file: its folder into the variable out.
+report_of() {
+    out=$tmp/report-$(echo "$1" | tr '/' '_')
+    [ -f "$out/report.md" ] || "$gs" report "$1" -o "$out" >/dev/null
+}
+
 # A section of a run's report: from the heading line to the next heading of its level or above.
 report_section() {
     local run=$1 heading=$2 out
-    out=$tmp/report-$(echo "$run" | tr '/' '_')
-    if [ ! -f "$out/report.md" ]; then
-        "$gs" report "$run" -o "$out" >/dev/null || return 1
-    fi
+    report_of "$run" || return 1
     local level=${heading%%[!#]*}
     echo '```'
     awk -v h="$heading" -v n=${#level} '
@@ -122,10 +125,7 @@ stall_rows() {
     echo "| run | $phase's share of the samples | top stall reasons (share within $phase) |"
     echo "|---|---:|---|"
     for run in "$@"; do
-        out=$tmp/report-$(echo "$run" | tr '/' '_')
-        if [ ! -f "$out/report.md" ]; then
-            "$gs" report "$run" -o "$out" >/dev/null || return 1
-        fi
+        report_of "$run" || return 1
         row=$(awk -v p="$phase" -v r="$run" '/^### Stall reasons/ { on = 1; next } on && /^#/ { exit }
                   on && index($0, "| " p " | ") == 1 { print "| `" r "` |" substr($0, length(p) + 5); exit }' "$out/report.md")
         [ -n "$row" ] || { echo "readme.sh: $run's report has no stall-reason row for $phase" >&2; return 1; }

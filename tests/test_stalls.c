@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -71,8 +72,13 @@ static int setup(void **state)
     if (system("rm -rf " SRC_DIR "/sources") != 0)
         return -1;
     char err[256];
-    int copied = -1;
-    if (gs_sources_copy(SRC_DIR, SRC_DIR "/pcsamp.tsv", &copied, err, sizeof err) != 0 || copied != 1)
+    int copied = -1, newer = -1;
+    /* a program built at time 0: the source is newer than it; one built an hour from now: not */
+    if (gs_sources_copy(SRC_DIR, SRC_DIR "/pcsamp.tsv", (time_t)0, &copied, &newer, err, sizeof err) != 0 ||
+        copied != 1 || newer != 1)
+        return -1;
+    if (gs_sources_copy(SRC_DIR, SRC_DIR "/pcsamp.tsv", time(NULL) + 3600, &copied, &newer, err, sizeof err) != 0 ||
+        copied != 1 || newer != 0)
         return -1;
     /* it holds the file as written */
     if (system("gzip -dc " SRC_DIR "/sources/" SRC ".gz | cmp -s - " SRC) != 0)
@@ -198,9 +204,9 @@ static void phases_come_from_the_runs_copy(void **state)
     assert_non_null(f);
     fprintf(f, "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\n" SRC_DIR "\t1\tx\t1\n" SRC "\t1\tx\t1\n");
     fclose(f);
-    int copied = -1;
-    assert_int_equal(gs_sources_copy("build/tests/stalls-two", "build/tests/stalls-two/pcsamp.tsv", &copied, err,
-                                     sizeof err),
+    int copied = -1, newer = -1;
+    assert_int_equal(gs_sources_copy("build/tests/stalls-two", "build/tests/stalls-two/pcsamp.tsv", time(NULL) + 3600,
+                                     &copied, &newer, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "cannot read " SRC_DIR));
     assert_int_equal(copied, 1);
