@@ -86,7 +86,7 @@ awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/ove
 refused_block "a twin-overhead table without detail/x" "overhead-table $tmp/ov-nodetail.tsv" "detail_over_prod"
 # a phase's stall-reason rows: rendered, an edited share fails; a run without its source's copy
 # (no phases given) is refused
-edited_block "stall-reason row" "$tmp/stall.md" "stall-rows EPILOGUE samples/d512n4096k7168" '^| `samples/d512n4096k7168` | ' 's/no_instructions [0-9.]*%/no_instructions 1.0%/'
+edited_block "stall-reason row" "$tmp/stall.md" "stall-rows EPILOGUE samples/d512n4096k7168" '^| `samples/d512n4096k7168` | ' 's/mio_throttle [0-9.]*%/mio_throttle 1.0%/'
 mkdir -p "$tmp/nosrc" && cp samples/d512n4096k7168/* "$tmp/nosrc/" 2>/dev/null
 refused_block "stall-reason rows of a run without sources/" "stall-rows EPILOGUE $tmp/nosrc" "no stall-reason row"
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
