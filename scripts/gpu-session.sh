@@ -53,7 +53,9 @@
 # The study steps flush, gap, spread, setup and twin are gone: their scripts (scripts/study/) need
 # cupti-check options or gs_stamp.cuh switches that were removed; run this script at commit
 # 16da9bf for them (docs/notebook/2026-11-26-lab-out-of-production.md).
-# Comes back: results.tar.gz (reports/ without stamp files), samples.tar (per reported
+# Comes back, packed after every step (the evidence step: after every shape), so that a call
+# stopped by its time limit keeps what its finished steps made: results.tar.gz (reports/ without
+# stamp files), samples.tar (per reported
 # shape: meta.txt, timings.tsv, pcsamp.tsv, stamps.gss.gz, stamps-detail.gss.gz, the layout of
 # samples/<name>).
 set -u -o pipefail
@@ -64,6 +66,29 @@ out=${OUT:-/tmp/gs-out}
 steps=${GS_STEPS:-check report}
 mkdir -p "$out" reports
 log="$out/session.log"
+# Packs what must come back: run after every step (a call stopped by its time limit still
+# brings back what its finished steps made) and once more at the end.
+pack_results() {
+    local pack s run f
+    # written under temporary names, then renamed: a call stopped mid-pack keeps the last whole one
+    tar czf "$out/.results.tar.gz" --exclude='*.gss' --exclude='*.gss.gz' reports 2>/dev/null &&
+        mv "$out/.results.tar.gz" "$out/results.tar.gz"
+    pack=$(mktemp -d)
+    for s in "$@" own-kernel; do # own-kernel: the example step's recording
+        run=reports/$s/default/latest
+        [ -f "$run/stamps.gss" ] || continue
+        mkdir -p "$pack/$s"
+        cp "$run/meta.txt" "$run/timings.tsv" "$pack/$s/"
+        for f in units.tsv probes.tsv pcsamp.tsv pcsamp-twin.tsv; do
+            if [ -f "$run/$f" ]; then cp "$run/$f" "$pack/$s/"; fi
+        done
+        if [ -d "$run/sources" ]; then cp -r "$run/sources" "$pack/$s/"; fi # the PC samples' source
+        gzip -9 -c "$run/stamps.gss" >"$pack/$s/stamps.gss.gz"
+        if [ -f "$run/stamps-detail.gss" ]; then gzip -9 -c "$run/stamps-detail.gss" >"$pack/$s/stamps-detail.gss.gz"; fi
+    done
+    tar cf "$out/.samples.tar" -C "$pack" . && mv "$out/.samples.tar" "$out/samples.tar"
+    rm -rf "$pack"
+}
 {
     echo "== device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
     # the experiments' builds, from nothing, beside the main one (the exp step waits for them)
@@ -109,7 +134,11 @@ log="$out/session.log"
             done ;;
         cupti) echo "== cupti-check"
             timeout 300 build/cupti-check --shape "${GS_CUPTI_SHAPE:-g2k1536}"; echo "cupti-check exit $?" ;;
-        evidence) echo "== evidence"; time scripts/evidence.sh ${GS_EVIDENCE_SHAPES:-} ;; # it builds the evidence points
+        evidence) echo "== evidence" # it builds the evidence points; packed after each shape's pages
+            for s in ${GS_EVIDENCE_SHAPES:-g8k7168 g2k1536}; do
+                time scripts/evidence.sh "$s"
+                pack_results "$@"
+            done ;;
         example) echo "== examples/own-kernel"
             prefix=$(pwd)/build/install
             make --no-print-directory install PREFIX="$prefix" >/dev/null &&
@@ -177,21 +206,8 @@ log="$out/session.log"
                 "${GS_AB_REPS:-100}" "${bins[@]}" ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac
+        pack_results "$@"
     done
 } 2>&1 | tee "$log"
-tar czf "$out/results.tar.gz" --exclude='*.gss' --exclude='*.gss.gz' reports 2>/dev/null
-pack=$(mktemp -d)
-for s in "$@" own-kernel; do # own-kernel: the example step's recording
-    run=reports/$s/default/latest
-    [ -f "$run/stamps.gss" ] || continue
-    mkdir -p "$pack/$s"
-    cp "$run/meta.txt" "$run/timings.tsv" "$pack/$s/"
-    for f in units.tsv probes.tsv pcsamp.tsv pcsamp-twin.tsv; do
-        if [ -f "$run/$f" ]; then cp "$run/$f" "$pack/$s/"; fi
-    done
-    if [ -d "$run/sources" ]; then cp -r "$run/sources" "$pack/$s/"; fi # the PC samples' source
-    gzip -9 -c "$run/stamps.gss" >"$pack/$s/stamps.gss.gz"
-    if [ -f "$run/stamps-detail.gss" ]; then gzip -9 -c "$run/stamps-detail.gss" >"$pack/$s/stamps-detail.gss.gz"; fi
-done
-tar cf "$out/samples.tar" -C "$pack" . && rm -rf "$pack"
+pack_results "$@"
 echo "packed: $(du -h "$out/results.tar.gz" "$out/samples.tar" | tr '\n' ' ')"
