@@ -95,6 +95,12 @@ KERNEL_SRCS := kernels/calib.cu
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
             $(NVFP4_KERNEL_OBJS) $(NVFP4_HOST_OBJS) $(GS_LIB_OBJS)
+# the recorder holds the text of the device sources it is compiled from (gs-embed): its runs'
+# sources/ copy is the text the compiler read, whatever the working folder holds later
+REC_EMBED_SRCS := $(sort $(REC_CU_SRCS) $(KERNEL_SRCS) $(NVFP4_KERNEL_CU) $(NVFP4_EVIDENCE_CU) \
+    $(NVFP4_HEADERS) $(wildcard instrument/*.cuh) kernels/calib.h instrument/gs_flush.h instrument/gs_args.h \
+    instrument/gs_cublas_check.h)
+REC_OBJS += $(BUILD)/rec_sources.o
 # the activity collector splits its records into launches with gs_sequence (plain C, also a host object)
 CUPTI_OBJS := $(CUPTI_C:%.c=$(BUILD)/cupti/%.o) $(CUPTI_CPP:%.cpp=$(BUILD)/cupti/%.o) $(BUILD)/instrument/gs_sequence.o
 REC_OBJS += $(CUPTI_OBJS)
@@ -172,6 +178,13 @@ $(BUILD)/libgemmscope.a: $(GS_LIB_OBJS)
 $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $(filter %.o %.a,$^) -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lz -lm -o $@
 
+$(BUILD)/gs-embed: $(BUILD)/instrument/gs_embed.o $(BUILD)/instrument/gs_sources.o $(BUILD)/instrument/gs_file.o
+	$(CC) $(CFLAGS) $^ -lz -o $@
+$(BUILD)/rec_sources.c: $(REC_EMBED_SRCS) $(BUILD)/gs-embed
+	$(BUILD)/gs-embed $@ $(REC_EMBED_SRCS)
+$(BUILD)/rec_sources.o: $(BUILD)/rec_sources.c
+	$(CC) $(CFLAGS) -c $< -o $@
+
 $(BUILD)/ncu-compare: $(BUILD)/instrument/ncu_compare.o
 	$(CC) $(CFLAGS) $^ -lm -o $@
 
@@ -248,9 +261,9 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build-$(HAVE_NVCC)
 	@$(MAKE) --no-print-directory test-run-$(HAVE_NVCC)
 # what the tests need, no more: the programs they run and the tests themselves
-test-build-yes: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a $(BUILD)/ncu-compare $(TEST_BINS) \
+test-build-yes: $(BUILD)/gemmscope $(BUILD)/gemmscope-record $(BUILD)/libgemmscope.a $(BUILD)/ncu-compare $(BUILD)/gs-embed $(TEST_BINS) \
     $(BUILD)/nvfp4-selfcheck $(BUILD)/nvfp4-bench $(BUILD)/cupti-check
-test-build-no: $(BUILD)/gemmscope $(BUILD)/ncu-compare $(HOST_TEST_BINS)
+test-build-no: $(BUILD)/gemmscope $(BUILD)/ncu-compare $(BUILD)/gs-embed $(HOST_TEST_BINS)
 test-run-yes:
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ./$$t; done
 	@echo "== the GPU programs refuse bad arguments before they touch the GPU"
@@ -272,6 +285,8 @@ test-common:
 	@tests/check-gpu-gate.sh
 	@echo "== the overhead benchmark writes a table only when every build was correct"
 	@tests/overhead-bench-gate.sh
+	@echo "== gs-embed compiles the recorder's sources into it byte for byte, and refuses bad names"
+	@tests/embed-check.sh
 	@echo "== every recorded sample renders with no GPU"
 	@tests/samples-render.sh
 	@echo "== the figures of README.md and docs/method.md against the samples"

@@ -4,12 +4,9 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
-
-#define MAX_SOURCE_BYTES (64u << 20) /* a source file of 64 MiB or more is not a kernel's */
 
 int gs_source_name_ok(const char *name)
 {
@@ -35,37 +32,6 @@ int gs_source_path(const char *dir, const char *name, char *out, size_t n)
     return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
-/* The whole file at path into a new buffer (*len bytes); NULL when it cannot be read. */
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    int bad = !buf;
-    while (!bad) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap) {
-            char *b = cap < MAX_SOURCE_BYTES ? realloc(buf, cap * 2) : NULL;
-            bad = !b;
-            if (b)
-                buf = b, cap *= 2;
-        }
-    }
-    bad |= ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 /* Writes len bytes and closes z (always): 1 when both succeeded. */
 static int write_and_close(gzFile z, const char *data, size_t len)
 {
@@ -74,41 +40,30 @@ static int write_and_close(gzFile z, const char *data, size_t len)
     return wrote && closed;
 }
 
-/* One source file gzipped into the run: written to path.tmp, then renamed. */
-static int copy_one(const char *name, const char *dest, char *err, size_t errlen)
+/* One file's text gzipped into the run: written to dest.tmp, then renamed. */
+static int write_one(const gs_source_text *t, const char *dest, char *err, size_t errlen)
 {
-    size_t len = 0;
-    errno = 0;
-    char *data = read_all(name, &len);
-    if (!data && errno == ENOENT)
-        return 1; /* not in the working folder: skipped */
-    if (!data) {
-        snprintf(err, errlen, "cannot read %.400s: %s", name, errno ? strerror(errno) : "larger than 64 MiB");
-        return -1;
-    }
     char tmp[4368], dirs[4352];
     snprintf(tmp, sizeof tmp, "%s.tmp", dest);
     snprintf(dirs, sizeof dirs, "%s", dest);
     char *slash = strrchr(dirs, '/');
     if (slash)
         *slash = 0;
-    int rc = -1;
     gzFile z = NULL;
     if (gs_make_dirs(dirs) != 0) {
         snprintf(err, errlen, "cannot make %s: %s", dirs, strerror(errno));
     } else if (!(z = gzopen(tmp, "wb9"))) {
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    } else if (!write_and_close(z, data, len)) {
+    } else if (!write_and_close(z, (const char *)t->text, t->len)) {
         snprintf(err, errlen, "cannot write %s", tmp);
         remove(tmp);
     } else if (rename(tmp, dest) != 0) {
         snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror(errno));
         remove(tmp);
     } else {
-        rc = 0;
+        return 0;
     }
-    free(data);
-    return rc;
+    return -1;
 }
 
 int gs_sources_table_names(const char *pcsamp_path, char (*names)[512])
@@ -131,17 +86,17 @@ int gs_sources_table_names(const char *pcsamp_path, char (*names)[512])
     return nn;
 }
 
-int gs_sources_copy(const char *run_dir, const char *pcsamp_path, time_t built, int *copied, int *newer, char *err,
-                    size_t errlen)
+int gs_sources_write(const char *run_dir, const char *pcsamp_path, const gs_source_text *texts, int ntexts,
+                     int *copied, int *missing, char *err, size_t errlen)
 {
-    *copied = *newer = 0;
+    *copied = *missing = 0;
     static char names[GS_SOURCES_MAX][512];
     int nn = gs_sources_table_names(pcsamp_path, names);
     if (nn < 0) {
         snprintf(err, errlen, "cannot open %s: %s", pcsamp_path, strerror(errno));
         return -1;
     }
-    /* a file that fails is reported (the first), the others are still copied */
+    /* a file that fails is reported (the first), the others are still written */
     int rc = 0;
     char why[4608];
     for (int i = 0; i < nn; i++) {
@@ -149,16 +104,21 @@ int gs_sources_copy(const char *run_dir, const char *pcsamp_path, time_t built, 
         struct stat st;
         if (!gs_source_name_ok(names[i])) /* absolute (system headers) or not a name we copy */
             continue;
-        if (stat(names[i], &st) == 0 && st.st_mtime > built)
-            (*newer)++;
+        const gs_source_text *t = NULL;
+        for (int j = 0; j < ntexts && !t; j++)
+            t = strcmp(texts[j].name, names[i]) == 0 ? &texts[j] : NULL;
+        if (!t) {
+            (*missing)++;
+            continue;
+        }
         int r;
         if (gs_source_path(run_dir, names[i], dest, sizeof dest) != 0) {
             snprintf(why, sizeof why, "%.2048s/sources/%.400s.gz: path too long", run_dir, names[i]);
             r = -1;
-        } else if (stat(dest, &st) == 0) { /* copied from the other build's table */
+        } else if (stat(dest, &st) == 0) { /* written from the other build's table */
             r = 0;
         } else {
-            r = copy_one(names[i], dest, why, sizeof why);
+            r = write_one(t, dest, why, sizeof why);
         }
         if (r < 0 && rc == 0)
             snprintf(err, errlen, "%s", why), rc = -1;

@@ -6,7 +6,6 @@
 #define GS_SOURCES_H
 
 #include <stddef.h>
-#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,16 +26,27 @@ int gs_source_path(const char *dir, const char *name, char *out, size_t n);
  * GS_SOURCES_MAX: their count, or -1 when the table cannot be opened. */
 int gs_sources_table_names(const char *pcsamp_path, char (*names)[512]);
 
-/* Copies every source file that the PC-sample table at pcsamp_path names and the working
- * folder holds (names as the table gives them, relative to it) into run_dir/sources/, gzipped,
- * each written under a temporary name and renamed.  Names already copied are left as they are;
- * names that are not ok (absolute: system headers) or not in the folder are skipped.  *copied:
- * the files now in the run from this table, also when one fails (the others are still copied);
- * *newer: how many of them were changed after `built` (the recording program's own time), whose
- * copy may not be the source that was compiled.  0, or -1 with the first failure in err (a file
- * there but unreadable, a path too long, a write that failed). */
-int gs_sources_copy(const char *run_dir, const char *pcsamp_path, time_t built, int *copied, int *newer, char *err,
-                    size_t errlen);
+/* A source file's text as the recording program was compiled from it: build/gs-embed writes the
+ * recorder's table (instrument/gs_embed.c), so a run's copy is the text nvcc read, whatever the
+ * working folder holds when the run is recorded. */
+typedef struct {
+    const char *name;          /* relative to the repository root, as the line tables name it */
+    const unsigned char *text; /* len bytes */
+    size_t len;
+} gs_source_text;
+
+/* The recorder's table (its build writes it with gs-embed); not in libgemmscope. */
+extern const gs_source_text gs_compiled_sources[];
+extern const int gs_compiled_sources_count;
+
+/* Writes the text of every file that the PC-sample table at pcsamp_path names and `texts` holds
+ * into run_dir/sources/<name>.gz, gzipped, each under a temporary name and renamed.  Names
+ * already written are left as they are; names that are not ok (absolute: system headers) are
+ * skipped.  *copied: the files now in the run from this table, also when one fails (the others
+ * are still written); *missing: ok names that `texts` does not hold (their samples get no
+ * phase).  0, or -1 with the first failure in err (a path too long, a write that failed). */
+int gs_sources_write(const char *run_dir, const char *pcsamp_path, const gs_source_text *texts, int ntexts,
+                     int *copied, int *missing, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -185,20 +184,18 @@ static void collect_stalls(gs_meta *m, twin_arg *arg, cudaStream_t s, const char
             gs_meta_set(m, k, "%llu", pc.unmapped_samples);
             snprintf(k, sizeof k, "%s.period_log2", key);
             gs_meta_set(m, k, "%d", pc.sampling_period_log2);
-            /* the source the samples point into goes with them (the phases are read from it); a
-             * source changed after this program was built may not be the one it runs */
-            struct stat self;
-            const time_t built = stat("/proc/self/exe", &self) == 0 ? self.st_mtime : (time_t)0;
-            int copied = 0, newer = 0;
-            const int rc = gs_sources_copy(out, path, built, &copied, &newer, why, sizeof why);
+            /* the source the samples point into goes with them (the phases are read from it):
+             * the text this program was compiled from, not the working folder's */
+            int copied = 0, missing = 0;
+            const int rc = gs_sources_write(out, path, gs_compiled_sources, gs_compiled_sources_count, &copied,
+                                            &missing, why, sizeof why);
             snprintf(k, sizeof k, "%s.sources", key);
             if (rc == 0)
                 gs_meta_set(m, k, "%d", copied);
             else
                 gs_meta_set(m, k, "%d, then failed: %s", copied, why);
-            snprintf(k, sizeof k, "%s.sources_newer", key);
-            if (built)
-                gs_meta_set(m, k, "%d", newer);
+            snprintf(k, sizeof k, "%s.sources_missing", key);
+            gs_meta_set(m, k, "%d", missing);
             collector(m, key, 1, NULL);
         } else {
             collector(m, key, 0, why);

@@ -23,7 +23,8 @@
 #include "instrument/gs_sources.h"
 
 /* Relative to the repository root, where the tests run: the run's copy of the source is made
- * from there (gs_sources_copy, as the recorder does), and the reader reads only that copy. */
+ * from the program's own table of texts (gs_sources_write, as the recorder does with the one
+ * gs-embed compiled into it), and the reader reads only that copy. */
 #define SRC_DIR "build/tests/stalls-src"
 #define SRC SRC_DIR "/k.cu"
 
@@ -47,20 +48,23 @@ static const char *const source[] = {
     "}",                                                /* 17 */
 };
 
+/* The source above as one text, as a program would hold it. */
+static char text[2048];
+static void source_text(char *out, size_t n)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof source / sizeof source[0]; i++)
+        snprintf(out + strlen(out), n - strlen(out), "%s\n", source[i]);
+}
+
 static int setup(void **state)
 {
     (void)state;
     mkdir("build", 0755);
     mkdir("build/tests", 0755);
     mkdir(SRC_DIR, 0755);
-    FILE *f = fopen(SRC, "w");
-    if (!f)
-        return -1;
-    for (size_t i = 0; i < sizeof source / sizeof source[0]; i++)
-        fprintf(f, "%s\n", source[i]);
-    fclose(f);
     /* the PC samples of one launch: 10 at every line that holds code */
-    f = fopen(SRC_DIR "/pcsamp.tsv", "w");
+    FILE *f = fopen(SRC_DIR "/pcsamp.tsv", "w");
     if (!f)
         return -1;
     fprintf(f, "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\n");
@@ -68,19 +72,28 @@ static int setup(void **state)
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         fprintf(f, "%s\t%d\tsmsp__pcsamp_warps_issue_stalled_wait\t10\n", SRC, lines[i]);
     fclose(f);
-    /* the run's copy, made afresh (a copy left by an earlier run of the test would count) */
+    /* the run's copy, made afresh (a copy left by an earlier run of the test would count), from
+     * the program's text while the working folder holds another version of the file */
     if (system("rm -rf " SRC_DIR "/sources") != 0)
         return -1;
+    source_text(text, sizeof text);
+    f = fopen(SRC, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "another version\n");
+    fclose(f);
+    const gs_source_text texts[] = {{SRC, (const unsigned char *)text, strlen(text)}};
     char err[256];
-    int copied = -1, newer = -1;
-    /* a program built at time 0: the source is newer than it; one built an hour from now: not */
-    if (gs_sources_copy(SRC_DIR, SRC_DIR "/pcsamp.tsv", (time_t)0, &copied, &newer, err, sizeof err) != 0 ||
-        copied != 1 || newer != 1)
+    int copied = -1, missing = -1;
+    if (gs_sources_write(SRC_DIR, SRC_DIR "/pcsamp.tsv", texts, 1, &copied, &missing, err, sizeof err) != 0 ||
+        copied != 1 || missing != 0)
         return -1;
-    if (gs_sources_copy(SRC_DIR, SRC_DIR "/pcsamp.tsv", time(NULL) + 3600, &copied, &newer, err, sizeof err) != 0 ||
-        copied != 1 || newer != 0)
+    /* it holds the program's text, not the working folder's */
+    f = fopen(SRC, "w");
+    if (!f)
         return -1;
-    /* it holds the file as written */
+    fputs(text, f);
+    fclose(f);
     if (system("gzip -dc " SRC_DIR "/sources/" SRC ".gz | cmp -s - " SRC) != 0)
         return -1;
     return 0;
@@ -198,19 +211,28 @@ static void phases_come_from_the_runs_copy(void **state)
     const char *bad[] = {"", "/usr/include/x.h", "../k.cu", "a/../../k.cu", "a/..", "a//b.cu", "a\\b.cu", "a\tb"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_false(gs_source_name_ok(bad[i]));
-    /* a name that cannot be read (a folder) is the error; the file after it is still copied */
-    assert_int_equal(system("rm -rf build/tests/stalls-two && mkdir -p build/tests/stalls-two"), 0);
+    /* a file whose write fails (its folder's name taken by a file) is the error and the file
+     * after it is still written; a name the program does not hold is counted, a system header
+     * is not */
+    assert_int_equal(system("rm -rf build/tests/stalls-two && mkdir -p build/tests/stalls-two/sources && "
+                            "touch build/tests/stalls-two/sources/a"),
+                     0);
     f = fopen("build/tests/stalls-two/pcsamp.tsv", "w");
     assert_non_null(f);
-    fprintf(f, "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\n" SRC_DIR "\t1\tx\t1\n" SRC "\t1\tx\t1\n");
+    fprintf(f, "# gemmscope-pcsamp 1\nfile\tline\treason\tsamples\na/x.cu\t1\tx\t1\n" SRC "\t1\tx\t1\n"
+               "other.cu\t1\tx\t1\n/usr/include/x.h\t1\tx\t1\n");
     fclose(f);
-    int copied = -1, newer = -1;
-    assert_int_equal(gs_sources_copy("build/tests/stalls-two", "build/tests/stalls-two/pcsamp.tsv", time(NULL) + 3600,
-                                     &copied, &newer, err, sizeof err),
+    const gs_source_text two[] = {{"a/x.cu", (const unsigned char *)"x\n", 2},
+                                  {SRC, (const unsigned char *)text, strlen(text)}};
+    int copied = -1, missing = -1;
+    assert_int_equal(gs_sources_write("build/tests/stalls-two", "build/tests/stalls-two/pcsamp.tsv", two, 2, &copied,
+                                      &missing, err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "cannot read " SRC_DIR));
+    assert_non_null(strstr(err, "cannot write build/tests/stalls-two/sources/a/x.cu.gz.tmp"));
     assert_int_equal(copied, 1);
+    assert_int_equal(missing, 1);
     assert_int_equal(access("build/tests/stalls-two/sources/" SRC ".gz", F_OK), 0);
+    assert_int_equal(access("build/tests/stalls-two/sources/other.cu.gz", F_OK), -1);
     char path[64];
     assert_int_equal(gs_source_path("run", "k.cu", path, sizeof path), 0);
     assert_string_equal(path, "run/sources/k.cu.gz");
