@@ -41,9 +41,10 @@ int gs_evidence_write(const gs_proposal *p, const gs_rundata *r, const gs_ab *ab
                   gs_rundata_str(r, "date"), gs_rundata_str(r, "git_commit"));
     gs_buf_printf(o, "**Decision: %s** — %s (rule %d of `%s`).\n\n", gs_decision_name(u->decision), u->reason, k + 1,
                   p->name);
+    /* only a knob with an off value is a switch: a size (tile_t) is never "on" */
     char kv[32];
-    const char *on = knob_value(r, p->knob, kv, sizeof kv);
-    if (on && strcmp(on, "0") != 0)
+    const char *on = p->knob_off[0] ? knob_value(r, p->knob, kv, sizeof kv) : NULL;
+    if (on && strcmp(on, p->knob_off) != 0)
         gs_buf_printf(o, "> **The profile's point already has the proposal on** (`%s=%s`): the bound below is what is "
                          "left of the proposal's target with it on, not what switching it on would save; profile the "
                          "point without it for that.\n\n",

@@ -293,6 +293,8 @@ int gs_proposals_parse(const char *text, const char *name, gs_proposals *out, ch
             snprintf(cur->claim, sizeof cur->claim, "%s", val);
         else if (!strcmp(key, "knob"))
             snprintf(cur->knob, sizeof cur->knob, "%s", val);
+        else if (!strcmp(key, "knob_off"))
+            snprintf(cur->knob_off, sizeof cur->knob_off, "%s", val);
         else if (!strcmp(key, "claimed_speedup")) {
             char *end;
             cur->claimed_speedup = strtod(val, &end);

@@ -29,6 +29,7 @@ typedef struct gs_rule {
 
 typedef struct gs_proposal {
     char name[64], title[160], source[160], targets[160], claim[160], knob[32];
+    char knob_off[32]; /* the knob's value with the proposal off ("" when it has none: a size) */
     double claimed_speedup; /* NaN if none */
     gs_expr bound;
     int n_rules;

@@ -229,6 +229,23 @@ static void evidence_page_compares_claim_and_bound(void **state)
     assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tma-store"), &r, NULL, 0, &b, err, sizeof err), 0);
     assert_null(strstr(b.s, "already has the proposal on"));
     gs_buf_free(&b);
+    /* stages are off at 1, not 0: a one-stage point does not have the proposal on, four do;
+     * a tile size is no switch: never on */
+    gs_meta_set(&r.meta, "knobs", "stages=1 tile_t=128");
+    const char *never[] = {"pipeline-stages", "tile-size"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, never[i]), &r, NULL, 0, &b, err, sizeof err), 0);
+        assert_null(strstr(b.s, "already has the proposal on"));
+        gs_buf_free(&b);
+    }
+    gs_meta_set(&r.meta, "knobs", "stages=4 tile_t=64");
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "pipeline-stages"), &r, NULL, 0, &b, err, sizeof err),
+                     0);
+    assert_non_null(strstr(b.s, "already has the proposal on** (`stages=4`)"));
+    gs_buf_free(&b);
+    assert_int_equal(gs_evidence_write(gs_proposal_find(&shipped, "tile-size"), &r, NULL, 0, &b, err, sizeof err), 0);
+    assert_null(strstr(b.s, "already has the proposal on"));
+    gs_buf_free(&b);
     gs_meta_free(&r.meta);
 }
 
