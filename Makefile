@@ -180,8 +180,12 @@ $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
 
 $(BUILD)/gs-embed: $(BUILD)/instrument/gs_embed.o $(BUILD)/instrument/gs_sources.o $(BUILD)/instrument/gs_file.o
 	$(CC) $(CFLAGS) $^ -lz -o $@
-$(BUILD)/rec_sources.c: $(REC_EMBED_SRCS) $(BUILD)/gs-embed
-	$(BUILD)/gs-embed $@ $(REC_EMBED_SRCS)
+# the list itself, rewritten only when it (or the folder the compiler runs in) changes: a file
+# added to or left off the list regenerates the table
+$(BUILD)/rec_sources.list: FORCE
+	@mkdir -p $(BUILD) && echo '$(CURDIR) $(REC_EMBED_SRCS)' | cmp -s - $@ || echo '$(CURDIR) $(REC_EMBED_SRCS)' >$@
+$(BUILD)/rec_sources.c: $(REC_EMBED_SRCS) $(BUILD)/rec_sources.list $(BUILD)/gs-embed
+	$(BUILD)/gs-embed $@ $(CURDIR) $(REC_EMBED_SRCS)
 $(BUILD)/rec_sources.o: $(BUILD)/rec_sources.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -413,3 +417,5 @@ check-gpu: all
 
 clean:
 	rm -rf $(BUILD)
+
+FORCE:

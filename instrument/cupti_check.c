@@ -282,7 +282,7 @@ static int print_pcsamp(subject *a, cudaStream_t s, int period, const char *tsv,
     }
     printf("pcsamp lines %d\n", r.nlines);
     if (tsv) {
-        if (gs_pcsamp_write_tsv(&r, tsv, why, sizeof why))
+        if (gs_pcsamp_write_tsv(&r, NULL, tsv, why, sizeof why))
             printf("pcsamp tsv: %s\n", why);
         else
             printf("pcsamp tsv written to %s\n", tsv);

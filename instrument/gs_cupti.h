@@ -216,8 +216,10 @@ int gs_cupti_pcsamp_add_cubin_file(const char *path, char *why, size_t n);
  * returns -1 and says how many samples CUPTI counted. */
 int gs_cupti_pcsamp_collect(gs_launch_fn fn, void *arg, cudaStream_t s, const char *kernel_substring,
                             int period_log2, gs_pcsamp_result *out, char *why, size_t n);
-/* Writes "# gemmscope-pcsamp 1" then rows: file, line, reason, samples (tab-separated). */
-int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *path, char *why, size_t n);
+/* Writes "# gemmscope-pcsamp 1" then rows: file, line, reason, samples (tab-separated); file
+ * names under root (the folder the kernels were compiled in; NULL: the working folder) are
+ * written relative to it. */
+int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *root, const char *path, char *why, size_t n);
 void gs_pcsamp_result_free(gs_pcsamp_result *r);
 
 #ifdef __cplusplus

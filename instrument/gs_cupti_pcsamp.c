@@ -524,8 +524,8 @@ fail:
     return rc;
 }
 
-/* Source paths relative to the working folder (the repository root when
- * recording), so a run names files, not one machine's folders. */
+/* Source paths relative to the folder the kernels were compiled in (the repository root), so a
+ * run names files, not one machine's folders. */
 static const char *relative_path(const char *file, const char *cwd, size_t cwd_len)
 {
     if (cwd_len && !strncmp(file, cwd, cwd_len) && file[cwd_len] == '/')
@@ -533,10 +533,14 @@ static const char *relative_path(const char *file, const char *cwd, size_t cwd_l
     return file;
 }
 
-int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *path, char *why, size_t n)
+int gs_pcsamp_write_tsv(const gs_pcsamp_result *r, const char *root, const char *path, char *why, size_t n)
 {
     char cwd[4096];
-    size_t cwd_len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (root && snprintf(cwd, sizeof cwd, "%s", root) >= (int)sizeof cwd)
+        root = NULL;
+    size_t cwd_len = root ? strlen(cwd) : getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    while (cwd_len > 1 && cwd[cwd_len - 1] == '/') /* "/repo/" names "/repo/k.cu" as "k.cu" too */
+        cwd[--cwd_len] = 0;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");

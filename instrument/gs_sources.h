@@ -35,9 +35,11 @@ typedef struct {
     size_t len;
 } gs_source_text;
 
-/* The recorder's table (its build writes it with gs-embed); not in libgemmscope. */
+/* The recorder's table (its build writes it with gs-embed) and the folder the compiler ran in,
+ * to which the line tables' names are relative; not in libgemmscope. */
 extern const gs_source_text gs_compiled_sources[];
 extern const int gs_compiled_sources_count;
+extern const char gs_compiled_sources_root[];
 
 /* Writes the text of every file that the PC-sample table at pcsamp_path names and `texts` holds
  * into run_dir/sources/<name>.gz, gzipped, each under a temporary name and renamed.  Names

@@ -177,7 +177,9 @@ static void collect_stalls(gs_meta *m, twin_arg *arg, cudaStream_t s, const char
     memset(&pc, 0, sizeof pc);
     if (gs_cupti_pcsamp_collect(launch_build, arg, s, suffix, 0, &pc, why, sizeof why) == 0) {
         snprintf(path, sizeof path, "%s/%s", out, file);
-        if (gs_pcsamp_write_tsv(&pc, path, why, sizeof why) == 0) {
+        /* names relative to the folder the kernels were compiled in, wherever this program runs:
+         * the names its compiled-in sources go by */
+        if (gs_pcsamp_write_tsv(&pc, gs_compiled_sources_root, path, why, sizeof why) == 0) {
             snprintf(k, sizeof k, "%s.samples", key);
             gs_meta_set(m, k, "%llu", pc.samples);
             snprintf(k, sizeof k, "%s.unmapped_samples", key);

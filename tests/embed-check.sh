@@ -1,9 +1,11 @@
 #!/bin/bash
 # build/gs-embed, which compiles the recorder's device sources into it (the runs' sources/):
 # the table it writes, compiled and read back, holds every file byte for byte (all 256 byte
-# values, an empty file); a name that could leave a run's sources/ folder, a missing file and
-# a name with a quote are refused with nothing written; no file gives an empty table; the
-# Makefile's list (REC_EMBED_SRCS) holds every source file the committed samples name.
+# values, an empty file) under its name (one with a quote and a trigraph's '??/' too) and the
+# compile folder; a name that could leave a run's sources/ folder, a missing file, a relative
+# folder and a file of 16 MiB are refused with nothing written (a byte less is taken); no file
+# gives an empty table; the Makefile's list (REC_EMBED_SRCS) holds every source file the
+# committed samples name.
 set -u
 root=$(pwd)
 embed=$root/build/gs-embed
@@ -17,6 +19,7 @@ mkdir -p a/b dump
 printf "$(printf '\\%03o' $(seq 0 255))" >a/b/bytes.bin
 : >empty.cu
 printf 'line one\nline "two"\n' >k.cu
+mkdir -p 'q"x??' && cp k.cu 'q"x??/.cu'
 cat >dump.c <<'EOF'
 #include "instrument/gs_sources.h"
 #include <stdio.h>
@@ -32,16 +35,17 @@ int main(void)
             return 1;
         printf("%s\n", t->name);
     }
+    printf("root %s\n", gs_compiled_sources_root);
     return 0;
 }
 EOF
 build() { cc -std=c11 -Wall -Wextra -Werror -I"$root" "$1" dump.c -o readback; }
-if "$embed" out.c a/b/bytes.bin empty.cu k.cu && build out.c && ./readback >names.txt &&
-    printf 'a/b/bytes.bin\nempty.cu\nk.cu\n' | cmp -s - names.txt &&
-    cmp -s dump/0 a/b/bytes.bin && cmp -s dump/1 empty.cu && cmp -s dump/2 k.cu; then
-    row "three files, compiled and read back byte for byte" pass
+if "$embed" out.c /the/build/root a/b/bytes.bin empty.cu k.cu 'q"x??/.cu' && build out.c && ./readback >names.txt &&
+    printf 'a/b/bytes.bin\nempty.cu\nk.cu\nq"x??/.cu\nroot /the/build/root\n' | cmp -s - names.txt &&
+    cmp -s dump/0 a/b/bytes.bin && cmp -s dump/1 empty.cu && cmp -s dump/2 k.cu && cmp -s dump/3 'q"x??/.cu'; then
+    row "four files and the root, compiled and read back byte for byte" pass
 else
-    row "three files, compiled and read back byte for byte" FAIL
+    row "four files and the root, compiled and read back byte for byte" FAIL
 fi
 refused() {
     local name=$1
@@ -51,12 +55,17 @@ refused() {
     [ $? -eq 1 ] && [ ! -e bad.c ] && [ ! -e bad.c.tmp ] && [ "$(wc -l <err.txt)" -eq 1 ] &&
         row "$name: refused, nothing written" pass || row "$name: refused, nothing written" FAIL
 }
-refused "an absolute name" "$tmp/k.cu"
-refused "a name with .." k.cu ../k.cu
-refused "a missing file" k.cu nosuch.cu
-cp k.cu 'q"x.cu'
-refused "a name with a quote" 'q"x.cu'
-if "$embed" none.c && build none.c && [ -z "$(./readback)" ]; then
+refused "an absolute name" / "$tmp/k.cu"
+refused "a name with .." / k.cu ../k.cu
+refused "a missing file" / k.cu nosuch.cu
+head -c $((16 << 20)) /dev/zero >big.bin
+refused "a file of 16 MiB" / big.bin
+truncate -s $(((16 << 20) - 1)) big.bin
+"$embed" big.c / big.bin && [ -s big.c ] && row "a file a byte under 16 MiB: taken" pass || row "a file a byte under 16 MiB: taken" FAIL
+rm -f big.bin big.c
+"$embed" bad.c rel k.cu 2>/dev/null
+[ $? -eq 2 ] && [ ! -e bad.c ] && row "a relative root: refused" pass || row "a relative root: refused" FAIL
+if "$embed" none.c / && build none.c && [ "$(./readback)" = "root /" ]; then
     row "no file: an empty table" pass
 else
     row "no file: an empty table" FAIL
