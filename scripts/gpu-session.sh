@@ -69,11 +69,13 @@ log="$out/session.log"
 # Packs what must come back: run after every step (a call stopped by its time limit still
 # brings back what its finished steps made) and once more at the end.
 pack_results() {
-    local pack s run f
+    local pack s run f rc
     # written under temporary names, then renamed: a call stopped mid-pack keeps the last whole one
-    tar czf "$out/.results.tar.gz" --exclude='*.gss' --exclude='*.gss.gz' reports 2>/dev/null &&
-        mv "$out/.results.tar.gz" "$out/results.tar.gz"
-    pack=$(mktemp -d)
+    # (tar's 1: a file changed while it was read, the archive still whole)
+    tar czf "$out/.results.tar.gz" --exclude='*.gss' --exclude='*.gss.gz' reports
+    rc=$?
+    if [ $rc -le 1 ]; then mv "$out/.results.tar.gz" "$out/results.tar.gz"; else echo "gpu-session: packing reports/ failed ($rc)"; fi
+    pack=$(mktemp -d) || { echo "gpu-session: no temporary folder to pack samples in"; return; }
     for s in "$@" own-kernel; do # own-kernel: the example step's recording
         run=reports/$s/default/latest
         [ -f "$run/stamps.gss" ] || continue
@@ -120,6 +122,7 @@ pack_results() {
         report)
             for s in "$@"; do
                 echo "== report $s"; time make report SHAPE="$s" METRICS=${METRICS:-sol} DETAIL=${DETAIL:-1}
+                pack_results "$@"
             done ;;
         dual) echo "== dual GEMM selfcheck"
             dual_points=production
@@ -206,8 +209,8 @@ pack_results() {
                 "${GS_AB_REPS:-100}" "${bins[@]}" ;;
         *) echo "gpu-session: unknown step '$step'" ;;
         esac
-        pack_results "$@"
+        case $step in report | evidence) ;; *) pack_results "$@" ;; esac # those two pack as they go
     done
 } 2>&1 | tee "$log"
-pack_results "$@"
+[ -f "$out/results.tar.gz" ] || pack_results "$@" # no step packed (none given)
 echo "packed: $(du -h "$out/results.tar.gz" "$out/samples.tar" | tr '\n' ' ')"
