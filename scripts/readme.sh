@@ -205,9 +205,24 @@ awk '
     !skip { print }' "$file" >"$tmp/skeleton"
 
 : >"$tmp/new"
+# The k-th block's lines as the file has them (between its marker and its end line).
+original_block() {
+    awk -v k="$1" '/^<!-- gemmscope .* -->$/ { n++; on = (n == k); next } /^<!-- end -->$/ { on = 0 } on' "$file"
+}
+# Blocks whose rendering asks the recorder for each shape's production point (gemmscope
+# variants): with no recorder (built only where nvcc is), --check leaves them as they are
+# and says so.
+rec=$(dirname "$gs")/gemmscope-record
+block=0 unchecked=0
 while IFS= read -r line; do
     if [[ $line == "@@RENDER "* ]]; then
+        block=$((block + 1))
         eval "set -- ${line#@@RENDER }"
+        if [ $check = 1 ] && [ ! -x "$rec" ] && { [ "$1" = defaults-table ] || [ "$1" = harness-table ]; }; then
+            original_block $block >>"$tmp/new"
+            unchecked=$((unchecked + 1))
+            continue
+        fi
         case $1 in
         table) # a sample of another tool's trace (import.args) is imported into a run first
             args=()
@@ -255,7 +270,11 @@ if [ $check = 1 ]; then
         head -n 60 "$tmp/diff" >&2
         exit 1
     fi
-    echo "readme.sh: every rendered block of $file matches the samples"
+    if [ $unchecked -gt 0 ]; then
+        echo "readme.sh: every rendered block of $file matches the samples but $unchecked, not checked: they need $rec (built where nvcc is)"
+    else
+        echo "readme.sh: every rendered block of $file matches the samples"
+    fi
     exit 0
 fi
 cp "$tmp/new" "$file"
