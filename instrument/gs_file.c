@@ -38,6 +38,20 @@ static int is_little_endian(void)
     return *(const uint8_t *)&one == 1;
 }
 
+/* mkdir, where a folder already there is success and anything else there (a file) is ENOTDIR */
+static int make_dir(const char *p)
+{
+    struct stat st;
+    if (mkdir(p, 0755) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return -1;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
+    errno = ENOTDIR;
+    return -1;
+}
+
 int gs_make_dirs(const char *path)
 {
     char p[4096];
@@ -49,11 +63,11 @@ int gs_make_dirs(const char *path)
         if (*s != '/')
             continue;
         *s = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+        if (make_dir(p) != 0)
             return -1;
         *s = '/';
     }
-    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    return make_dir(p);
 }
 
 int gs_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)

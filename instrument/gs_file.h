@@ -54,7 +54,8 @@ int gs_trace_from_arrays(gs_trace *t, uint32_t ctas, uint32_t warps_per_cta, uin
 
 void gs_trace_free(gs_trace *t);
 
-/* mkdir -p: the folder and those above it; 0, or -1 with errno set. */
+/* mkdir -p: the folder and those above it; 0, or -1 with errno set (ENOTDIR where a file
+ * stands in the way). */
 int gs_make_dirs(const char *path);
 
 /* Writes via path.tmp.<pid> then renames; helper for every output file. */

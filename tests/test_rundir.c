@@ -3,6 +3,7 @@
  * (instrument/gs_phase_table.h) and units.tsv (instrument/gs_units.h).  Each accepts what a
  * real run produces and refuses, with the reason, what none does. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -394,10 +395,20 @@ static void incomplete_runs_never_land(void **state)
     snprintf(tmp, sizeof tmp, "%s", rd.tmp);
     snprintf(deep, sizeof deep, "%s/sources/kernels", rd.tmp);
     assert_int_equal(gs_make_dirs(deep), 0);
+    assert_int_equal(gs_make_dirs(deep), 0); /* already there */
     strcat(deep, "/k.cu.gz");
     FILE *f = fopen(deep, "w");
     assert_non_null(f);
     fclose(f);
+    /* a file where a folder should be is no folder */
+    errno = 0;
+    assert_int_equal(gs_make_dirs(deep), -1);
+    assert_int_equal(errno, ENOTDIR);
+    char below[2420];
+    snprintf(below, sizeof below, "%s/x", deep);
+    errno = 0;
+    assert_int_equal(gs_make_dirs(below), -1);
+    assert_int_equal(errno, ENOTDIR);
     assert_int_equal(gs_rundir_commit(&rd, err, sizeof err), -1);
     assert_non_null(strstr(err, "lacks the production build's timings"));
     gs_rundir_abort(&rd);

@@ -228,7 +228,7 @@ static void phases_come_from_the_runs_copy(void **state)
     assert_int_equal(gs_sources_write("build/tests/stalls-two", "build/tests/stalls-two/pcsamp.tsv", two, 2, &copied,
                                       &missing, err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "cannot write build/tests/stalls-two/sources/a/x.cu.gz.tmp"));
+    assert_non_null(strstr(err, "cannot make build/tests/stalls-two/sources/a: Not a directory"));
     assert_int_equal(copied, 1);
     assert_int_equal(missing, 1);
     assert_int_equal(access("build/tests/stalls-two/sources/" SRC ".gz", F_OK), 0);
