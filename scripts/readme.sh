@@ -25,8 +25,9 @@ if [ "${1:-}" = --check ]; then
     shift
 fi
 file=${1:-README.md}
-gs=build/gemmscope
+gs=${GEMMSCOPE:-build/gemmscope} # GEMMSCOPE: another build of it (the tests run one without a recorder beside it)
 [ -x "$gs" ] || { echo "readme.sh: $gs not built" >&2; exit 2; }
+[ -f "$file" ] || { echo "readme.sh: no file $file" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -59,8 +59,18 @@ if [ -x build/gemmscope-record ]; then
     refused_block "a harness table with one launch per flush only" "harness-table dual $tmp/single.tsv d256n3072k4096" "lacks a harness"
     refused_block "a harness table with back-to-back rounds only" "harness-table dual $tmp/backtoback.tsv d256n3072k4096" "lacks a harness"
     refused_block "a harness table with two back-to-back counts" "harness-table dual $tmp/mixed.tsv d256n3072k4096" "two back-to-back counts"
+    # with no recorder beside gemmscope, --check leaves the edited harness table unchecked and
+    # says so; an edited plain table beside it still fails
+    mkdir -p "$tmp/bin" && cp build/gemmscope "$tmp/bin/"
+    out=$(GEMMSCOPE=$tmp/bin/gemmscope scripts/readme.sh --check "$tmp/harness.md" 2>&1)
+    [ $? -eq 0 ] && printf '%s' "$out" | grep -q "but 1, not checked" &&
+        row "no recorder: a harness table left unchecked, said" pass || row "no recorder: a harness table left unchecked, said" FAIL
+    { cat "$tmp/harness.md"; printf '<!-- gemmscope table samples/g2k1536 -->\n'
+      build/gemmscope table samples/g2k1536 | sed 's/| [0-9.]* us |/| 999.9 us |/'; printf '<!-- end -->\n'; } >"$tmp/both.md"
+    GEMMSCOPE=$tmp/bin/gemmscope scripts/readme.sh --check "$tmp/both.md" >/dev/null 2>&1
+    [ $? -eq 1 ] && row "no recorder: an edited plain table still fails" pass || row "no recorder: an edited plain table still fails" FAIL
 else
-    echo "defaults and harness tables: 9 checks skipped, no build/gemmscope-record (no nvcc here)"
+    echo "defaults and harness tables: 11 checks skipped, no build/gemmscope-record (no nvcc here)"
 fi
 # a check's rows: rendered, an edited measurement fails; a check the run does not have: refused
 edited_block "check's rows" "$tmp/checks.md" "check-lines 'clock model placement' samples/g2k1536" \
@@ -89,6 +99,8 @@ refused_block "a twin-overhead table without detail/x" "overhead-table $tmp/ov-n
 edited_block "stall-reason row" "$tmp/stall.md" "stall-rows EPILOGUE samples/d512n4096k7168" '^| `samples/d512n4096k7168` | ' 's/mio_throttle [0-9.]*%/mio_throttle 1.0%/'
 mkdir -p "$tmp/nosrc" && cp samples/d512n4096k7168/* "$tmp/nosrc/" 2>/dev/null
 refused_block "stall-reason rows of a run without sources/" "stall-rows EPILOGUE $tmp/nosrc" "no stall-reason row"
+scripts/readme.sh "$tmp/nosuch.md" >/dev/null 2>&1
+[ $? -eq 2 ] && [ ! -e "$tmp/nosuch.md" ] && row "a missing file: refused (exit 2), not made" pass || row "a missing file: refused (exit 2), not made" FAIL
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
 scripts/readme.sh --check "$tmp/bad.md" >/dev/null 2>&1; [ $? -eq 2 ] && row "an unknown block: refused (exit 2)" pass || row "an unknown block: refused (exit 2)" FAIL
 echo "$pass passed, $fail failed"
