@@ -178,8 +178,9 @@ $(BUILD)/libgemmscope.a: $(GS_LIB_OBJS)
 $(BUILD)/gemmscope-record: $(REC_OBJS) | cuda-check
 	$(NVCC) $(ARCH) $(filter %.o %.a,$^) -L$(CUDA_LIB) -lcudart $(NVFP4_LIBS) $(CUPTI_NVCC_LIBS) -lz -lm -o $@
 
-$(BUILD)/gs-embed: $(BUILD)/instrument/gs_embed.o $(BUILD)/instrument/gs_sources.o $(BUILD)/instrument/gs_file.o
-	$(CC) $(CFLAGS) $^ -lz -o $@
+$(BUILD)/gs-embed: $(BUILD)/instrument/gs_embed.o $(BUILD)/instrument/gs_sources.o $(BUILD)/instrument/gs_run.o \
+    $(BUILD)/instrument/gs_file.o
+	$(CC) $(CFLAGS) $^ -lz -lm -o $@
 # the list itself, rewritten only when it (or the folder the compiler runs in) changes: a file
 # added to or left off the list regenerates the table
 $(BUILD)/rec_sources.list: FORCE

@@ -118,11 +118,20 @@ static int marker_phase(const gs_phase_table *names, const char *ident)
     return best;
 }
 
-static int load_file(const char *dir, const char *file, const gs_phase_table *names)
+/* The model's index of file, or -1 when its copy was not read. */
+static int file_index(const char *file)
 {
     for (int i = 0; i < nfiles; i++)
         if (!strcmp(files[i].path, file))
             return i;
+    return -1;
+}
+
+static int load_file(const char *dir, const char *file, const gs_phase_table *names)
+{
+    const int known = file_index(file);
+    if (known >= 0)
+        return known;
     if (nfiles == MAX_FILES)
         return -1;
     gzFile z = open_source(dir, file);
@@ -299,23 +308,13 @@ static void build_model(const char *dir, char (*paths)[512], int n, const gs_pha
     model_built = 1;
 }
 
-/* 1 when the run's copy of file was read into the model. */
-static int loaded(const char *file)
-{
-    for (int i = 0; i < nfiles; i++)
-        if (!strcmp(files[i].path, file))
-            return 1;
-    return 0;
-}
-
 int gs_stalls_phase_of(const char *file, unsigned line)
 {
-    for (int i = 0; i < nfiles; i++)
-        if (!strcmp(files[i].path, file) && line >= 1 && (int)line <= files[i].nlines) {
-            int p = line_phase(i, (int)line - 1);
-            return p >= 0 ? p : GS_STALL_NONE;
-        }
-    return GS_STALL_NONE;
+    const int i = file_index(file);
+    if (i < 0 || line < 1 || (int)line > files[i].nlines)
+        return GS_STALL_NONE;
+    const int p = line_phase(i, (int)line - 1);
+    return p >= 0 ? p : GS_STALL_NONE;
 }
 
 /* ---- pcsamp.tsv ---- */
@@ -388,7 +387,7 @@ int gs_stalls_load(const char *dir, const char *file_name, const gs_phase_table 
             snprintf(out->reason[out->nreasons++], sizeof out->reason[0], "%.90s", r);
         }
         int p = gs_stalls_phase_of(file, ln);
-        if (!out->no_sources && gs_source_name_ok(file) && !loaded(file))
+        if (!out->no_sources && gs_source_name_ok(file) && file_index(file) < 0)
             out->no_copy += samples; /* a file the run should hold a copy of, and does not */
         out->by[p][k] += samples;
         out->phase_total[p] += samples;

@@ -3,7 +3,9 @@
 #include "gs_file.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -32,38 +34,39 @@ int gs_source_path(const char *dir, const char *name, char *out, size_t n)
     return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
-/* Writes len bytes and closes z (always): 1 when both succeeded. */
-static int write_and_close(gzFile z, const char *data, size_t len)
-{
-    int wrote = len == 0 || gzwrite(z, data, (unsigned)len) == (int)len;
-    int closed = gzclose(z) == Z_OK;
-    return wrote && closed;
-}
-
-/* One file's text gzipped into the run: written to dest.tmp, then renamed. */
+/* One file's text gzipped into the run (gs_write_atomic: a temporary name, then renamed). */
 static int write_one(const gs_source_text *t, const char *dest, char *err, size_t errlen)
 {
-    char tmp[4368], dirs[4352];
-    snprintf(tmp, sizeof tmp, "%s.tmp", dest);
+    char dirs[4352];
     snprintf(dirs, sizeof dirs, "%s", dest);
     char *slash = strrchr(dirs, '/');
     if (slash)
         *slash = 0;
-    gzFile z = NULL;
     if (gs_make_dirs(dirs) != 0) {
         snprintf(err, errlen, "cannot make %s: %s", dirs, strerror(errno));
-    } else if (!(z = gzopen(tmp, "wb9"))) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    } else if (!write_and_close(z, (const char *)t->text, t->len)) {
-        snprintf(err, errlen, "cannot write %s", tmp);
-        remove(tmp);
-    } else if (rename(tmp, dest) != 0) {
-        snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror(errno));
-        remove(tmp);
-    } else {
-        return 0;
+        return -1;
     }
-    return -1;
+    /* gzip (windowBits 15 + 16) in one pass into a buffer deflateBound says is enough */
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        snprintf(err, errlen, "cannot compress %s", dest);
+        return -1;
+    }
+    const uLong cap = deflateBound(&zs, (uLong)t->len) + 32; /* + the gzip header and trailer */
+    unsigned char *gz = malloc(cap);
+    int rc = -1;
+    zs.next_in = (unsigned char *)(uintptr_t)t->text;
+    zs.avail_in = (uInt)t->len;
+    zs.next_out = gz;
+    zs.avail_out = (uInt)cap;
+    if (!gz || deflate(&zs, Z_FINISH) != Z_STREAM_END)
+        snprintf(err, errlen, "cannot compress %s", dest);
+    else
+        rc = gs_write_atomic(dest, gz, (size_t)zs.total_out, err, errlen);
+    deflateEnd(&zs);
+    free(gz);
+    return rc;
 }
 
 int gs_sources_table_names(const char *pcsamp_path, char (*names)[512])

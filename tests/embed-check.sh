@@ -50,9 +50,9 @@ fi
 refused() {
     local name=$1
     shift
-    rm -f bad.c bad.c.tmp
+    rm -f bad.c bad.c.tmp*
     "$embed" bad.c "$@" 2>err.txt
-    [ $? -eq 1 ] && [ ! -e bad.c ] && [ ! -e bad.c.tmp ] && [ "$(wc -l <err.txt)" -eq 1 ] &&
+    [ $? -eq 1 ] && [ ! -e bad.c ] && [ -z "$(ls bad.c.tmp* 2>/dev/null)" ] && [ "$(wc -l <err.txt)" -eq 1 ] &&
         row "$name: refused, nothing written" pass || row "$name: refused, nothing written" FAIL
 }
 refused "an absolute name" / "$tmp/k.cu"

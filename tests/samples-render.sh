@@ -22,11 +22,16 @@ unpack() {
     gzip -dc "$src/stamps.gss.gz" >"$dst/stamps.gss"
 }
 
+# the source files a run's PC samples name by a relative path (those it keeps a copy of)
+sampled_names() {
+    cat "$1"/pcsamp*.tsv 2>/dev/null | awk -F'\t' '!/^#/ && $1 != "file" && $1 !~ /^\// { print $1 }' | sort -u
+}
+
 # every source file a run's PC samples name by a relative path has its copy in sources/ (else
 # the report gives none of them a phase)
 sources_complete() {
     local run=$1 name
-    for name in $(cat "$run"/pcsamp*.tsv 2>/dev/null | awk -F'\t' '!/^#/ && $1 != "file" && $1 !~ /^\// { print $1 }' | sort -u); do
+    for name in $(sampled_names "$run"); do
         [ -f "$run/sources/$name.gz" ] || return 1
     done
 }
@@ -37,7 +42,7 @@ sources_complete() {
 # sample): more than 0.5% fails
 off_code_share() {
     local run=$1 name
-    for name in $(cat "$run"/pcsamp*.tsv 2>/dev/null | awk -F'\t' '!/^#/ && $1 != "file" && $1 !~ /^\// { print $1 }' | sort -u); do
+    for name in $(sampled_names "$run"); do
         gzip -dc "$run/sources/$name.gz" | awk -F'\t' -v f="$name" '
             FILENAME == "-" { t = $0; gsub(/^[ \t]+|[ \t]+$/, "", t); off[FNR] = (t == "" || t ~ /^(\/\/|\/\*|\*([ \/]|$))/); next }
             !/^#/ && $1 == f && $3 !~ /_not_issued$/ { print ($2 in off ? off[$2] : 1) * $4, $4 }' - "$run/pcsamp.tsv"
