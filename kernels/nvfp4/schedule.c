@@ -71,12 +71,13 @@ static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntile
     }
 }
 
-/* Split K: deals the sorted tiles out to `grid` CTAs in order, CTA b taking K blocks until
+/* Split K at tile_t <= 128: deals the sorted tiles out to `grid` CTAs in order, CTA b taking K blocks until
  * the cost dealt so far reaches (b + 1) / grid of the total (cumulative bounds, so a CTA
  * closed early or late shifts work to its neighbour, never to the last CTA).  Writes the
  * units in CTA order into `units` (room for ntiles + grid: every CTA boundary cuts at
  * most one tile) and fills cta_first; returns the number of units. */
-static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
+#if NVFP4_STUDY_OLD_DEAL
+static int deal_equal(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
                       nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
 {
     long long total = 0;
@@ -143,6 +144,160 @@ static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
     while (b < grid - 1) /* CTAs the deal did not reach run nothing */
         cta_first[++b] = n;
     cta_first[grid] = n;
+    *split_tiles = slots;
+    *partial_bufs = bufs;
+    return n;
+}
+#endif
+
+
+/* The dealt split K's model of a CTA's time, in the weighting's units: each K block costs
+ * its tile's `per`; a split part's partial-sum store, an owner's read of each other part's
+ * partial sums, and the epilogue and store of an owner or a whole tile each cost
+ * NVFP4_DEAL_FIXED_QKB / 4 K blocks of their tile (deal_fixed).  The owner reads only once the
+ * parts it waits for have stored theirs: a part that is all its CTA runs (a middle part) ends
+ * by the target less the owner's read of it and epilogue (less two reads for a part in the
+ * middle of its tile, all its CTA runs).  One greedy pass at
+ * target T: tiles in order, a tile whole while it fits the CTA's room, else its first K
+ * blocks as the owner ending this CTA's list (room for its epilogue and a read per part the
+ * rest will take), the rest starting the next CTAs' lists.  Writes the units in CTA order and
+ * fills cta_first; returns the units written, 0 when the tiles do not fit on `grid` CTAs at T. */
+static long long deal_fixed(long long per)
+{
+    return per * NVFP4_DEAL_FIXED_QKB / 4;
+}
+
+/* K blocks of a non-owning part that starts a CTA's list with `left` blocks of its tile to go:
+ * all of them where they fit, else a middle part's */
+static int deal_rest_take(long long T, long long per, int left)
+{
+    const long long f = deal_fixed(per);
+    if (per * left + 3 * f <= T) /* its store, then the owner's read and epilogue */
+        return left;
+    const long long take = (T - 4 * f) / per; /* a middle part: the owner reads two */
+    return take > 0 ? (int)take : 0;
+}
+
+static int deal_pass(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
+                     long long T, nvfp4_tile *units, int *cta_first)
+{
+    int b = 0, n = 0, t = 0, kb = 0;
+    long long used = 0;
+    cta_first[0] = 0;
+    while (t < ntiles) {
+        if (b >= grid)
+            return 0;
+        const int nkb = s->k[sorted[t].group] / NVFP4_BK, left = nkb - kb;
+        const long long per = nvfp4_tile_cost(NVFP4_SPLIT_DEAL, NVFP4_BK, sorted[t].n_eff, tile_w),
+                        f = deal_fixed(per);
+        int take, close = 0;
+        if (kb > 0) { /* the rest of tile t, first on CTA b */
+            take = deal_rest_take(T, per, left);
+            if (take < left) {
+                if (take < NVFP4_MIN_PART_KB || left - take < NVFP4_MIN_PART_KB)
+                    return 0;
+                close = 1;
+            }
+            used = per * take + f;
+        } else if (per * nkb + f <= T - used) { /* whole */
+            take = nkb;
+            used += per * nkb + f;
+        } else { /* the owner: its epilogue and a read for each part the rest takes */
+            take = 0;
+            for (int q = 1; q < 255; q++) { /* at most 255 parts */
+                const long long room = T - used - f - q * f;
+                take = room > 0 ? (int)(room / per) : 0;
+                if (take > nkb - NVFP4_MIN_PART_KB)
+                    take = nkb - NVFP4_MIN_PART_KB;
+                if (take < NVFP4_MIN_PART_KB)
+                    break;
+                int rest = nkb - take, parts = 0;
+                while (rest > 0 && parts <= q) {
+                    const int c = deal_rest_take(T, per, rest);
+                    if (c < NVFP4_MIN_PART_KB && c < rest)
+                        return 0; /* the rest cannot be cut at T */
+                    rest -= c;
+                    parts++;
+                }
+                if (parts <= q)
+                    break;
+            }
+            if (take < NVFP4_MIN_PART_KB) {
+                if (n == cta_first[b])
+                    return 0; /* not even an empty CTA holds a minimal owner at T */
+                cta_first[++b] = n; /* start the tile on the next CTA */
+                used = 0;
+                continue;
+            }
+            close = 1;
+        }
+        nvfp4_tile u = sorted[t];
+        u.kb0 = (uint16_t)kb;
+        u.kb1 = (uint16_t)(kb + take);
+        units[n++] = u;
+        kb += take;
+        if (kb == nkb) {
+            kb = 0;
+            t++;
+        }
+        if (close) {
+            cta_first[++b] = n;
+            used = 0;
+        }
+    }
+    while (b < grid) /* CTAs the deal did not reach run nothing */
+        cta_first[++b] = n;
+    return n;
+}
+
+/* Split K, dealt: the smallest target T (bisection over the model's units) at which one pass
+ * fits the tiles on `grid` CTAs, then that pass; part numbers, flag slots and partial buffers
+ * follow from the units' order (a tile's parts are consecutive, the owner first).  Room in
+ * `units` for ntiles + grid (every CTA boundary cuts at most one tile); returns the number of
+ * units, or -1 where a tile would be cut into more than 255 parts. */
+static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int tile_t,
+                      int grid, nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
+{
+    (void)tile_t;
+#if NVFP4_STUDY_OLD_DEAL
+    return deal_equal(s, sorted, ntiles, tile_w, grid, units, cta_first, split_tiles, partial_bufs);
+#endif
+    long long total = 0;
+    for (int t = 0; t < ntiles; t++) {
+        const long long per = nvfp4_tile_cost(NVFP4_SPLIT_DEAL, NVFP4_BK, sorted[t].n_eff, tile_w);
+        total += per * (s->k[sorted[t].group] / NVFP4_BK) + deal_fixed(per);
+    }
+    /* at `hi` every tile fits whole on CTA 0 */
+    long long lo = total / grid, hi = total;
+    while (lo + 1 < hi) {
+        const long long mid = lo + (hi - lo) / 2;
+        if (deal_pass(s, sorted, ntiles, tile_w, grid, mid, units, cta_first) > 0)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    const int n = deal_pass(s, sorted, ntiles, tile_w, grid, hi, units, cta_first);
+    int slots = 0, bufs = 0;
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && units[j].kb0 > 0 && units[j].group == units[i].group && units[j].ttile == units[i].ttile &&
+               units[j].wtile == units[i].wtile)
+            j++;
+        const int parts = j - i;
+        if (parts > 255)
+            return -1; /* a part count the unit cannot hold (K far beyond any benchmark) */
+        for (int q = i; q < j; q++) {
+            units[q].part = (uint8_t)(q - i);
+            units[q].parts = (uint8_t)parts;
+            units[q].slot = (uint16_t)(parts > 1 ? slots : 0);
+            units[q].pbuf = (uint32_t)(parts > 1 ? bufs + (q > i ? q - i - 1 : 0) : 0);
+        }
+        if (parts > 1) {
+            slots++;
+            bufs += parts - 1;
+        }
+        i = j;
+    }
     *split_tiles = slots;
     *partial_bufs = bufs;
     return n;
@@ -360,7 +515,7 @@ int nvfp4_schedule_build(const nvfp4_shape *s, int tile_w, int tile_t, int persi
     enumerate(s, tile_w, tile_t, sorted);
     sort_tiles(sorted, tmp, ntiles, s->k, tile_w, split);
     if (split == NVFP4_SPLIT_DEAL) {
-        sc.ntiles = deal_split(s, sorted, ntiles, tile_w, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
+        sc.ntiles = deal_split(s, sorted, ntiles, tile_w, tile_t, sc.grid, sc.tiles, sc.cta_first, &sc.split_tiles,
                                &sc.partial_bufs);
         if (sc.ntiles < 0) {
             snprintf(err, errlen, "schedule: split K would cut a tile into more than 255 parts");
