@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "kernels/nvfp4/dual.h"
 #include "kernels/nvfp4/format.h"
 #include "kernels/nvfp4/reference_cpu.h"
 #include "kernels/nvfp4/schedule.h"
@@ -631,6 +632,55 @@ static void test_schedule_rejects_what_does_not_tile(void **state)
         assert_true(most > 100 && most <= 200);
         nvfp4_schedule_free(&sc);
     }
+    /* 256-token tiles: the dealt split charges the owner a read per part, so it cuts the same
+     * tile into far fewer parts whatever the CTAs (about sqrt(1600 / 2.25)) */
+    for (int sms = 200; sms <= 400; sms += 200) {
+        assert_int_equal(nvfp4_schedule_build(&s, 128, 256, 1, NVFP4_SPLIT_DEAL, sms, &sc, err, sizeof err), 0);
+        int most = 0;
+        for (int t = 0; t < sc.ntiles; t++)
+            most = sc.tiles[t].parts > most ? sc.tiles[t].parts : most;
+        assert_true(most >= 20 && most <= 40);
+        nvfp4_schedule_free(&sc);
+    }
+}
+
+/* The dealt split at 256-token tiles (deal_pass): d512n3072k7168's 96 tiles of 56 K blocks on
+ * 132 CTAs.  Equal shares (0.73 of a tile) cut a quarter of them in three, whose owners read two
+ * partial sums after a part that is all its CTA runs; with the fixed costs no tile has more than
+ * two parts, and a CTA that runs only a part does at least a fixed cost's K blocks fewer than
+ * the most loaded CTA (its owner reads it, then gates and stores, after it ends; the equal
+ * shares gave both 41 or 42). */
+static void test_deal_fixed_costs(void **state)
+{
+    (void)state;
+    nvfp4_shape s;
+    nvfp4_schedule sc;
+    char err[256];
+    assert_int_equal(nvfp4_dual_shape_parse("d512n3072k7168", &s, err, sizeof err), 0);
+    assert_int_equal(nvfp4_schedule_build(&s, 64, 256, 1, NVFP4_SPLIT_DEAL, 132, &sc, err, sizeof err), 0);
+    int most_kb = 0, only_part_kb = 0, only_parts = 0;
+    for (int b = 0; b < sc.grid; b++) {
+        int kb = 0;
+        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++) {
+            assert_true(sc.tiles[t].parts <= 2);
+            kb += sc.tiles[t].kb1 - sc.tiles[t].kb0;
+        }
+        most_kb = kb > most_kb ? kb : most_kb;
+        if (sc.cta_first[b + 1] - sc.cta_first[b] == 1 && sc.tiles[sc.cta_first[b]].part > 0) {
+            only_parts++;
+            only_part_kb = kb > only_part_kb ? kb : only_part_kb;
+        }
+    }
+    assert_true(only_parts > 0);
+    assert_true(4 * (most_kb - only_part_kb) >= NVFP4_DEAL_FIXED_QKB);
+    nvfp4_schedule_free(&sc);
+    /* 128-token tiles keep equal shares */
+    assert_int_equal(nvfp4_schedule_build(&s, 64, 128, 1, NVFP4_SPLIT_DEAL, 132, &sc, err, sizeof err), 0);
+    int used = 0;
+    for (int b = 0; b < sc.grid; b++)
+        used += sc.cta_first[b + 1] > sc.cta_first[b];
+    assert_int_equal(used, 132);
+    nvfp4_schedule_free(&sc);
 }
 
 /* Split K: the units of every tile partition its K blocks, part numbers in K order; the
@@ -948,6 +998,7 @@ int main(void)
         cmocka_unit_test(test_schedule_covers_each_tile_once),
         cmocka_unit_test(test_schedule_rejects_what_does_not_tile),
         cmocka_unit_test(test_split_schedule),
+        cmocka_unit_test(test_deal_fixed_costs),
         cmocka_unit_test(test_pair_schedule),
         cmocka_unit_test(test_variants_and_stamp_geometry),
         cmocka_unit_test(test_e4m3_every_code),

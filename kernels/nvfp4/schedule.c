@@ -76,7 +76,6 @@ static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntile
  * closed early or late shifts work to its neighbour, never to the last CTA).  Writes the
  * units in CTA order into `units` (room for ntiles + grid: every CTA boundary cuts at
  * most one tile) and fills cta_first; returns the number of units. */
-#if NVFP4_STUDY_OLD_DEAL
 static int deal_equal(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
                       nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
 {
@@ -148,7 +147,6 @@ static int deal_equal(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
     *partial_bufs = bufs;
     return n;
 }
-#endif
 
 
 /* The dealt split K's model of a CTA's time, in the weighting's units: each K block costs
@@ -258,10 +256,8 @@ static int deal_pass(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles,
 static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int tile_t,
                       int grid, nvfp4_tile *units, int *cta_first, int *split_tiles, int *partial_bufs)
 {
-    (void)tile_t;
-#if NVFP4_STUDY_OLD_DEAL
-    return deal_equal(s, sorted, ntiles, tile_w, grid, units, cta_first, split_tiles, partial_bufs);
-#endif
+    if (tile_t <= 128)
+        return deal_equal(s, sorted, ntiles, tile_w, grid, units, cta_first, split_tiles, partial_bufs);
     long long total = 0;
     for (int t = 0; t < ntiles; t++) {
         const long long per = nvfp4_tile_cost(NVFP4_SPLIT_DEAL, NVFP4_BK, sorted[t].n_eff, tile_w);
