@@ -71,6 +71,27 @@ static void assign_lpt(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntile
     }
 }
 
+/* Units [i, j) are the parts of one tile, the owner (K from 0) first: their part numbers, the
+ * tile's flag slot and its parts' partial buffers (the counters advance).  -1 where the tile has
+ * more parts than a unit's 8-bit fields hold (K far beyond any benchmark). */
+static int number_parts(nvfp4_tile *units, int i, int j, int *slots, int *bufs)
+{
+    const int parts = j - i;
+    if (parts > 255)
+        return -1;
+    for (int q = i; q < j; q++) {
+        units[q].part = (uint8_t)(q - i);
+        units[q].parts = (uint8_t)parts;
+        units[q].slot = (uint16_t)(parts > 1 ? *slots : 0);
+        units[q].pbuf = (uint32_t)(parts > 1 ? *bufs + (q > i ? q - i - 1 : 0) : 0);
+    }
+    if (parts > 1) {
+        (*slots)++;
+        *bufs += parts - 1;
+    }
+    return 0;
+}
+
 /* Split K at tile_t <= 128: deals the sorted tiles out to `grid` CTAs in order, CTA b taking K blocks until
  * the cost dealt so far reaches (b + 1) / grid of the total (cumulative bounds, so a CTA
  * closed early or late shifts work to its neighbour, never to the last CTA).  Writes the
@@ -125,19 +146,8 @@ static int deal_equal(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
             if (b < grid - 1 && dealt + per / 2 >= bound) /* this CTA has its share */
                 NEXT_CTA();
         }
-        const int parts = n - first_unit;
-        if (parts > 255)
-            return -1; /* a part count the unit cannot hold (K far beyond any benchmark) */
-        for (int i = first_unit; i < n; i++) {
-            units[i].part = (uint8_t)(i - first_unit);
-            units[i].parts = (uint8_t)parts;
-            units[i].slot = (uint16_t)(parts > 1 ? slots : 0);
-            units[i].pbuf = (uint32_t)(parts > 1 ? bufs + (i > first_unit ? i - first_unit - 1 : 0) : 0);
-        }
-        if (parts > 1) {
-            slots++;
-            bufs += parts - 1;
-        }
+        if (number_parts(units, first_unit, n, &slots, &bufs) < 0)
+            return -1;
     }
 #undef NEXT_CTA
     while (b < grid - 1) /* CTAs the deal did not reach run nothing */
@@ -279,19 +289,8 @@ static int deal_split(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
         while (j < n && units[j].kb0 > 0 && units[j].group == units[i].group && units[j].ttile == units[i].ttile &&
                units[j].wtile == units[i].wtile)
             j++;
-        const int parts = j - i;
-        if (parts > 255)
-            return -1; /* a part count the unit cannot hold (K far beyond any benchmark) */
-        for (int q = i; q < j; q++) {
-            units[q].part = (uint8_t)(q - i);
-            units[q].parts = (uint8_t)parts;
-            units[q].slot = (uint16_t)(parts > 1 ? slots : 0);
-            units[q].pbuf = (uint32_t)(parts > 1 ? bufs + (q > i ? q - i - 1 : 0) : 0);
-        }
-        if (parts > 1) {
-            slots++;
-            bufs += parts - 1;
-        }
+        if (number_parts(units, i, j, &slots, &bufs) < 0)
+            return -1;
         i = j;
     }
     *split_tiles = slots;
