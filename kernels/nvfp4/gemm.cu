@@ -400,6 +400,7 @@ struct consumer_ctx {
     uint32_t j;               /* stages consumed so far, the CTA's (PINGPONG: both warpgroups') */
     uint32_t xs;              /* GATE 1: exchanges so far (the exchange barriers' phases) */
     int uw;                   /* the warpgroup among those that share a unit (PINGPONG: 0, else cw) */
+    int last_unit;            /* the unit run now is the CTA's last: no load will refill the ring */
 };
 
 /* Where a consumer thread's two weight rows (row, row + 8) of one matrix lie in a stage: `row`
@@ -616,11 +617,60 @@ __device__ __forceinline__ void publish_parts(const KP &kp, int first, int last,
 /* The owning part (K blocks from 0): wait until the other parts have published, reset the
  * flag for the next launch, add their partial sums in part order (the result does not
  * depend on which CTA finished first; GATE 2: B2's into acc2). */
+#ifndef NVFP4_STUDY_RING_PARTIALS
+#define NVFP4_STUDY_RING_PARTIALS 1
+#endif
+/* At 256-token tiles a thread's 128 accumulators leave too few registers for its loads of a
+ * part's partial sums to be in flight at once (an owner's read of a part took 2.7 us for 128 KB,
+ * 0.43 us for 64 KB at 128 tokens): on the CTA's last unit, whose free ring slots no load will
+ * refill, each thread of unit warpgroup uw copies its share into the slot uw + 1 after the held
+ * one with cp.async (all in flight at once), then adds it from there.  The held slot (the unit's
+ * last: the exchange or the staged store) is left alone. */
+template <class Cfg> __host__ __device__ constexpr bool partials_via_ring()
+{
+    using L = smem_plan<Cfg>;
+    constexpr int held = (L::X_IN_RING || Cfg::TMA_STORE == 2) ? 1 : 0;
+    return NVFP4_STUDY_RING_PARTIALS && Cfg::TILE_T == 256 && Cfg::GATE != 2 && !Cfg::PINGPONG && !pair_of<Cfg>() &&
+           Cfg::STAGES - held >= unit_warpgroups_of<Cfg>() && L::STAGE >= 64 * Cfg::TILE_T * 4;
+}
+
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
                                              const nvfp4_tile &tl, const consumer_ctx &cc)
 {
     int *const flag = part_flag<Cfg>(kp, tl, cc.uw);
+    if constexpr (partials_via_ring<Cfg>()) {
+        if (cc.last_unit && tl.parts == 2) {
+            using L = smem_plan<Cfg>;
+            constexpr int S = Cfg::STAGES;
+            /* the slot's last stage, s = j - S + uw (cc.j is past the unit's last stage, whose slot
+             * is held), released by every consumer thread of both warpgroups */
+            const int s = (int)cc.j - S + cc.uw;
+            if (s >= 0)
+                mbar_wait(L::empty_bar(cc.sm_base, (uint32_t)(s % S)), (uint32_t)(s / S) & 1);
+            if (cc.tid_wg == 0) {
+                while (ld_acquire_gpu(flag) < 1) {
+                }
+                st_relaxed_gpu(flag, 0);
+            }
+            named_barrier(1 + cc.cw, 128);
+            const uint32_t x = cc.sm_base + (uint32_t)(((int)cc.j + cc.uw) % S) * (uint32_t)L::STAGE + 16u * (uint32_t)cc.tid_wg;
+            const float *const b = partial_base<Cfg>(kp, tl.pbuf, cc.uw, cc.tid_wg);
+#pragma unroll
+            for (int i = 0; i < N / 8; i++)
+                cp_async_cg16(x + (uint32_t)i * 2048u, b + (size_t)i * 512u);
+            cp_async_wait_all();
+#pragma unroll
+            for (int i = 0; i < N / 8; i++) {
+                const uint4 v = lds128(x + (uint32_t)i * 2048u);
+                acc[4 * i] += __uint_as_float(v.x);
+                acc[4 * i + 1] += __uint_as_float(v.y);
+                acc[4 * i + 2] += __uint_as_float(v.z);
+                acc[4 * i + 3] += __uint_as_float(v.w);
+            }
+            return;
+        }
+    }
     if (cc.tid_wg == 0) {
         while (ld_acquire_gpu(flag) < tl.parts - 1) {
         }
@@ -1240,13 +1290,14 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
             load_stage<Cfg>(kp, cur, sm_base);
     }
 
-    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0, Cfg::PINGPONG ? 0 : warp >> 2};
+    consumer_ctx cc = {sm_base, warp >> 2, warp & 3, lane, tid & 127, 0, 0, Cfg::PINGPONG ? 0 : warp >> 2, 0};
     /* a warpgroup's four warps move in lockstep (every wgmma is warpgroup-wide): one of them
      * records the per-stage sub-phases for all four */
     GS_SUB_ENABLE(gs, cc.wq == 0);
     uint32_t turns = 0; /* PINGPONG: the other warpgroup's main loops waited for */
     for (int t = first; t < last; t++) {
         const nvfp4_tile tl = kp.tiles[t];
+        cc.last_unit = t == last - 1;
         if constexpr (Cfg::PINGPONG) {
             /* the units alternate between the two warpgroups; the other's stages go by */
             if (((t - first) & 1) != cc.cw) {

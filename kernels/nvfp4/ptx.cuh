@@ -416,6 +416,18 @@ static __device__ __forceinline__ float4 ld_cg_f4(const float *p)
     return v;
 }
 
+/* 16 bytes global -> shared through L2 only, asynchronously (no register holds them), and the
+ * wait for this thread's copies: its own later reads of them see the data. */
+static __device__ __forceinline__ void cp_async_cg16(uint32_t smem_dst, const float *src)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_dst), "l"(src) : "memory");
+}
+
+static __device__ __forceinline__ void cp_async_wait_all(void)
+{
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
 /* ---- Clusters (the cluster pair's split K, gemm.cu): the same shared-memory address in
  * another CTA of the cluster, stores and mbarrier arrivals there,
  * the wait that acquires them, and the barrier of every thread of the cluster. ---- */
