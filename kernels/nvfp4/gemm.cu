@@ -614,47 +614,48 @@ __device__ __forceinline__ void publish_parts(const KP &kp, int first, int last,
     }
 }
 
-/* The owning part (K blocks from 0): wait until the other parts have published, reset the
- * flag for the next launch, add their partial sums in part order (the result does not
- * depend on which CTA finished first; GATE 2: B2's into acc2). */
-#ifndef NVFP4_STUDY_RING_PARTIALS
-#define NVFP4_STUDY_RING_PARTIALS 1
-#endif
 /* At 256-token tiles a thread's 128 accumulators leave too few registers for its loads of a
  * part's partial sums to be in flight at once (an owner's read of a part took 2.7 us for 128 KB,
  * 0.43 us for 64 KB at 128 tokens): on the CTA's last unit, whose free ring slots no load will
- * refill, each thread of unit warpgroup uw copies its share into the slot uw + 1 after the held
- * one with cp.async (all in flight at once), then adds it from there.  The held slot (the unit's
- * last: the exchange or the staged store) is left alone. */
+ * refill, each thread of unit warpgroup uw copies its share of a two-part tile's other part into
+ * the slot uw + 1 after the held one with cp.async (all in flight at once), then adds it from
+ * there.  The held slot (the unit's last: the exchange or the staged store) is left alone.  The
+ * B1/B2 pair only: d512n3072k7168 took 1.2% less time, the grouped GEMM's 256-token split points
+ * 0.4% less on g8k2048 and 1.0% more on g8k7168 (docs/notebook/2026-12-02-deal-fixed-costs.md). */
 template <class Cfg> __host__ __device__ constexpr bool partials_via_ring()
 {
     using L = smem_plan<Cfg>;
-    constexpr int held = (L::X_IN_RING || Cfg::TMA_STORE == 2) ? 1 : 0;
-    return NVFP4_STUDY_RING_PARTIALS && Cfg::TILE_T == 256 && Cfg::GATE != 2 && !Cfg::PINGPONG && !pair_of<Cfg>() &&
-           Cfg::STAGES - held >= unit_warpgroups_of<Cfg>() && L::STAGE >= 64 * Cfg::TILE_T * 4;
+    constexpr int held = L::X_IN_RING || Cfg::TMA_STORE == 2 ? 1 : 0;
+    return Cfg::GATE == 1 && Cfg::TILE_T == 256 && !pair_of<Cfg>() && Cfg::STAGES - held >= unit_warpgroups_of<Cfg>() &&
+           L::STAGE >= 64 * Cfg::TILE_T * 4;
 }
 
+/* The owning part (K blocks from 0): wait until the other parts have published, reset the
+ * flag for the next launch, add their partial sums in part order (the result does not
+ * depend on which CTA finished first; GATE 2: B2's into acc2); partials_via_ring: through a ring slot. */
 template <int N, class Cfg, class KP>
 __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[N / 2], const KP &kp,
                                              const nvfp4_tile &tl, const consumer_ctx &cc)
 {
+    using L = smem_plan<Cfg>;
+    constexpr int S = Cfg::STAGES;
     int *const flag = part_flag<Cfg>(kp, tl, cc.uw);
+    const bool ring = partials_via_ring<Cfg>() && cc.last_unit && tl.parts == 2;
+    /* the ring path's slot: its last stage s = j - S + uw (cc.j is past the unit's last stage,
+     * whose slot is held), released by every consumer thread of both warpgroups */
+    const int s = (int)cc.j - S + cc.uw;
+    if (ring && s >= 0)
+        mbar_wait(L::empty_bar(cc.sm_base, (uint32_t)(s % S)), (uint32_t)(s / S) & 1);
+    if (cc.tid_wg == 0) {
+        while (ld_acquire_gpu(flag) < tl.parts - 1) {
+        }
+        st_relaxed_gpu(flag, 0);
+    }
+    named_barrier(1 + cc.cw, 128);
     if constexpr (partials_via_ring<Cfg>()) {
-        if (cc.last_unit && tl.parts == 2) {
-            using L = smem_plan<Cfg>;
-            constexpr int S = Cfg::STAGES;
-            /* the slot's last stage, s = j - S + uw (cc.j is past the unit's last stage, whose slot
-             * is held), released by every consumer thread of both warpgroups */
-            const int s = (int)cc.j - S + cc.uw;
-            if (s >= 0)
-                mbar_wait(L::empty_bar(cc.sm_base, (uint32_t)(s % S)), (uint32_t)(s / S) & 1);
-            if (cc.tid_wg == 0) {
-                while (ld_acquire_gpu(flag) < 1) {
-                }
-                st_relaxed_gpu(flag, 0);
-            }
-            named_barrier(1 + cc.cw, 128);
-            const uint32_t x = cc.sm_base + (uint32_t)(((int)cc.j + cc.uw) % S) * (uint32_t)L::STAGE + 16u * (uint32_t)cc.tid_wg;
+        if (ring) {
+            const uint32_t slot = (uint32_t)((s + S) % S),
+                           x = cc.sm_base + slot * (uint32_t)L::STAGE + 16u * (uint32_t)cc.tid_wg;
             const float *const b = partial_base<Cfg>(kp, tl.pbuf, cc.uw, cc.tid_wg);
 #pragma unroll
             for (int i = 0; i < N / 8; i++)
@@ -671,12 +672,6 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[
             return;
         }
     }
-    if (cc.tid_wg == 0) {
-        while (ld_acquire_gpu(flag) < tl.parts - 1) {
-        }
-        st_relaxed_gpu(flag, 0);
-    }
-    named_barrier(1 + cc.cw, 128);
     for (int q = 0; q < tl.parts - 1; q++) {
         const float *const b = partial_base<Cfg>(kp, tl.pbuf + (uint32_t)q, cc.uw, cc.tid_wg);
 #pragma unroll
