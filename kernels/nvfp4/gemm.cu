@@ -614,14 +614,13 @@ __device__ __forceinline__ void publish_parts(const KP &kp, int first, int last,
     }
 }
 
-/* At 256-token tiles a thread's 128 accumulators leave too few registers for its loads of a
- * part's partial sums to be in flight at once (an owner's read of a part took 2.7 us for 128 KB,
- * 0.43 us for 64 KB at 128 tokens): on the CTA's last unit, whose free ring slots no load will
- * refill, each thread of unit warpgroup uw copies its share of a two-part tile's other part into
- * the slot uw + 1 after the held one with cp.async (all in flight at once), then adds it from
- * there.  The held slot (the unit's last: the exchange or the staged store) is left alone.  The
- * B1/B2 pair only: d512n3072k7168 took 1.2% less time, the grouped GEMM's 256-token split points
- * 0.4% less on g8k2048 and 1.0% more on g8k7168 (docs/notebook/2026-12-02-deal-fixed-costs.md). */
+/* On the CTA's last unit, whose free ring slots no load will refill, each thread of unit
+ * warpgroup uw of the B1/B2 pair at 256-token tiles copies its share of a two-part tile's other
+ * part into the slot uw + 1 after the held one with cp.async (no register holds it in flight),
+ * then adds it from there; the held slot (the unit's last: the exchange) is left alone.  With it
+ * d512n3072k7168 took 1.2% less time and its owners' EPILOGUE 4.16 us (median) against 4.40; the
+ * grouped GEMM's 256-token split points 0.4% less on g8k2048 but 1.0% more on g8k7168, so they
+ * load into registers (docs/notebook/2026-12-02-deal-fixed-costs.md). */
 template <class Cfg> __host__ __device__ constexpr bool partials_via_ring()
 {
     using L = smem_plan<Cfg>;
