@@ -614,6 +614,20 @@ __device__ __forceinline__ void publish_parts(const KP &kp, int first, int last,
     }
 }
 
+/* acc[4k .. 4k + 3] += the float4 at addr + 2048 k, k < COUNT: a thread's share of a float4
+ * [COUNT][128 threads] block in shared memory (partial sums a ring slot holds). */
+template <int COUNT> __device__ __forceinline__ void add_smem_f4(float *acc, uint32_t addr)
+{
+#pragma unroll
+    for (int k = 0; k < COUNT; k++) {
+        const uint4 w = lds128(addr + (uint32_t)k * 2048u);
+        acc[4 * k] += __uint_as_float(w.x);
+        acc[4 * k + 1] += __uint_as_float(w.y);
+        acc[4 * k + 2] += __uint_as_float(w.z);
+        acc[4 * k + 3] += __uint_as_float(w.w);
+    }
+}
+
 /* On the CTA's last unit, whose free ring slots no load will refill, each thread of unit
  * warpgroup uw of the B1/B2 pair at 256-token tiles copies its share of a two-part tile's other
  * part into the slot uw + 1 after the held one with cp.async (no register holds it in flight),
@@ -660,14 +674,7 @@ __device__ __forceinline__ void add_partials(float (&acc)[N / 2], float (&acc2)[
             for (int i = 0; i < N / 8; i++)
                 cp_async_cg16(x + (uint32_t)i * 2048u, b + (size_t)i * 512u);
             cp_async_wait_all();
-#pragma unroll
-            for (int i = 0; i < N / 8; i++) {
-                const uint4 v = lds128(x + (uint32_t)i * 2048u);
-                acc[4 * i] += __uint_as_float(v.x);
-                acc[4 * i + 1] += __uint_as_float(v.y);
-                acc[4 * i + 2] += __uint_as_float(v.z);
-                acc[4 * i + 3] += __uint_as_float(v.w);
-            }
+            add_smem_f4<N / 8>(acc, x);
             return;
         }
     }
@@ -1030,14 +1037,7 @@ __device__ __forceinline__ void store_pair_gate(float (&acc)[N / 2], const KP &k
     mbar_arrive_cluster(cluster_map(L::pair_full_bar(cc.sm_base), peer));
     mbar_wait_cluster(L::pair_full_bar(cc.sm_base), cc.xs & 1); /* the other CTA's sums are in this slot */
     cc.xs++;
-#pragma unroll
-    for (int k = 0; k < H / 4; k++) {
-        const uint4 w = lds128(mine + (uint32_t)k * 2048u);
-        acc[4 * k] += __uint_as_float(w.x);
-        acc[4 * k + 1] += __uint_as_float(w.y);
-        acc[4 * k + 2] += __uint_as_float(w.z);
-        acc[4 * k + 3] += __uint_as_float(w.w);
-    }
+    add_smem_f4<H / 4>(acc, mine);
     named_barrier(CONSUMERS_BAR, 256); /* both warpgroups have read the slot */
     gate_split_stage<Q, Cfg>(acc, slab, cc); /* the CTA's half: 4Q tokens */
     GS_END(gs, GS_EPILOGUE);
