@@ -138,7 +138,8 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
         # that the producer's load into a slot follows the store's read of it; the 256-token dual
         # points whose exchange shares that slot (several units per CTA on n=8192; on m=300, whole
         # tiles of two widths and two-part tiles whose owners add the other part's partial sums
-        # through a free ring slot), the 256-token pair whose loads a consumer thread issues, and the cluster pair
+        # through a free ring slot; with two stages and no slot held, on the loading consumer's
+        # point), the 256-token pair whose loads a consumer thread issues, and the cluster pair
         # (a partial token tile whose second half is never loaded; several units per CTA on
         # n=8192, one K block a CTA).  The evidence
         # points among them need `make nvfp4-evidence` (make check-gpu runs it)
@@ -157,7 +158,7 @@ elif command -v compute-sanitizer >/dev/null 2>&1; then
             dual:s4_w64_t128_ws_p_tma_pp_g2|dual:m=512;n=4096;k=256
             dual:s4_w64_t128_ws_p_tmr_sk_pp_g2|dual:m=512;n=4096;k=1024
             dual:s3_w64_t256_ws_p_tmr_g1|dt1,dual:m=512;n=8192;k=256
-            dual:s3_w64_t256_ws_p_tmr_sk_g1|dual:m=300;n=4096;k=2048 dual:s2_w64_t256_p_sk_g1|dual:m=200;n=512;k=4096
+            dual:s3_w64_t256_ws_p_tmr_sk_g1|dual:m=300;n=4096;k=2048 dual:s2_w64_t256_p_sk_g1|dual:m=200;n=512;k=4096,dual:m=300;n=4096;k=2048
             dual:s3_w64_t256_ws_p_tmr_skp_g1|dual:m=300;n=512;k=1024,dual:m=512;n=8192;k=256"}
         set -f # the words are split on blanks, never globbed
         for point in $points; do

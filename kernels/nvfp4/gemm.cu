@@ -630,8 +630,10 @@ template <int COUNT> __device__ __forceinline__ void add_smem_f4(float *acc, uin
 
 /* On the CTA's last unit, whose free ring slots no load will refill, each thread of unit
  * warpgroup uw of the B1/B2 pair at 256-token tiles copies its share of a two-part tile's other
- * part into the slot uw + 1 after the held one with cp.async (no register holds it in flight),
- * then adds it from there; the held slot (the unit's last: the exchange) is left alone.  With it
+ * part into ring slot (j + uw) % S, uw + 1 past the unit's last, with cp.async (no register
+ * holds it in flight), then adds it from there.  A held last slot (the exchange in halves, a
+ * staged store) is never taken (held: 3 stages); with none held (2 stages, SIMT stores) warpgroup
+ * 1 takes the unit's last slot, which both warpgroups released after its wgmmas.  With it
  * d512n3072k7168 took 1.2% less time and its owners' EPILOGUE 4.16 us (median) against 4.40; the
  * grouped GEMM's 256-token split points 0.4% less on g8k2048 but 1.0% more on g8k7168, so they
  * load into registers (docs/notebook/2026-12-02-deal-fixed-costs.md). */

@@ -50,7 +50,8 @@
     X("s3_w128_t128_ws_p", "as s3_w128_t256_ws_p with 128-token tiles", 3, 128, 128, 1, 1, 0, 0)                   \
     X("s4_w128_t128_ws_p_tma_sk", "as s4_w128_t128_ws_p_tma with split K (equal work per CTA)", 4, 128, 128, 1, 1, \
       1, 1)                                                                                                        \
-    X("s3_w128_t256_ws_p_sk", "as s3_w128_t256_ws_p with split K (equal work per CTA)", 3, 128, 256, 1, 1, 0, 1)   \
+    X("s3_w128_t256_ws_p_sk", "as s3_w128_t256_ws_p with split K (dealt, its fixed costs counted)", 3, 128, 256, 1, \
+      1, 0, 1)                                                                                                       \
     X("s3_w128_t256_ws_p_skr", "as s3_w128_t256_ws_p with split K where whole tiles leave a CTA over the mean",    \
       3, 128, 256, 1, 1, 0, 2)                                                                                     \
     X("s1_w128_t256_ws_p_skr", "as s3_w128_t256_ws_p_skr with 1 stage", 1, 128, 256, 1, 1, 0, 2)                   \
@@ -86,7 +87,7 @@
     X("s3_w64_t256_ws_p_tmr_g1", "dual, B1/B2 warpgroup pair on 64 columns: 3 stages, 256-token tiles, producer "    \
       "warpgroup, persistent, store staged in the last ring slot, which also carries the two warpgroups' exchange "  \
       "of halves (no room for a buffer of its own)", 3, 64, 256, 1, 1, 2, 0, 1, 0)                                   \
-    X("s3_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K (equal work per CTA)",                  \
+    X("s3_w64_t256_ws_p_tmr_sk_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K (dealt, its fixed costs counted)",      \
       3, 64, 256, 1, 1, 2, 1, 1, 0)                                                                                  \
     X("s3_w64_t256_ws_p_tmr_skp_g1", "as s3_w64_t256_ws_p_tmr_g1 with split K across a cluster pair: two CTAs each "  \
       "run half of a tile's K blocks and exchange their partial sums through each other's shared memory",           \

@@ -258,8 +258,10 @@ static int deal_pass(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles,
     return n;
 }
 
-/* Split K, dealt: the smallest target T (bisection over the model's units) at which one pass
- * fits the tiles on `grid` CTAs, then that pass; part numbers, flag slots and partial buffers
+/* Split K, dealt: at tile_t <= 128 equal shares (deal_equal); above, a target T found by
+ * bisection over the model's units at which one pass fits the tiles on `grid` CTAs, then that
+ * pass (the pass is not monotone in T, so a smaller T may also fit: in a fuzz of random shapes
+ * the T found was at most 0.9% above the smallest); part numbers, flag slots and partial buffers
  * follow from the units' order (a tile's parts are consecutive, the owner first).  Room in
  * `units` for ntiles + grid (every CTA boundary cuts at most one tile); returns the number of
  * units, or -1 where a tile would be cut into more than 255 parts. */

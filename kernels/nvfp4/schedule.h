@@ -90,9 +90,12 @@ static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile
 /* Builds the schedule.  Tiles are ordered by decreasing nvfp4_tile_cost; one CTA per tile,
  * or with `persistent` min(tiles, sms) CTAs, each tile going to the least-loaded CTA
  * (longest-processing-time first).  Split K (persistent only; all `sms` CTAs take part):
- * - NVFP4_SPLIT_DEAL: the sorted tiles are dealt out in order, every CTA taking the same
- *   share of the total cost; a tile that overflows a share is cut at a K block, its first
- *   part (the owner) ends that CTA's list and the rest starts the next CTA's;
+ * - NVFP4_SPLIT_DEAL: the sorted tiles are dealt out in order; a tile that overflows a CTA's
+ *   share is cut at a K block, its first part (the owner) ends that CTA's list and the rest
+ *   starts the next CTA's.  At tile_t <= 128 every CTA takes the same share of the total cost;
+ *   above it the shares count each part's store, the owner's reads and a tile's epilogue
+ *   (NVFP4_DEAL_FIXED_QKB), and an owner reads only after its parts have stored (schedule.c,
+ *   deal_pass);
  * - NVFP4_SPLIT_REBALANCE: the whole-tile assignment first, then the most loaded CTA hands
  *   K blocks from the end of its last tile to the least-loaded one, until each is within
  *   half a minimal part of the mean or no move lowers the most loaded; it keeps the part
