@@ -674,12 +674,18 @@ static void test_deal_fixed_costs(void **state)
     assert_true(only_parts > 0);
     assert_true(4 * (most_kb - only_part_kb) >= NVFP4_DEAL_FIXED_QKB);
     nvfp4_schedule_free(&sc);
-    /* 128-token tiles keep equal shares */
+    /* 128-token tiles keep equal shares: every CTA 81 or 82 of the 192 x 56 K blocks (the fixed
+     * costs would leave four CTAs empty and give others 85) */
     assert_int_equal(nvfp4_schedule_build(&s, 64, 128, 1, NVFP4_SPLIT_DEAL, 132, &sc, err, sizeof err), 0);
-    int used = 0;
-    for (int b = 0; b < sc.grid; b++)
-        used += sc.cta_first[b + 1] > sc.cta_first[b];
-    assert_int_equal(used, 132);
+    int least = 1 << 30, most = 0;
+    for (int b = 0; b < sc.grid; b++) {
+        int kb = 0;
+        for (int t = sc.cta_first[b]; t < sc.cta_first[b + 1]; t++)
+            kb += sc.tiles[t].kb1 - sc.tiles[t].kb0;
+        least = kb < least ? kb : least;
+        most = kb > most ? kb : most;
+    }
+    assert_true(least >= 81 && most <= 82);
     nvfp4_schedule_free(&sc);
 }
 

@@ -634,7 +634,7 @@ template <int COUNT> __device__ __forceinline__ void add_smem_f4(float *acc, uin
  * holds it in flight), then adds it from there.  A held last slot (the exchange in halves, a
  * staged store) is never taken (held: 3 stages); with none held (2 stages, SIMT stores) warpgroup
  * 1 takes the unit's last slot, which both warpgroups released after its wgmmas.  With it
- * d512n3072k7168 took 1.2% less time and its owners' EPILOGUE 4.16 us (median) against 4.40; the
+ * d512n3072k7168 took 1.2% less time and its owners' EPILOGUE 4.16 us (median) against 4.50; the
  * grouped GEMM's 256-token split points 0.4% less on g8k2048 but 1.0% more on g8k7168, so they
  * load into registers (docs/notebook/2026-12-02-deal-fixed-costs.md). */
 template <class Cfg> __host__ __device__ constexpr bool partials_via_ring()

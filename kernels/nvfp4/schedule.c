@@ -158,18 +158,8 @@ static int deal_equal(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles
     return n;
 }
 
-
-/* The dealt split K's model of a CTA's time, in the weighting's units: each K block costs
- * its tile's `per`; a split part's partial-sum store, an owner's read of each other part's
- * partial sums, and the epilogue and store of an owner or a whole tile each cost
- * NVFP4_DEAL_FIXED_QKB / 4 K blocks of their tile (deal_fixed).  The owner reads only once the
- * parts it waits for have stored theirs: a part that is all its CTA runs (a middle part) ends
- * by the target less the owner's read of it and epilogue (less two reads for a part in the
- * middle of its tile, all its CTA runs).  One greedy pass at
- * target T: tiles in order, a tile whole while it fits the CTA's room, else its first K
- * blocks as the owner ending this CTA's list (room for its epilogue and a read per part the
- * rest will take), the rest starting the next CTAs' lists.  Writes the units in CTA order and
- * fills cta_first; returns the units written, 0 when the tiles do not fit on `grid` CTAs at T. */
+/* The dealt split K's fixed cost in the weighting's units (NVFP4_DEAL_FIXED_QKB quarter K blocks of
+ * a tile whose K block costs `per`). */
 static long long deal_fixed(long long per)
 {
     return per * NVFP4_DEAL_FIXED_QKB / 4;
@@ -186,6 +176,17 @@ static int deal_rest_take(long long T, long long per, int left)
     return take > 0 ? (int)take : 0;
 }
 
+/* The dealt split K's model of a CTA's time, in the weighting's units: each K block costs
+ * its tile's `per`; a split part's partial-sum store, an owner's read of each other part's
+ * partial sums, and the epilogue and store of an owner or a whole tile each cost
+ * NVFP4_DEAL_FIXED_QKB / 4 K blocks of their tile (deal_fixed).  The owner reads only once the
+ * parts it waits for have stored theirs, so a part that starts a CTA's list ends by the target
+ * less the owner's read of it and epilogue, and a middle part (the whole of its CTA's list, with
+ * more of its tile after it) less two reads and the epilogue (deal_rest_take).  One greedy pass
+ * at target T: tiles in order, a tile whole while it fits the CTA's room, else its first K
+ * blocks as the owner ending this CTA's list (room for its epilogue and a read per part the
+ * rest will take), the rest starting the next CTAs' lists.  Writes the units in CTA order and
+ * fills cta_first; returns the units written, 0 when the tiles do not fit on `grid` CTAs at T. */
 static int deal_pass(const nvfp4_shape *s, const nvfp4_tile *sorted, int ntiles, int tile_w, int grid,
                      long long T, nvfp4_tile *units, int *cta_first)
 {

@@ -66,7 +66,7 @@ enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2, NV
 /* The dealt split K's fixed costs at tile_t 256, in quarter K blocks of the tile (schedule.c,
  * deal_pass): a part's partial-sum store, an owner's read of one part's partial sums, and a
  * tile's epilogue and store each cost 2.25 K blocks.  In the H200 recording of d512n3072k7168
- * (samples/, eef24af) a part's store took 2.74 us, an owner's read 2.7 us a part, its
+ * made at eef24af (samples/, as committed in c4b8d2c) a part's store took 2.74 us, an owner's read 2.7 us a part, its
  * epilogue and store without them 2.6 us, a K block 1.2 us. */
 #define NVFP4_DEAL_FIXED_QKB 9
 #define NVFP4_KB_NS {750, 750, 768, 861, 1090, 1191, 1266, 1341} /* n_eff 32, 64, ..., 256 */
