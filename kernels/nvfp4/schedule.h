@@ -64,14 +64,11 @@ enum { NVFP4_SPLIT_NONE = 0, NVFP4_SPLIT_DEAL = 1, NVFP4_SPLIT_REBALANCE = 2, NV
  *   that earlier weighting (g8k7168 124.58 against 124.67 us, H100), but it evens out the
  *   twin's SM end times (102.2-119.6 us -> 108.0-112.9), which the earlier one did not. */
 /* The dealt split K's fixed costs at tile_t 256, in quarter K blocks of the tile (schedule.c,
- * deal_pass), from the twin's H200 recording of d512n3072k7168 at 1f5f571 (samples/, a K block
- * 1.2 us): a part's partial-sum store from its last K block 2.2 us, an owner's read of one part's
- * partial sums 1.5 us, a tile's epilogue and store without it 3.2 us, a unit's start after another
- * on its CTA 0.7 us. */
-#define NVFP4_DEAL_STORE_QKB 7
-#define NVFP4_DEAL_READ_QKB 5
-#define NVFP4_DEAL_EPI_QKB 11
-#define NVFP4_DEAL_NEXT_QKB 2
+ * deal_pass): a part's partial-sum store, an owner's read of one part's partial sums, and a
+ * tile's epilogue and store each cost 2.25 K blocks.  In the H200 recording of d512n3072k7168
+ * made at eef24af (samples/, as committed in c4b8d2c) a part's store took 2.74 us, an owner's read 2.7 us a part, its
+ * epilogue and store without them 2.6 us, a K block 1.2 us. */
+#define NVFP4_DEAL_FIXED_QKB 9
 #define NVFP4_KB_NS {750, 750, 768, 861, 1090, 1191, 1266, 1341} /* n_eff 32, 64, ..., 256 */
 #define NVFP4_PART_NS 2640
 static inline long long nvfp4_tile_cost(int split, int K, int n_eff, int tile_w)
@@ -96,9 +93,9 @@ static inline long long nvfp4_unit_cost(int split, const nvfp4_tile *u, int tile
  * - NVFP4_SPLIT_DEAL: the sorted tiles are dealt out in order; a tile that overflows a CTA's
  *   share is cut at a K block, its first part (the owner) ends that CTA's list and the rest
  *   starts the next CTA's.  At tile_t <= 128 every CTA takes the same share of the total cost;
- *   above it the shares count each part's store, the owner's reads, a tile's epilogue and a
- *   unit's start after another (NVFP4_DEAL_*_QKB), and an owner reads only after its parts have
- *   stored (schedule.c, deal_pass);
+ *   above it the shares count each part's store, the owner's reads and a tile's epilogue
+ *   (NVFP4_DEAL_FIXED_QKB), and an owner reads only after its parts have stored (schedule.c,
+ *   deal_pass);
  * - NVFP4_SPLIT_REBALANCE: the whole-tile assignment first, then the most loaded CTA hands
  *   K blocks from the end of its last tile to the least-loaded one, until each is within
  *   half a minimal part of the mean or no move lowers the most loaded; it keeps the part
