@@ -1,0 +1,44 @@
+#!/bin/bash
+# Study (one session): make check-gpu's parts at this commit, in calls on one warm machine.  Each
+# part runs under what is left of the call's time, so what finished comes back even when a later
+# part is cut.
+# usage: scripts/study/verify-head.sh N     (the call's number)
+#   1: build with the evidence points, parts nvfp4 example calib truth sanitizer
+#   2: part dual
+#   3: part ncu
+set -u
+out=${OUT:-/tmp/gs-out}
+mkdir -p "$out"
+t0=$(date +%s)
+budget=${GS_VERIFY_BUDGET:-585}
+left() { echo $((budget - ($(date +%s) - t0))); }
+export GS_NO_INSTALL=1
+export GS_GIT_COMMIT=$(cat .gs-commit 2>/dev/null || echo unknown)
+log=$out/run-$1.log
+part() { # PART
+    local l s rc
+    l=$(left)
+    if [ "$l" -lt 40 ]; then
+        echo "== part $1: not run ($l s left)"
+        return
+    fi
+    s=$(date +%s)
+    timeout -k 5 "$l" env GS_CHECK_PARTS="$1" scripts/check-gpu.sh >"$out/check-$1.log" 2>&1
+    rc=$?
+    echo "== part $1: rc $rc, $(($(date +%s) - s)) s: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/check-$1.log" | tail -1)"
+}
+{
+    echo "== commit $GS_GIT_COMMIT, call $1"
+    nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv
+    s=$(date +%s)
+    (time make -j16 all) >"$out/build-$1.log" 2>&1 || { tail -40 "$out/build-$1.log"; exit 1; }
+    (time make -j16 nvfp4-evidence) >>"$out/build-$1.log" 2>&1 || { tail -40 "$out/build-$1.log"; exit 1; }
+    echo "-- build: $(($(date +%s) - s)) s"
+    case $1 in
+    1) for p in nvfp4 example calib truth sanitizer; do part $p; done ;;
+    2) part dual ;;
+    3) part ncu ;;
+    esac
+    echo "== done, $(($(date +%s) - t0)) s"
+} 2>&1 | tee "$log"
+tar czf "$out/logs.tgz" -C "$out" --exclude=logs.tgz . 2>/dev/null
