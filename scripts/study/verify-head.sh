@@ -2,10 +2,9 @@
 # Study (one session): make check-gpu's parts at this commit, in calls on one warm machine.  Each
 # part runs under what is left of the call's time, so what finished comes back even when a later
 # part is cut.
-# usage: scripts/study/verify-head.sh N     (the call's number)
-#   1: build with the evidence points, parts nvfp4 example calib truth sanitizer
-#   2: part dual
-#   3: part ncu
+# usage: scripts/study/verify-head.sh N PART...   (the call's number; check-gpu parts, or
+#   overhead: scripts/overhead-bench.sh 3 rounds of 100).  Every call builds with the evidence
+#   points (nothing to do on a machine a call before it built on).
 set -u
 out=${OUT:-/tmp/gs-out}
 mkdir -p "$out"
@@ -15,6 +14,7 @@ left() { echo $((budget - ($(date +%s) - t0))); }
 export GS_NO_INSTALL=1
 export GS_GIT_COMMIT=$(cat .gs-commit 2>/dev/null || echo unknown)
 log=$out/run-$1.log
+[ $# -ge 2 ] || { echo "usage: verify-head.sh N PART..." >&2; exit 2; }
 part() { # PART
     local l s rc
     l=$(left)
@@ -34,11 +34,16 @@ part() { # PART
     (time make -j16 all) >"$out/build-$1.log" 2>&1 || { tail -40 "$out/build-$1.log"; exit 1; }
     (time make -j16 nvfp4-evidence) >>"$out/build-$1.log" 2>&1 || { tail -40 "$out/build-$1.log"; exit 1; }
     echo "-- build: $(($(date +%s) - s)) s"
-    case $1 in
-    1) for p in nvfp4 example calib truth sanitizer; do part $p; done ;;
-    2) part dual ;;
-    3) part ncu ;;
-    esac
+    shift
+    for p in "$@"; do
+        if [ "$p" = overhead ]; then
+            s=$(date +%s)
+            timeout -k 5 "$(left)" scripts/overhead-bench.sh "$out/overhead-twin.tsv" 3 100 >"$out/overhead.log" 2>&1
+            echo "== overhead: rc $?, $(($(date +%s) - s)) s"
+        else
+            part "$p"
+        fi
+    done
     echo "== done, $(($(date +%s) - t0)) s"
 } 2>&1 | tee "$log"
 tar czf "$out/logs.tgz" -C "$out" --exclude=logs.tgz . 2>/dev/null
