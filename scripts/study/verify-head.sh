@@ -3,7 +3,8 @@
 # part runs under what is left of the call's time, so what finished comes back even when a later
 # part is cut.
 # usage: scripts/study/verify-head.sh N PART...   (the call's number; check-gpu parts, or
-#   overhead: scripts/overhead-bench.sh 3 rounds of 100).  Every call builds with the evidence
+#   overhead: scripts/overhead-bench.sh 3 rounds of 100; dual:S1,S2,...: the dual part's selfcheck
+#   one shape a process, in turn, while 60 s are left, so that the part can span two calls).  Every call builds with the evidence
 #   points (nothing to do on a machine a call before it built on).
 set -u
 out=${OUT:-/tmp/gs-out}
@@ -36,7 +37,16 @@ part() { # PART
     echo "-- build: $(($(date +%s) - s)) s"
     shift
     for p in "$@"; do
-        if [ "$p" = overhead ]; then
+        if [[ $p == dual:* ]]; then
+            IFS=',' read -r -a shapes <<<"${p#dual:}"
+            for sh in "${shapes[@]}"; do
+                if [ "$(left)" -lt 60 ]; then echo "== dual $sh: not run ($(left) s left)"; continue; fi
+                s=$(date +%s)
+                timeout -k 5 "$(left)" build/nvfp4-selfcheck --dual --variant all --cublas --shapes "$sh" \
+                    >"$out/dual-$sh.log" 2>"$out/dual-$sh.err"
+                echo "== dual $sh: rc $?, $(($(date +%s) - s)) s: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/dual-$sh.log" | tail -1)"
+            done
+        elif [ "$p" = overhead ]; then
             s=$(date +%s)
             timeout -k 5 "$(left)" scripts/overhead-bench.sh "$out/overhead-twin.tsv" 3 100 >"$out/overhead.log" 2>&1
             echo "== overhead: rc $?, $(($(date +%s) - s)) s"
