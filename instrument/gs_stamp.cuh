@@ -409,14 +409,8 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
-#ifndef GS_STUDY_SUB_SKIP
-#define GS_STUDY_SUB_SKIP 0
-#endif
-/* study: the sub-phases whose bit (own index) is set in GS_STUDY_SUB_SKIP are compiled out */
-#define GS_STUDY_SKIPS(ph) ((GS_STUDY_SUB_SKIP >> ((ph) - GS_NUM_FIXED_PHASES)) & 1)
-#define GS_SUB_BEGIN(c, ph) (GS_STUDY_SKIPS(ph) ? (void)0 : (void)GS_BEGIN(c, ph))
-#define GS_SUB_END(c, ph) \
-    (GS_STUDY_SKIPS(ph) ? (void)0 : gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u))
+#define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)
+#define GS_SUB_END(c, ph) gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u)
 #else
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
