@@ -64,9 +64,21 @@ struct gs_ctx {
     uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
     uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
 #if GS_HOLD_SLOT
+#if GS_STUDY_V == 1
+    uint32_t rec0; /* index of the warp's first record */
+    bool writer;
+#elif GS_STUDY_V == 2
+    gs_record *seg;
+    bool writer;
+#elif GS_STUDY_V >= 3
+    uint32_t rec0;
+    uint16_t sm;
+    bool writer;
+#else
     gs_record *seg; /* the warp's records */
     uint16_t sm;
     bool writer; /* lane 0 */
+#endif
 #else
     uint32_t pending;                       /* records in the batch (warp-uniform) */
     uint32_t p_clk0, p_dur, p_tag, p_phase; /* this lane's record of the batch: begin clock (low
@@ -163,8 +175,17 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 #endif
 #if GS_HOLD_SLOT
+#if GS_STUDY_V == 1
+    c.rec0 = slot * b.capacity;
+#elif GS_STUDY_V == 2
+    c.seg = b.records + (uint64_t)slot * b.capacity;
+#elif GS_STUDY_V >= 3
+    c.rec0 = slot * b.capacity;
+    c.sm = (uint16_t)gs_smid();
+#else
     c.seg = b.records + (uint64_t)slot * b.capacity;
     c.sm = (uint16_t)gs_smid();
+#endif
     c.writer = gs_lane() == 0;
 #endif
     if (gs_lane() == 0) {
@@ -251,14 +272,23 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
  * a branch around them split the main loop's blocks, and ptxas then scheduled the dequantisation
  * less densely (docs/notebook/2026-11-27-detail-stamps.md).  Inline PTX: ptxas branched around
  * a plain `if`. */
-__device__ __forceinline__ void gs_end_if(gs_ctx &c, uint8_t phase, uint32_t clk0, uint32_t on)
+__device__ __forceinline__ uint32_t gs_end_if(gs_ctx &c, uint8_t phase, uint32_t clk0, uint32_t on)
 {
     const uint64_t clk1 = gs_clock();
     const uint32_t dur = (uint32_t)clk1 - clk0;
     const uint32_t store = on && c.writer && c.n < c.b.capacity;
-    const gs_record r = gs_pack_record(clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
+#if GS_STUDY_V == 1 || GS_STUDY_V == 2
+    const uint16_t sm = (uint16_t)gs_smid();
+#else
+    const uint16_t sm = c.sm;
+#endif
+    const gs_record r = gs_pack_record(clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, sm);
     const uint4 *src = reinterpret_cast<const uint4 *>(&r);
+#if GS_STUDY_V == 1 || GS_STUDY_V >= 3
+    const gs_record *dst = c.b.records + (c.rec0 + (store ? c.n : 0u));
+#else
     const gs_record *dst = c.seg + (store ? c.n : 0u);
+#endif
     asm volatile("{\n"
                  ".reg .pred p;\n"
                  "setp.ne.u32 p, %0, 0;\n"
@@ -269,6 +299,7 @@ __device__ __forceinline__ void gs_end_if(gs_ctx &c, uint8_t phase, uint32_t clk
                  "r"(src[1].z), "r"(src[1].w)
                  : "memory");
     c.n += on;
+    return (uint32_t)clk1;
 }
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
@@ -411,10 +442,12 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)
 #define GS_SUB_END(c, ph) gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u)
+#define GS_SUB_END_BEGIN(c, ph, nx) ((c).clk0[nx] = gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u))
 #else
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))
+#define GS_SUB_END_BEGIN(c, ph, nx) ((void)(c))
 #endif
 
 #else /* production build: nothing at all */
@@ -434,6 +467,7 @@ struct gs_ctx {
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))
+#define GS_SUB_END_BEGIN(c, ph, nx) ((void)(c))
 
 #endif
 #endif
