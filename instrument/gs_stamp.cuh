@@ -64,21 +64,9 @@ struct gs_ctx {
     uint32_t flags;               /* role | GS_CTX_SUB (this warp records GS_SUB_* stamps) */
     uint32_t clk0[GS_NUM_PHASES]; /* low 32 bits of clock64 at GS_BEGIN */
 #if GS_HOLD_SLOT
-#if GS_STUDY_V == 1
-    uint32_t rec0; /* index of the warp's first record */
-    bool writer;
-#elif GS_STUDY_V == 2
-    gs_record *seg;
-    bool writer;
-#elif GS_STUDY_V >= 3
-    uint32_t rec0;
-    uint16_t sm;
-    bool writer;
-#else
     gs_record *seg; /* the warp's records */
     uint16_t sm;
     bool writer; /* lane 0 */
-#endif
 #else
     uint32_t pending;                       /* records in the batch (warp-uniform) */
     uint32_t p_clk0, p_dur, p_tag, p_phase; /* this lane's record of the batch: begin clock (low
@@ -175,17 +163,8 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 #endif
 #if GS_HOLD_SLOT
-#if GS_STUDY_V == 1
-    c.rec0 = slot * b.capacity;
-#elif GS_STUDY_V == 2
-    c.seg = b.records + (uint64_t)slot * b.capacity;
-#elif GS_STUDY_V >= 3
-    c.rec0 = slot * b.capacity;
-    c.sm = (uint16_t)gs_smid();
-#else
     c.seg = b.records + (uint64_t)slot * b.capacity;
     c.sm = (uint16_t)gs_smid();
-#endif
     c.writer = gs_lane() == 0;
 #endif
     if (gs_lane() == 0) {
@@ -277,18 +256,9 @@ __device__ __forceinline__ uint32_t gs_end_if(gs_ctx &c, uint8_t phase, uint32_t
     const uint64_t clk1 = gs_clock();
     const uint32_t dur = (uint32_t)clk1 - clk0;
     const uint32_t store = on && c.writer && c.n < c.b.capacity;
-#if GS_STUDY_V == 1 || GS_STUDY_V == 2
-    const uint16_t sm = (uint16_t)gs_smid();
-#else
-    const uint16_t sm = c.sm;
-#endif
-    const gs_record r = gs_pack_record(clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, sm);
+    const gs_record r = gs_pack_record(clk1 - dur, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
     const uint4 *src = reinterpret_cast<const uint4 *>(&r);
-#if GS_STUDY_V == 1 || GS_STUDY_V >= 3
-    const gs_record *dst = c.b.records + (c.rec0 + (store ? c.n : 0u));
-#else
     const gs_record *dst = c.seg + (store ? c.n : 0u);
-#endif
     asm volatile("{\n"
                  ".reg .pred p;\n"
                  "setp.ne.u32 p, %0, 0;\n"
@@ -299,13 +269,45 @@ __device__ __forceinline__ uint32_t gs_end_if(gs_ctx &c, uint8_t phase, uint32_t
                  "r"(src[1].z), "r"(src[1].w)
                  : "memory");
     c.n += on;
-    return (uint32_t)clk1;
+    return (uint32_t)clk1; /* GS_SUB_END_BEGIN's next begin */
 }
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
     gs_end_if(c, phase, clk0, 1u);
 }
+
+#if GS_STUDY_DEFER
+__device__ __forceinline__ void gs_store_at(gs_ctx &c, uint32_t idx, uint64_t begin, uint32_t dur, uint8_t phase,
+                                            uint32_t store)
+{
+    const gs_record r = gs_pack_record(begin, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
+    const uint4 *src = reinterpret_cast<const uint4 *>(&r);
+    const gs_record *dst = c.seg + (store ? idx : 0u);
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.u32 p, %0, 0;\n"
+                 "@p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n"
+                 "@p st.global.v4.u32 [%1+16], {%6, %7, %8, %9};\n"
+                 "}\n" ::"r"(store),
+                 "l"(dst), "r"(src[0].x), "r"(src[0].y), "r"(src[0].z), "r"(src[0].w), "r"(src[1].x), "r"(src[1].y),
+                 "r"(src[1].z), "r"(src[1].w)
+                 : "memory");
+}
+/* study: ends nx, whose begin clock also ended ph (GS_SUB_MARK_BEGIN), and stores both records */
+__device__ __forceinline__ void gs_end_pair(gs_ctx &c, uint8_t ph, uint8_t nx, uint32_t on)
+{
+    const uint64_t clk1 = gs_clock();
+    const uint32_t dur_nx = (uint32_t)clk1 - c.clk0[nx], dur_ph = c.clk0[nx] - c.clk0[ph];
+    const uint64_t begin_nx = clk1 - dur_nx;
+    const uint32_t ok = on && c.writer;
+    gs_store_at(c, c.n, begin_nx - dur_ph, dur_ph, ph, ok && c.n < c.b.capacity);
+    gs_store_at(c, c.n + 1, begin_nx, dur_nx, nx, ok && c.n + 1 < c.b.capacity);
+    c.n += 2 * on;
+}
+#define GS_SUB_MARK_BEGIN(c, ph, nx) ((c).clk0[nx] = (uint32_t)gs_clock())
+#define GS_SUB_END_PAIR(c, ph, nx) gs_end_pair((c), (uint8_t)(ph), (uint8_t)(nx), ((c).flags & GS_CTX_SUB) ? 1u : 0u)
+#endif
 #endif
 
 __device__ __forceinline__ void gs_finish(gs_ctx &c)
@@ -441,13 +443,18 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)
-#define GS_SUB_END(c, ph) gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u)
-#define GS_SUB_END_BEGIN(c, ph, nx) ((c).clk0[nx] = gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u))
+#define GS_SUB_END(c, ph) ((void)gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u))
+/* Ends sub-phase ph and begins nx at the same clock read: one read fewer where two sub-phases
+ * follow each other (nx then also holds ph's record store, a few instructions) */
+#define GS_SUB_END_BEGIN(c, ph, nx)                                                                                    \
+    ((c).clk0[nx] = gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u))
 #else
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))
 #define GS_SUB_END_BEGIN(c, ph, nx) ((void)(c))
+#define GS_SUB_MARK_BEGIN(c, ph, nx) ((void)(c))
+#define GS_SUB_END_PAIR(c, ph, nx) ((void)(c))
 #endif
 
 #else /* production build: nothing at all */
@@ -468,6 +475,8 @@ struct gs_ctx {
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))
 #define GS_SUB_END_BEGIN(c, ph, nx) ((void)(c))
+#define GS_SUB_MARK_BEGIN(c, ph, nx) ((void)(c))
+#define GS_SUB_END_PAIR(c, ph, nx) ((void)(c))
 
 #endif
 #endif
