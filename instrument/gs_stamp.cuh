@@ -276,38 +276,6 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
     gs_end_if(c, phase, clk0, 1u);
 }
-
-#if GS_STUDY_DEFER
-__device__ __forceinline__ void gs_store_at(gs_ctx &c, uint32_t idx, uint64_t begin, uint32_t dur, uint8_t phase,
-                                            uint32_t store)
-{
-    const gs_record r = gs_pack_record(begin, dur, c.tag, phase, (uint8_t)c.flags, c.sm);
-    const uint4 *src = reinterpret_cast<const uint4 *>(&r);
-    const gs_record *dst = c.seg + (store ? idx : 0u);
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "setp.ne.u32 p, %0, 0;\n"
-                 "@p st.global.v4.u32 [%1], {%2, %3, %4, %5};\n"
-                 "@p st.global.v4.u32 [%1+16], {%6, %7, %8, %9};\n"
-                 "}\n" ::"r"(store),
-                 "l"(dst), "r"(src[0].x), "r"(src[0].y), "r"(src[0].z), "r"(src[0].w), "r"(src[1].x), "r"(src[1].y),
-                 "r"(src[1].z), "r"(src[1].w)
-                 : "memory");
-}
-/* study: ends nx, whose begin clock also ended ph (GS_SUB_MARK_BEGIN), and stores both records */
-__device__ __forceinline__ void gs_end_pair(gs_ctx &c, uint8_t ph, uint8_t nx, uint32_t on)
-{
-    const uint64_t clk1 = gs_clock();
-    const uint32_t dur_nx = (uint32_t)clk1 - c.clk0[nx], dur_ph = c.clk0[nx] - c.clk0[ph];
-    const uint64_t begin_nx = clk1 - dur_nx;
-    const uint32_t ok = on && c.writer;
-    gs_store_at(c, c.n, begin_nx - dur_ph, dur_ph, ph, ok && c.n < c.b.capacity);
-    gs_store_at(c, c.n + 1, begin_nx, dur_nx, nx, ok && c.n + 1 < c.b.capacity);
-    c.n += 2 * on;
-}
-#define GS_SUB_MARK_BEGIN(c, ph, nx) ((c).clk0[nx] = (uint32_t)gs_clock())
-#define GS_SUB_END_PAIR(c, ph, nx) gs_end_pair((c), (uint8_t)(ph), (uint8_t)(nx), ((c).flags & GS_CTX_SUB) ? 1u : 0u)
-#endif
 #endif
 
 __device__ __forceinline__ void gs_finish(gs_ctx &c)
@@ -453,8 +421,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))
 #define GS_SUB_END_BEGIN(c, ph, nx) ((void)(c))
-#define GS_SUB_MARK_BEGIN(c, ph, nx) ((void)(c))
-#define GS_SUB_END_PAIR(c, ph, nx) ((void)(c))
 #endif
 
 #else /* production build: nothing at all */
@@ -475,8 +441,6 @@ struct gs_ctx {
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
 #define GS_SUB_END(c, ph) ((void)(c))
 #define GS_SUB_END_BEGIN(c, ph, nx) ((void)(c))
-#define GS_SUB_MARK_BEGIN(c, ph, nx) ((void)(c))
-#define GS_SUB_END_PAIR(c, ph, nx) ((void)(c))
 
 #endif
 #endif

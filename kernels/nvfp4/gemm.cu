@@ -448,19 +448,9 @@ __device__ __forceinline__ void fetch_stage(uint32_t (&a)[8][4], const consumer_
     const uint32_t st = cc.sm_base + slot * L::STAGE;
     GS_SUB_BEGIN(gs, NVFP4_LOAD_WAIT);
     mbar_wait(L::full_bar(cc.sm_base, slot), (j / Cfg::STAGES) & 1);
-#if GS_STUDY_NOCHAIN
-    GS_SUB_END(gs, NVFP4_LOAD_WAIT);
-    dequant_rows<Cfg>(a, cc, st, w, gs);
-#elif GS_STUDY_DEFER && GS_TWIN >= 2
-    /* study: LOAD_WAIT's record stored with DEQUANT's, after the dequantisation */
-    GS_SUB_MARK_BEGIN(gs, NVFP4_LOAD_WAIT, NVFP4_DEQUANT);
-    dequant_weight_stage(a, st + L::o_w, st + L::o_sf + w.sf, w.row, w.band_row, cc.lane & 3);
-    GS_SUB_END_PAIR(gs, NVFP4_LOAD_WAIT, NVFP4_DEQUANT);
-#else
     /* the detail twin: DEQUANT begins at LOAD_WAIT's end clock (a clock read fewer per stage) */
     GS_SUB_END_BEGIN(gs, NVFP4_LOAD_WAIT, NVFP4_DEQUANT);
     dequant_rows<Cfg, true>(a, cc, st, w, gs);
-#endif
 }
 
 /* The eight wgmmas of a stage whose token slabs start at tok, one commit group. */
