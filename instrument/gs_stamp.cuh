@@ -411,11 +411,11 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)
-#define GS_SUB_END(c, ph) ((void)gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u))
+#define GS_SUB_ON(c) (((c).flags & GS_CTX_SUB) ? 1u : 0u)
+#define GS_SUB_END(c, ph) ((void)gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], GS_SUB_ON(c)))
 /* Ends sub-phase ph and begins nx at the same clock read: one read fewer where two sub-phases
  * follow each other (nx then also holds ph's record store, a few instructions) */
-#define GS_SUB_END_BEGIN(c, ph, nx)                                                                                    \
-    ((c).clk0[nx] = gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], ((c).flags & GS_CTX_SUB) ? 1u : 0u))
+#define GS_SUB_END_BEGIN(c, ph, nx) ((c).clk0[nx] = gs_end_if((c), (uint8_t)(ph), (c).clk0[ph], GS_SUB_ON(c)))
 #else
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
