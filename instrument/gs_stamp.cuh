@@ -89,6 +89,14 @@ __device__ __forceinline__ uint64_t gs_clock(void)
     return c;
 }
 
+/* Study (GS_STUDY_GT, the twin only): the stamps read %globaltimer instead of clock64 and no
+ * clock sampler runs. */
+#if GS_TWIN == 1 && defined(GS_STUDY_GT) && GS_STUDY_GT
+#define gs_stamp_clock gs_globaltimer
+#else
+#define gs_stamp_clock gs_clock
+#endif
+
 __device__ __forceinline__ uint32_t gs_smid(void)
 {
     uint32_t s;
@@ -223,7 +231,7 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
         return;
     const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
     if (lane < c.pending && idx < c.b.capacity) {
-        const uint64_t now = gs_clock();
+        const uint64_t now = gs_stamp_clock();
         gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
         const uint16_t sm = (uint16_t)gs_smid();
         gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
@@ -235,7 +243,7 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    const uint32_t dur = (uint32_t)gs_clock() - clk0;
+    const uint32_t dur = (uint32_t)gs_stamp_clock() - clk0;
     const bool mine = gs_lane() == c.pending;
     c.p_clk0 = mine ? clk0 : c.p_clk0;
     c.p_dur = mine ? dur : c.p_dur;
@@ -403,10 +411,20 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
 #define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #define GS_FINISH(c) gs_finish(c)
+#if GS_TWIN == 1 && defined(GS_STUDY_GT) && GS_STUDY_GT
+#define GS_CLOCK_INIT(workers) ((void)(workers))
+#define GS_CLOCK_DONE(c) ((void)(c))
+#define GS_CLOCK_SAMPLER(c) ((void)(c))
+#elif defined(GS_STUDY_NS) && GS_STUDY_NS
+#define GS_CLOCK_INIT(workers) ((void)(workers))
+#define GS_CLOCK_DONE(c) ((void)(c))
+#define GS_CLOCK_SAMPLER(c) ((void)(c))
+#else
 #define GS_CLOCK_INIT(workers) gs_clock_init(workers)
 #define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
-#define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
+#endif
+#define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_stamp_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
