@@ -457,6 +457,30 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 
 struct gs_ctx {
 };
+#if defined(GS_STUDY_ARRIVE) && GS_STUDY_ARRIVE
+/* study: production with the twins' worker arrivals on the sampler's barrier, no sampler */
+static __shared__ uint64_t gs_clock_bar;
+__device__ __forceinline__ void gs_clock_init(uint32_t workers)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"((uint32_t)__cvta_generic_to_shared(&gs_clock_bar)),
+                 "r"(workers)
+                 : "memory");
+}
+__device__ __forceinline__ void gs_clock_done(void)
+{
+    uint32_t l;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+    if (l == 0)
+        asm volatile("{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [%0]; }" ::"r"(
+                         (uint32_t)__cvta_generic_to_shared(&gs_clock_bar))
+                     : "memory");
+}
+#define GS_CLOCK_INIT(workers) gs_clock_init(workers)
+#define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
+#else
+#define GS_CLOCK_INIT(workers) ((void)(workers))
+#define GS_CLOCK_DONE(c) ((void)(c))
+#endif
 #define GS_INIT(c, buf, role) ((void)(c), (void)(buf), (void)(role))
 #define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
 #define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
@@ -464,8 +488,6 @@ struct gs_ctx {
 #define GS_END(c, ph) ((void)(c))
 #define GS_FINISH(c) ((void)(c))
 #define GS_BATCH_FLUSH(c) ((void)(c))
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
 #define GS_CLOCK_SAMPLER(c) ((void)(c))
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
