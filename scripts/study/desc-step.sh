@@ -14,6 +14,7 @@ t0=$(date +%s)
     nvidia-smi --query-gpu=name,driver_version,power.limit --format=csv,noheader
     # the binaries built on the development machine (build/study, carried), or here if they do not run
     b=build/study
+    tar xJf $b/bins.txz -C $b && for f in base-bench desc-bench desc-selfcheck; do mv $b/$f.s $b/$f; done
     if ! $b/base-bench --help >/dev/null 2>&1 && ldd $b/base-bench | grep -q "not found"; then
         s=$(date +%s)
         make -j8 BUILD=build-base build-base/nvfp4-bench >/tmp/logs/build-base.log 2>&1 &
