@@ -89,14 +89,6 @@ __device__ __forceinline__ uint64_t gs_clock(void)
     return c;
 }
 
-/* Study (GS_STUDY_GT, the twin only): the stamps read %globaltimer instead of clock64 and no
- * clock sampler runs. */
-#if GS_TWIN == 1 && defined(GS_STUDY_GT) && GS_STUDY_GT
-#define gs_stamp_clock gs_globaltimer
-#else
-#define gs_stamp_clock gs_clock
-#endif
-
 __device__ __forceinline__ uint32_t gs_smid(void)
 {
     uint32_t s;
@@ -178,11 +170,7 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     if (gs_lane() == 0) {
         gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
-#if defined(GS_STUDY_NH) && GS_STUDY_NH /* study: no edge pair in the headers, clock64 alone */
-        gt = 0, clk = gs_clock();
-#else
         gs_edge_pair(&gt, &clk);
-#endif
         h->gt_start = gt;
         h->clk_start = clk;
         h->cta = cta;
@@ -235,7 +223,7 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
         return;
     const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
     if (lane < c.pending && idx < c.b.capacity) {
-        const uint64_t now = gs_stamp_clock();
+        const uint64_t now = gs_clock();
         gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
         const uint16_t sm = (uint16_t)gs_smid();
         gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
@@ -247,7 +235,7 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    const uint32_t dur = (uint32_t)gs_stamp_clock() - clk0;
+    const uint32_t dur = (uint32_t)gs_clock() - clk0;
     const bool mine = gs_lane() == c.pending;
     c.p_clk0 = mine ? clk0 : c.p_clk0;
     c.p_dur = mine ? dur : c.p_dur;
@@ -298,11 +286,7 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
     if (gs_lane() == 0) {
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
-#if defined(GS_STUDY_NH) && GS_STUDY_NH
-        gt = 0, clk = gs_clock();
-#else
         gs_edge_pair(&gt, &clk);
-#endif
         h->gt_end = gt;
         h->clk_end = clk;
         h->events = c.n;
@@ -419,24 +403,10 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_SET_ROLE(c, r) (GS_BATCH_FLUSH(c), (c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
 #define GS_TILE(c, t, g) (GS_BATCH_FLUSH(c), (c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
 #define GS_FINISH(c) gs_finish(c)
-#if GS_TWIN == 1 && defined(GS_STUDY_GT) && GS_STUDY_GT == 2 /* the workers still arrive */
-#define GS_CLOCK_INIT(workers) gs_clock_init(workers)
-#define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#elif GS_TWIN == 1 && defined(GS_STUDY_GT) && GS_STUDY_GT
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#elif defined(GS_STUDY_NS) && GS_STUDY_NS
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#else
 #define GS_CLOCK_INIT(workers) gs_clock_init(workers)
 #define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
-#endif
-#define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_stamp_clock()))
+#define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
@@ -457,30 +427,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 
 struct gs_ctx {
 };
-#if defined(GS_STUDY_ARRIVE) && GS_STUDY_ARRIVE
-/* study: production with the twins' worker arrivals on the sampler's barrier, no sampler */
-static __shared__ uint64_t gs_clock_bar;
-__device__ __forceinline__ void gs_clock_init(uint32_t workers)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"((uint32_t)__cvta_generic_to_shared(&gs_clock_bar)),
-                 "r"(workers)
-                 : "memory");
-}
-__device__ __forceinline__ void gs_clock_done(void)
-{
-    uint32_t l;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
-    if (l == 0)
-        asm volatile("{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [%0]; }" ::"r"(
-                         (uint32_t)__cvta_generic_to_shared(&gs_clock_bar))
-                     : "memory");
-}
-#define GS_CLOCK_INIT(workers) gs_clock_init(workers)
-#define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
-#else
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#endif
 #define GS_INIT(c, buf, role) ((void)(c), (void)(buf), (void)(role))
 #define GS_SET_ROLE(c, r) ((void)(c), (void)(r))
 #define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
@@ -488,6 +434,8 @@ __device__ __forceinline__ void gs_clock_done(void)
 #define GS_END(c, ph) ((void)(c))
 #define GS_FINISH(c) ((void)(c))
 #define GS_BATCH_FLUSH(c) ((void)(c))
+#define GS_CLOCK_INIT(workers) ((void)(workers))
+#define GS_CLOCK_DONE(c) ((void)(c))
 #define GS_CLOCK_SAMPLER(c) ((void)(c))
 #define GS_SUB_ENABLE(c, on) ((void)(c), (void)(on))
 #define GS_SUB_BEGIN(c, ph) ((void)(c))
