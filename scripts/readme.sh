@@ -12,6 +12,10 @@
 #   <!-- gemmscope harness-table SUBJECT TSV SHAPE... -->      the same point's rounds with one launch per L2 flush
 #                                                             and with GPU MODE's harness (the inputs column)
 #   <!-- gemmscope overhead-table TSV -->                      a recorded overhead benchmark: twin/x and detail/x
+#   <!-- gemmscope overhead-runs [--build B] TSV... -->        per run of a study's overhead rounds (its call,
+#                                                              build and run columns; --build: of the next TSV,
+#                                                              build B's only),
+#                                                              the shapes within the twins' targets
 #                                                             per shape, each round and the medians
 #   <!-- gemmscope stall-rows PHASE RUN... -->                  each RUN's row of PHASE in its report's stall reasons
 #                                                             (PC sampling, phases from the run's copy of its source)
@@ -115,6 +119,51 @@ overhead_table() {
             printf "\nMedians over the %d shapes: twin x%.3f-%.3f, detail twin x%.3f-%.3f.\n", n, tlo, thi, dlo, dhi
             printf "Within the targets (twin x%.2f, detail twin x%.2f): %d and %d of the %d shapes.\n", TWIN_MAX, DETAIL_MAX, tin, din, n
         }' "$tsv"
+}
+
+# Per run of a study's overhead rounds (TSV with build and run columns, and call where the study
+# made several calls; --build B before a TSV keeps its build B only), the medians of its rounds per shape counted
+# against the targets of overhead_table: how far the count moves between runs of one code.
+overhead_runs() {
+    local tsv build=
+    echo "| rounds | call | build | run | shapes | twin within x1.02 | detail twin within x1.08 |"
+    echo "|---|---|---|---:|---:|---:|---:|"
+    while [ $# -gt 0 ]; do
+        if [ "$1" = --build ]; then
+            [ $# -ge 3 ] || { echo "readme.sh: overhead-runs: --build takes a build, then a TSV" >&2; return 2; }
+            build=$2
+            shift 2
+        fi
+        tsv=$1
+        shift
+        [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 2; }
+        awk -F'\t' -v TWIN_MAX=1.02 -v DETAIL_MAX=1.08 -v want="$build" -v name="$tsv" '
+            function med(s,   n, a, i, j, t) {
+                n = split(s, a, " ")
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+                return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+            }
+            /^#/ { next }
+            !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
+                   if (!col["build"] || !col["run"] || !col["shape"] || !col["twin_over_prod"] || !col["detail_over_prod"]) { bad = 1; exit }
+                   next }
+            want != "" && $col["build"] != want { next }
+            { k = (col["call"] ? $col["call"] : "-") SUBSEP $col["build"] SUBSEP $col["run"]
+              if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+              ks = k SUBSEP $col["shape"]
+              if (!(ks in tw)) shapes[k] = shapes[k] SUBSEP $col["shape"]
+              tw[ks] = tw[ks] " " $col["twin_over_prod"]; de[ks] = de[ks] " " $col["detail_over_prod"] }
+            END {
+                if (bad) { print "readme.sh: " name ": no build, run, shape, twin_over_prod or detail_over_prod column" > "/dev/stderr"; exit 2 }
+                if (!n) { print "readme.sh: " name ": no rounds" (want != "" ? " of build " want : "") > "/dev/stderr"; exit 2 }
+                for (i = 1; i <= n; i++) {
+                    k = order[i]; split(k, f, SUBSEP); m = split(shapes[k], sh, SUBSEP); tin = din = 0
+                    for (j = 2; j <= m; j++) { tin += (med(tw[k SUBSEP sh[j]]) + 0 <= TWIN_MAX); din += (med(de[k SUBSEP sh[j]]) + 0 <= DETAIL_MAX) }
+                    printf "| `%s` | %s | %s | %s | %d | %d | %d |\n", name, f[1], f[2], f[3], m - 1, tin, din
+                }
+            }' "$tsv" || return 2
+        build=
+    done
 }
 
 # Each run's row of one phase in its report's "Stall reasons" table (production build), as one
@@ -243,6 +292,7 @@ while IFS= read -r line; do
         harness-table) shift; harness_table "$@" ;;
         check-lines) shift; check_lines "$@" ;;
         overhead-table) overhead_table "$2" ;;
+        overhead-runs) shift; overhead_runs "$@" ;;
         stall-rows) shift; stall_rows "$@" ;;
         check-gpu) # the recorded run's own header: commit, device, calls and their result lines
             [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table and its count against the targets, a phase's stall-reason rows): --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table and its count against the targets, a study's per-run counts, a phase's stall-reason rows): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -94,6 +94,21 @@ scripts/readme.sh "$tmp/ov-edge.md" >/dev/null 2>&1 && grep -qx "Within the targ
     && row "the overhead count at the targets' edges" pass || row "the overhead count at the targets' edges" FAIL
 awk -F'\t' -v OFS='\t' '/^#/ { print; next } { NF = NF - 1; print }' samples/overhead-twin.tsv >"$tmp/ov-nodetail.tsv"
 refused_block "a twin-overhead table without detail/x" "overhead-table $tmp/ov-nodetail.tsv" "detail_over_prod"
+# the overhead counts per run of a study: rendered, an edited count fails; known answers: a run at
+# the targets' edges counts every shape, one just past them none; no run column, or a build the
+# file does not hold: refused
+edited_block "per-run overhead count" "$tmp/runs.md" "overhead-runs samples/studies/detail-chain.tsv" \
+    '| chain | 1 | 12 | ' 's/| chain | 1 | 12 | \([0-9]*\) |/| chain | 1 | 12 | 9\1 |/'
+awk -F'\t' -v OFS='\t' '/^#/ || $1 == "build" { print; next }
+    { if ($2 == 1) { $(NF - 1) = "1.0200"; $NF = "1.0800" } else { $(NF - 1) = "1.0201"; $NF = "1.0801" }; print }' \
+    samples/studies/detail-chain.tsv >"$tmp/runs-edge.tsv"
+printf '<!-- gemmscope overhead-runs --build chain %s -->\n<!-- end -->\n' "$tmp/runs-edge.tsv" >"$tmp/runs-edge.md"
+scripts/readme.sh "$tmp/runs-edge.md" >/dev/null 2>&1 && grep -q '| chain | 1 | 12 | 12 | 12 |$' "$tmp/runs-edge.md" &&
+    grep -q '| chain | 2 | 12 | 0 | 0 |$' "$tmp/runs-edge.md" && [ "$(grep -c '| chain |' "$tmp/runs-edge.md")" -eq 2 ] \
+    && row "the per-run count at the targets' edges, one build kept" pass || row "the per-run count at the targets' edges, one build kept" FAIL
+awk -F'\t' -v OFS='\t' '/^#/ { print; next } { $2 = ""; print }' samples/studies/detail-chain.tsv | sed 's/\t\t/\t/' >"$tmp/runs-norun.tsv"
+refused_block "per-run overhead counts without a run column" "overhead-runs $tmp/runs-norun.tsv" "no build, run"
+refused_block "per-run overhead counts of a build not in the file" "overhead-runs --build nosuch samples/studies/detail-chain.tsv" "no rounds of build nosuch"
 # a phase's stall-reason rows: rendered, an edited share fails; a run without its source's copy
 # (no phases given) is refused
 edited_block "stall-reason row" "$tmp/stall.md" "stall-rows EPILOGUE samples/d512n4096k7168" '^| `samples/d512n4096k7168` | ' 's/mio_throttle [0-9.]*%/mio_throttle 1.0%/'
