@@ -24,15 +24,18 @@ t0=$(date +%s)
         cp build-base/nvfp4-bench $b/base-bench; cp build-desc/nvfp4-bench $b/desc-bench; cp build-desc/nvfp4-selfcheck $b/desc-selfcheck
         echo "-- built here: $(($(date +%s) - s)) s"
     fi
-    for g in "grouped||g8k7168,g8k2048,g2k4096,g2k1536" "custom-grouped||m=320;n=3072;k=5120,m=96;n=7168;k=2048" \
-        "dual|--dual|d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168" \
-        "custom-dual|--dual|dual:m=384;n=3072;k=4096,dual:m=128;n=2048;k=7168"; do
-        IFS='|' read -r name args shapes <<<"$g"
-        s=$(date +%s)
-        GS_AB_BENCH_ARGS=$args timeout 60 scripts/ab-rounds.sh /tmp/logs/ab-$name 3 "$shapes" default 100 \
-            base=$b/base-bench desc=$b/desc-bench >/tmp/logs/ab-$name.log 2>&1
-        echo "-- ab $name: rc $?, $(($(date +%s) - s)) s"
-        cp /tmp/logs/ab-$name/summary.tsv "$out/ab-$name.tsv" 2>/dev/null
+    for pass in 1 2; do
+        # the second pass starts each round with desc: order within a round falls on both alike
+        order="base=$b/base-bench desc=$b/desc-bench"; [ $pass = 2 ] && order="desc=$b/desc-bench base=$b/base-bench"
+        for g in "grouped||g8k7168,g8k2048,g2k4096,g2k1536" "custom-grouped||m=320;n=3072;k=5120,m=96;n=7168;k=2048" \
+            "dual|--dual|d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168" \
+            "custom-dual|--dual|dual:m=384;n=3072;k=4096,dual:m=128;n=2048;k=7168"; do
+            IFS='|' read -r name args shapes <<<"$g"
+            s=$(date +%s)
+            GS_AB_BENCH_ARGS=$args timeout 60 scripts/ab-rounds.sh /tmp/logs/ab-$name-$pass 3 "$shapes" default 100 \
+                $order >/tmp/logs/ab-$name-$pass.log 2>&1
+            echo "-- pass $pass ab $name: rc $?, $(($(date +%s) - s)) s"
+        done
     done
     s=$(date +%s)
     timeout 40 $b/desc-selfcheck --variant production >/tmp/logs/selfcheck-desc.out 2>&1
@@ -42,4 +45,9 @@ t0=$(date +%s)
     echo "-- desc dual selfcheck: rc $?, $(tail -1 /tmp/logs/selfcheck-desc-dual.out), $(($(date +%s) - s)) s"
     echo "== done, $(($(date +%s) - t0)) s"
 } 2>&1 | tee "$out/summary.log"
+# every round's row: pass, binary, round, then nvfp4-bench's columns
+for f in /tmp/logs/ab-*-[12]/*-[0-9]*.tsv; do
+    d=$(basename $(dirname $f)); b=$(basename $f .tsv)
+    awk -F'\t' -v p=${d##*-} -v b=${b%-*} -v r=${b##*-} '!/^#/ && $1 != "shape" { print p "\t" b "\t" r "\t" $0 }' $f
+done >"$out/rounds.tsv"
 tar czf "$out/logs.tgz" -C /tmp/logs --exclude='*.o' .
