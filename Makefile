@@ -275,8 +275,6 @@ test-run-yes:
 	@tests/programs-refuse.sh
 	@echo "== ptxas refuses a kernel that spills under the flags the production points build with"
 	@tests/no-spill.sh "$(NVCC)" "$(ARCH)" "$(NO_SPILL)"
-	@echo "== docs/dual.md's defaults table against the sweep and the recorder's defaults"
-	@scripts/readme.sh --check docs/dual.md
 	@$(MAKE) --no-print-directory test-common
 	@$(MAKE) --no-print-directory example
 test-run-no:
@@ -294,15 +292,18 @@ test-common:
 	@tests/embed-check.sh
 	@echo "== every recorded sample renders with no GPU"
 	@tests/samples-render.sh
-	@echo "== the figures of README.md and docs/method.md against the samples"
-	@tests/readme-check.sh && scripts/readme.sh --check && scripts/readme.sh --check docs/method.md
+	@echo "== the rendered figures of $(RENDERED_DOCS) against the samples"
+	@tests/readme-check.sh && for f in $(RENDERED_DOCS); do scripts/readme.sh --check $$f || exit 1; done
 	@echo "== the reference pages name only samples that exist"
 	@tests/doc-paths.sh
+	@echo "== the reference pages quote no measured figure outside the rendered blocks"
+	@tests/doc-figures.sh
 
-# The figures of README.md, docs/dual.md and docs/method.md, rendered again from the committed
-# samples (scripts/readme.sh).
+# The rendered figures of every page that has them, again from the committed samples
+# (scripts/readme.sh; the blocks that need the recorder's defaults only where it is built).
+RENDERED_DOCS = $(shell grep -l '^<!-- gemmscope ' README.md docs/*.md)
 readme: $(BUILD)/gemmscope
-	@scripts/readme.sh && scripts/readme.sh docs/dual.md && scripts/readme.sh docs/method.md
+	@for f in $(RENDERED_DOCS); do scripts/readme.sh $$f || exit 1; done
 
 # Your own kernel, out of tree: examples/own-kernel built against a fresh `make install` into
 # build/install, its host self-check (the kernel's index math, a synthetic run reported and

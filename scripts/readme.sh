@@ -19,6 +19,8 @@
 #                                                             per shape, each round and the medians
 #   <!-- gemmscope stall-rows PHASE RUN... -->                  each RUN's row of PHASE in its report's stall reasons
 #                                                             (PC sampling, phases from the run's copy of its source)
+#   <!-- gemmscope report-lines RUN TEXT... -->                 for each TEXT, the first line of RUN's report that holds it,
+#                                                             fenced (a TEXT no line holds: refused)
 # usage: scripts/readme.sh [--check] [FILE]   (FILE: README.md)
 #   rewrites FILE; with --check, rewrites nothing and exits 1 (with a diff) when FILE's blocks
 #   differ from what the samples give (`make test` runs it so)
@@ -183,6 +185,21 @@ stall_rows() {
     done
 }
 
+# For each TEXT, the first line of RUN's report holding it (a fixed string), in one fenced block.
+report_lines() {
+    local run=$1 text line out
+    shift
+    report_of "$run" || return 1
+    [ $# -gt 0 ] || { echo "readme.sh: report-lines $run: no text to look for" >&2; return 1; }
+    echo '```'
+    for text in "$@"; do
+        line=$(grep -F -m 1 -- "$text" "$out/report.md")
+        [ -n "$line" ] || { echo "readme.sh: $run's report has no line holding '$text'" >&2; return 1; }
+        printf '%s\n' "$line"
+    done
+    echo '```'
+}
+
 check_lines() {
     local name=$1 run line
     shift
@@ -294,6 +311,7 @@ while IFS= read -r line; do
         overhead-table) overhead_table "$2" ;;
         overhead-runs) shift; overhead_runs "$@" ;;
         stall-rows) shift; stall_rows "$@" ;;
+        report-lines) shift; report_lines "$@" ;;
         check-gpu) # the recorded run's own header: commit, device, calls and their result lines
             [ -f "$2" ] || { echo "readme.sh: no file $2" >&2; exit 2; }
             # the header's total must be the sum of the parts' totals in the logs below it (each

@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table and its count against the targets, a study's per-run counts, a phase's stall-reason rows): --check must fail while the block says
+# scripts/readme.sh on a file with one rendered block (a table; then a defaults table, a harness table, a check's rows, check-gpu's header, an overhead table and its count against the targets, a study's per-run counts, a phase's stall-reason rows, a report's lines): --check must fail while the block says
 # what the sample does not (an edited figure), rewriting must fix it, and --check must then pass;
 # an unknown block must be refused.
 set -u
@@ -114,6 +114,12 @@ refused_block "per-run overhead counts of a build not in the file" "overhead-run
 edited_block "stall-reason row" "$tmp/stall.md" "stall-rows EPILOGUE samples/d512n4096k7168" '^| `samples/d512n4096k7168` | ' 's/mio_throttle [0-9.]*%/mio_throttle 1.0%/'
 mkdir -p "$tmp/nosrc" && cp samples/d512n4096k7168/* "$tmp/nosrc/" 2>/dev/null
 refused_block "stall-reason rows of a run without sources/" "stall-rows EPILOGUE $tmp/nosrc" "no stall-reason row"
+# a report's lines: rendered, an edited figure fails; a text no line of the report holds, or no
+# text at all: refused
+edited_block "report's lines" "$tmp/lines.md" "report-lines samples/d256n3072k4096 'Slow start:' 'nvfp4_tokens_kernel'" \
+    '^- Slow start: ' 's/spends \([0-9]*\)\.\([0-9]\) us more/spends 9\1.\2 us more/'
+refused_block "a report line no line holds" "report-lines samples/d256n3072k4096 'no such words'" "no line holding"
+refused_block "report lines with no text" "report-lines samples/d256n3072k4096" "no text"
 scripts/readme.sh "$tmp/nosuch.md" >/dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$tmp/nosuch.md" ] && row "a missing file: refused (exit 2), not made" pass || row "a missing file: refused (exit 2), not made" FAIL
 printf '<!-- gemmscope nosuch x -->\n<!-- end -->\n' >"$tmp/bad.md"
