@@ -293,6 +293,7 @@ test-common:
 	@echo "== every recorded sample renders with no GPU"
 	@tests/samples-render.sh
 	@echo "== the rendered figures of $(RENDERED_DOCS) against the samples"
+	@[ -n "$(RENDERED_DOCS)" ] || { echo "no page with rendered blocks found" >&2; exit 1; }
 	@tests/readme-check.sh && for f in $(RENDERED_DOCS); do scripts/readme.sh --check $$f || exit 1; done
 	@echo "== the reference pages name only samples that exist"
 	@tests/doc-paths.sh

@@ -195,6 +195,10 @@ report_lines() {
     for text in "$@"; do
         line=$(grep -F -m 1 -- "$text" "$out/report.md")
         [ -n "$line" ] || { echo "readme.sh: $run's report has no line holding '$text'" >&2; return 1; }
+        # a fence or a marker line would end the block early when the page is read again
+        case $line in '```'* | '<!-- end -->' | '<!-- gemmscope '*)
+            echo "readme.sh: $run's report line holding '$text' would break the page: $line" >&2; return 1 ;;
+        esac
         printf '%s\n' "$line"
     done
     echo '```'
