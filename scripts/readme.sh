@@ -6,6 +6,8 @@
 #   <!-- gemmscope report-section RUN HEADING -->             that section of RUN's report, fenced
 #   <!-- gemmscope evidence-table SHAPE... -->                the seed proposals' pages, samples/evidence
 #   <!-- gemmscope check-gpu FILE -->                          a recorded `make check-gpu`: its header lines
+#                                                             and whether this tree's kernels/ and instrument/
+#                                                             are those of the commit it names
 #   <!-- gemmscope check-lines NAME RUN... -->                  each RUN's `gemmscope check` row whose text holds NAME
 #   <!-- gemmscope defaults-table SUBJECT TSV SHAPE... -->      each shape's production point (gemmscope
 #                                                             variants) and its rounds in an nvfp4-bench sweep
@@ -284,14 +286,24 @@ original_block() {
 # variants): with no recorder (built only where nvcc is), --check leaves them as they are
 # and says so.
 rec=$(dirname "$gs")/gemmscope-record
-block=0 unchecked=0
+block=0 unchecked=0 needs=""
+# A recorded check-gpu run is compared with this tree's kernels/ and instrument/ by the commit its
+# header names ("... at <commit> ..."); where that commit is not in this clone's history (a shallow
+# clone, a tarball) --check leaves the block as it is and says so.
+cg_commit() { sed -n '1s/.* at \([0-9a-f]\{7,40\}\)[ ,(].*/\1/p' "$1"; }
+cg_known() { local c; c=$(cg_commit "$1"); [ -n "$c" ] && git rev-parse -q --verify "$c^{commit}" >/dev/null 2>&1; }
 while IFS= read -r line; do
     if [[ $line == "@@RENDER "* ]]; then
         block=$((block + 1))
         eval "set -- ${line#@@RENDER }"
         if [ $check = 1 ] && [ ! -x "$rec" ] && { [ "$1" = defaults-table ] || [ "$1" = harness-table ]; }; then
             original_block $block >>"$tmp/new"
-            unchecked=$((unchecked + 1))
+            unchecked=$((unchecked + 1)) needs="$needs; $rec (built where nvcc is)"
+            continue
+        fi
+        if [ $check = 1 ] && [ "$1" = check-gpu ] && [ -f "${2:-}" ] && ! cg_known "$2"; then
+            original_block $block >>"$tmp/new"
+            unchecked=$((unchecked + 1)) needs="$needs; the commit $2 names in this clone's history"
             continue
         fi
         case $1 in
@@ -327,9 +339,18 @@ while IFS= read -r line; do
                 echo "readme.sh: $2: the header's total ('${have:-none}') is not the sum of its parts' logs ('${want:-no part}')" >&2
                 exit 2
             fi
+            c=$(cg_commit "$2")
+            cg_known "$2" || { echo "readme.sh: $2 names commit '${c:-none}', which this clone's history lacks: its kernels cannot be compared" >&2; exit 2; }
             echo '```'
             sed -n 's/^# //p' "$2"
-            echo '```' ;;
+            echo '```'
+            echo
+            # what the log is of: this tree's kernels and instrumentation, or others
+            if git diff --quiet "$c" -- kernels instrument; then
+                echo "Its kernels/ and instrument/ are this tree's."
+            else
+                echo "This tree's kernels/ or instrument/ differ from those of $c: the log is not of these kernels."
+            fi ;;
         *) echo "readme.sh: unknown block '$1'" >&2; exit 2 ;;
         esac >>"$tmp/new" || { echo "readme.sh: rendering '${line#@@RENDER }' failed" >&2; exit 2; }
     else
@@ -344,7 +365,7 @@ if [ $check = 1 ]; then
         exit 1
     fi
     if [ $unchecked -gt 0 ]; then
-        echo "readme.sh: every rendered block of $file matches the samples but $unchecked, not checked: they need $rec (built where nvcc is)"
+        echo "readme.sh: every rendered block of $file matches the samples but $unchecked, not checked: they need ${needs#; }"
     else
         echo "readme.sh: every rendered block of $file matches the samples"
     fi

@@ -83,6 +83,30 @@ sed 's/^# in all: \([0-9]*\) passed/# in all: 1\1 passed/' samples/check-gpu.txt
 refused_block "a check-gpu header whose total is not its parts'" "check-gpu $tmp/cg-total.txt" "not the sum of its parts"
 grep '^#' samples/check-gpu.txt >"$tmp/cg-nolog.txt"
 refused_block "a check-gpu header with no part's log" "check-gpu $tmp/cg-nolog.txt" "no part"
+# the kernels the log is of: a log naming a commit whose kernels/ differ from this tree's says so,
+# and a page that says they are this tree's fails; a commit this history lacks is refused when
+# rendering and left unchecked (and said) by --check
+if git rev-parse -q --verify "763b04d^{commit}" >/dev/null 2>&1 && ! git diff --quiet 763b04d -- kernels instrument; then
+    sed '1s/ at [0-9a-f]\{7,40\} / at 763b04d /' samples/check-gpu.txt >"$tmp/cg-old.txt"
+    { printf '<!-- gemmscope check-gpu %s -->\n' "$tmp/cg-old.txt"
+      sed -n '/^<!-- gemmscope check-gpu samples\/check-gpu.txt -->$/,/^<!-- end -->$/p' README.md | sed '1d'; } >"$tmp/cg-old.md"
+    grep -q "^Its kernels/ and instrument/ are this tree's.$" "$tmp/cg-old.md" && scripts/readme.sh --check "$tmp/cg-old.md" >/dev/null 2>&1
+    rc=$?
+    scripts/readme.sh "$tmp/cg-old.md" >/dev/null 2>&1
+    [ $rc -eq 1 ] && grep -q "differ from those of 763b04d" "$tmp/cg-old.md" \
+        && row "a check-gpu log of other kernels: said, the claim fails" pass || row "a check-gpu log of other kernels: said, the claim fails" FAIL
+else
+    echo "a check-gpu log of other kernels: skipped, this clone's history lacks 763b04d"
+fi
+sed '1s/ at [0-9a-f]\{7,40\} / at 0000000 /' samples/check-gpu.txt >"$tmp/cg-unknown.txt"
+printf '<!-- gemmscope check-gpu %s -->\nanything\n<!-- end -->\n' "$tmp/cg-unknown.txt" >"$tmp/cg-unknown.md"
+cp "$tmp/cg-unknown.md" "$tmp/cg-unknown.before"
+err=$(scripts/readme.sh "$tmp/cg-unknown.md" 2>&1 >/dev/null)
+[ $? -eq 2 ] && printf '%s' "$err" | grep -q "lacks" && cmp -s "$tmp/cg-unknown.md" "$tmp/cg-unknown.before" \
+    && row "rendering a log whose commit the history lacks: refused" pass || row "rendering a log whose commit the history lacks: refused" FAIL
+out=$(scripts/readme.sh --check "$tmp/cg-unknown.md" 2>&1)
+[ $? -eq 0 ] && printf '%s' "$out" | grep -q "but 1, not checked: they need the commit" \
+    && row "--check: an unknown commit's log left unchecked, said" pass || row "--check: an unknown commit's log left unchecked, said" FAIL
 # a twin-overhead table: rendered, an edited round fails; rounds without the detail column: refused
 edited_block "twin-overhead table" "$tmp/ov.md" "overhead-table samples/overhead-twin.tsv" '^| `g8k7168` | ' 's/| \(1\.[0-9]*\) \(1\.[0-9]*\) /| 2.0000 \2 /'
 edited_block "twin-overhead count" "$tmp/ov-count.md" "overhead-table samples/overhead-twin.tsv" '^Within the targets' 's/^Within the targets (twin x1.02, detail twin x1.08): [0-9]*/Within the targets (twin x1.02, detail twin x1.08): 99/'
