@@ -87,20 +87,24 @@ evidence_table() {
     done
 }
 
-# Each run's row of one check (`gemmscope check RUN`, the row holding NAME), fenced.
+# The twins' overhead targets (docs/method.md, "Twin overhead"), judged on the medians before
+# rounding, and an awk function med(S): the median of the numbers in the string S (insertion sort:
+# few rounds, and mawk has no asort).
+TWIN_MAX=1.02 DETAIL_MAX=1.08
+AWK_MEDIAN='
+function med(s,   n, a, i, j, t) {
+    n = split(s, a, " ")
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
+
 # A recorded overhead benchmark (round, shape, variant, ..., twin_over_prod, detail_over_prod
 # columns, by name): per shape in the file's order, its point, each round's twin/x and detail/x
 # and their medians, and the range of the medians over the shapes.
 overhead_table() {
     local tsv=$1
     [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 2; }
-    # the targets of docs/method.md ("Twin overhead"), judged on the medians before rounding
-    awk -F'\t' -v TWIN_MAX=1.02 -v DETAIL_MAX=1.08 '
-        function med(s,   n, a, i, j, t) {
-            n = split(s, a, " ")
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
+    awk -F'\t' -v TWIN_MAX=$TWIN_MAX -v DETAIL_MAX=$DETAIL_MAX "$AWK_MEDIAN"'
         /^#/ { next }
         !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
                if (!col["shape"] || !col["variant"] || !col["twin_over_prod"] || !col["detail_over_prod"]) { bad = 1; exit }
@@ -127,10 +131,10 @@ overhead_table() {
 
 # Per run of a study's overhead rounds (TSV with build and run columns, and call where the study
 # made several calls; --build B before a TSV keeps its build B only), the medians of its rounds per shape counted
-# against the targets of overhead_table: how far the count moves between runs of one code.
+# against the targets (TWIN_MAX, DETAIL_MAX): how far the count moves between runs of one code.
 overhead_runs() {
     local tsv build=
-    echo "| rounds | call | build | run | shapes | twin within x1.02 | detail twin within x1.08 |"
+    echo "| rounds | call | build | run | shapes | twin within x$TWIN_MAX | detail twin within x$DETAIL_MAX |"
     echo "|---|---|---|---:|---:|---:|---:|"
     while [ $# -gt 0 ]; do
         if [ "$1" = --build ]; then
@@ -141,12 +145,7 @@ overhead_runs() {
         tsv=$1
         shift
         [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 2; }
-        awk -F'\t' -v TWIN_MAX=1.02 -v DETAIL_MAX=1.08 -v want="$build" -v name="$tsv" '
-            function med(s,   n, a, i, j, t) {
-                n = split(s, a, " ")
-                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-                return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-            }
+        awk -F'\t' -v TWIN_MAX=$TWIN_MAX -v DETAIL_MAX=$DETAIL_MAX -v want="$build" -v name="$tsv" "$AWK_MEDIAN"'
             /^#/ { next }
             !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
                    if (!col["build"] || !col["run"] || !col["shape"] || !col["twin_over_prod"] || !col["detail_over_prod"]) { bad = 1; exit }
@@ -206,6 +205,7 @@ report_lines() {
     echo '```'
 }
 
+# Each run's row of one check (`gemmscope check RUN`, the row holding NAME), fenced.
 check_lines() {
     local name=$1 run line
     shift
