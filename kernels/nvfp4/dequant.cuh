@@ -8,11 +8,6 @@
 #include "ptx.cuh"
 #include "schedule.h"
 
-#if defined(NVFP4_STUDY_SHIFT) && NVFP4_STUDY_SHIFT == 2
-/* study: 2^4, 2^8, 2^12 (w << sh), then 2^1, 2^5, 2^9 ((w << sh) >> 3 under its mask) */
-static __constant__ uint32_t nvfp4_study_mul[6] = {1u << 4, 1u << 8, 1u << 12, 1u << 1, 1u << 5, 1u << 9};
-#endif
-
 /* Two FP4 codes -> fp16x2 of value x scale x 2^-14, exact.  Nibbles p and p+4 of w (shifted
  * to the top of each 16-bit lane) get their sign at bit 15 and e1 e0 m at bits 11..9: an
  * fp16 equal to v * 2^-14 (0.5 becomes a subnormal).  Every product v x s of e2m1 and e4m3
@@ -22,25 +17,8 @@ static __constant__ uint32_t nvfp4_study_mul[6] = {1u << 4, 1u << 8, 1u << 12, 1
  * undo the 2^-14 on the fp32 accumulator. */
 static __device__ __forceinline__ uint32_t dequant_nibbles_x2m14(uint32_t w, int p, uint32_t scale2)
 {
-#if defined(NVFP4_STUDY_SHIFT) && NVFP4_STUDY_SHIFT == 1
-    /* study: rotates (SHF.L.W) in place of the shifts: the masks keep only bits the shifts
-     * would have kept, so ptxas cannot move them to IMAD.SHL */
-    const int sh = 4 * (3 - p);
-    uint32_t a = w, b;
-    if (sh)
-        asm("shf.l.wrap.b32 %0, %1, %1, %2;" : "=r"(a) : "r"(w), "r"(sh));
-    asm("shf.l.wrap.b32 %0, %1, %1, %2;" : "=r"(b) : "r"(w), "r"((sh + 29) & 31));
-    const uint32_t bits = (a & 0x80008000u) | (b & 0x0E000E00u);
-#elif defined(NVFP4_STUDY_SHIFT) && NVFP4_STUDY_SHIFT == 2
-    /* study: the left shifts as multiplies by constants ptxas cannot see (IMAD) */
-    const int sh = 4 * (3 - p);
-    const uint32_t a = sh ? w * nvfp4_study_mul[sh / 4 - 1] : w;
-    const uint32_t b = sh ? w * nvfp4_study_mul[sh / 4 + 2] : w >> 3;
-    const uint32_t bits = (a & 0x80008000u) | (b & 0x0E000E00u);
-#else
     const uint32_t y = w << (4 * (3 - p));
     const uint32_t bits = (y & 0x80008000u) | ((y >> 3) & 0x0E000E00u);
-#endif
     return hmul2_rn(bits, scale2);
 }
 

@@ -487,13 +487,7 @@ template <int N>
 static __device__ __forceinline__ void wgmma_rs_step(float (&acc)[N / 2], const uint32_t (&a)[4], uint32_t tok,
                                                      uint32_t slab, int s)
 {
-#if defined(NVFP4_STUDY_DESC) && NVFP4_STUDY_DESC
-    /* study: the step's offset added to the stage's descriptor (shared addresses are below 2^18,
-     * so the address field never carries) */
-    wgmma_rs<N>::run(acc, a, smem_desc_sw128(tok) + (((uint32_t)(s >> 2) * slab + (uint32_t)(s & 3) * 32u) >> 4));
-#else
     wgmma_rs<N>::run(acc, a, smem_desc_sw128(tok + (uint32_t)(s >> 2) * slab + (uint32_t)(s & 3) * 32u));
-#endif
 }
 
 #endif
