@@ -1,6 +1,7 @@
 /* Timing method shared by every subject: see gs_timing.h and docs/method.md. */
 #include "gs_timing.h"
 #include "gs_check.h"
+#include "gs_order.h"
 #include "gs_stats.h"
 
 #include <stdio.h>
@@ -88,12 +89,14 @@ int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaS
             goto done;
         }
     }
-    /* repetition i runs every function once, in turn: clock and thermal drift over the
-     * run fall on all of them alike, so their ratios stay fair */
+    /* repetition i runs every function once, in the design's order (gs_order.h): clock and
+     * thermal drift over the run, and what ran just before, fall on all of them alike, so
+     * their ratios stay fair; event pair e belongs to function k of repetition i */
     for (int i = 0; i < reps; i++)
-        for (int k = 0; k < n; k++) {
+        for (int j = 0; j < n; j++) {
+            const int k = gs_order_at(n, (unsigned)i, j);
             const size_t e = 2 * ((size_t)i * (size_t)n + (size_t)k);
-            if (flush_l2(f, s, (unsigned)(warmup + i * n + k)))
+            if (flush_l2(f, s, (unsigned)(warmup + i * n + j)))
                 goto done;
             if (cudaEventRecord(ev[e], s) != cudaSuccess)
                 goto cuda_fail;

@@ -31,10 +31,11 @@ void gs_l2_flusher_free(gs_l2_flusher *f);
  * capture's launch starts from the same state).  0, or -1 with a message on stderr. */
 int gs_l2_flush(const gs_l2_flusher *f, cudaStream_t s);
 
-/* Several launch functions timed in one loop: repetition i runs fns[0], fns[1], ... in
- * turn, each after its own flush and between its own events, so slow drift (clocks,
- * temperature) affects all alike and their ratios are fair.  outs[k] gets fns[k]'s
- * samples.  0 on success. */
+/* Several launch functions timed in one loop: repetition i runs each of fns once, each after
+ * its own flush and between its own events, in an order that changes from repetition to
+ * repetition (gs_order.h: every function at every position and after every other equally
+ * often), so slow drift (clocks, temperature) and what ran just before affect all alike and
+ * their ratios are fair.  outs[k] gets fns[k]'s samples.  0 on success. */
 int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaStream_t s, const gs_l2_flusher *f,
                         int warmup, int reps, gs_timing *outs);
 
