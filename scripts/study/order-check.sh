@@ -21,7 +21,7 @@ left() { echo $((${GS_STUDY_BUDGET:-250} - ($(date +%s) - t0))); }
         if [ $pass = 2 ]; then # the overhead benchmark between the two passes
             mkdir -p /tmp/ob && cp $b/fix-bench /tmp/ob/nvfp4-bench
             s=$(date +%s)
-            BUILD=/tmp/ob timeout 150 scripts/overhead-bench.sh "$out/overhead-twin.tsv" 3 100 >/tmp/logs/overhead.log 2>&1
+            [ "$(left)" -gt 60 ] && BUILD=/tmp/ob timeout "$(left)" scripts/overhead-bench.sh "$out/overhead-twin.tsv" 3 100 >/tmp/logs/overhead.log 2>&1
             echo "-- overhead-bench: rc $?, $(($(date +%s) - s)) s"
         fi
         args=""; for x in $order; do args="$args $x=$b/$x-bench"; done
