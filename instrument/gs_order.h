@@ -1,8 +1,9 @@
 /* The order in which gs_time_interleaved runs its n launch functions in each repetition
- * (pure C, no CUDA: tests/test_timing_order.c checks it).  A fixed order lets what runs
- * before a function bias it: a launch that follows a power-hungry one starts at a lower clock.
- * With the same code in two slots, the slot after production read up to 4.5% faster than
- * production (docs/notebook/2026-12-03-twin-ablation.md).  So the repetitions cycle through a
+ * (pure C, no CUDA: tests/test_timing_order.c checks it).  A fixed order lets a function's
+ * position, and what ran just before it, bias its time: production's own code in the twin's
+ * slot read 4.5% faster than production on one shape in the fixed order, 0.8% in this one
+ * (docs/notebook/2026-12-03-twin-ablation.md, which also names the bias an order cannot
+ * remove).  So the repetitions cycle through a
  * Williams design: over every `gs_order_rows(n)` repetitions each function runs at each
  * position equally often and follows each other function, inside a repetition, equally often
  * (once each for even n, twice for odd n). */
