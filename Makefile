@@ -71,7 +71,7 @@ NVFP4_HOST_OBJS := $(NVFP4_HOST_C:%.c=$(BUILD)/%.o)
 # libgemmscope.a: what a program of your own links to time its kernel, take its twin's stamps
 # and write a run directory (docs/library.md); the headers are GS_LIB_HEADERS
 GS_LIB_CUDA_C := instrument/gs_timing.c instrument/gs_device.c
-GS_LIB_CU := instrument/gs_stamps.cu instrument/gs_ceilings.cu instrument/gs_icache.cu
+GS_LIB_CU := instrument/gs_stamps.cu instrument/gs_ceilings.cu
 GS_LIB_OBJS := $(GS_RUNDIR_SRCS:%.c=$(BUILD)/%.o) $(GS_LIB_CUDA_C:%.c=$(BUILD)/cuda/%.o) $(GS_LIB_CU:%.cu=$(BUILD)/%.o)
 GS_LIB_HEADERS := instrument/gemmscope.h instrument/gs_format.h instrument/gs_stamp.cuh instrument/gs_stamps.h \
                   instrument/gs_timing.h instrument/gs_run.h instrument/gs_rundir.h instrument/gs_phase_table.h \

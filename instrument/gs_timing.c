@@ -27,17 +27,8 @@ void gs_l2_flusher_free(gs_l2_flusher *f)
     f->buf = NULL;
 }
 
-int gs_icache_thrash(cudaStream_t s); /* STUDY */
-static int study_mode(void)
-{
-    const char *e = getenv("GS_STUDY_TIMING");
-    return e ? atoi(e) : 0;
-}
-
 static int flush_l2(const gs_l2_flusher *f, cudaStream_t s, unsigned rep)
 {
-    if (study_mode() == 1 && gs_icache_thrash(s))
-        return -1;
     /* A different byte each time so no layer can skip the write. */
     if (f && f->buf)
         GS_CUDA_TRY(cudaMemsetAsync(f->buf, (int)(rep & 0xff), f->bytes, s));
@@ -101,17 +92,11 @@ int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaS
     /* repetition i runs every function once, in the design's order (gs_order.h): clock and
      * thermal drift over the run, and what ran just before, fall on all of them alike, so
      * their ratios stay fair; event pair e belongs to function k of repetition i */
-    /* STUDY: mode 2 runs each function BLK repetitions back to back, blocks in the design's order */
-    const int blk = study_mode() == 2 ? 10 : 1;
-    for (int ib = 0; ib < reps; ib++)
-        for (int jb = 0; jb < n * blk; jb++) {
-            const int i = blk == 1 ? ib : (ib / blk) * blk + jb % blk;
-            const int j = blk == 1 ? jb : jb / blk;
-            if (blk > 1 && (ib % blk || i >= reps))
-                continue;
-            const int k = gs_order_at(n, (unsigned)(blk == 1 ? i : ib / blk), j);
+    for (int i = 0; i < reps; i++)
+        for (int j = 0; j < n; j++) {
+            const int k = gs_order_at(n, (unsigned)i, j);
             const size_t e = 2 * ((size_t)i * (size_t)n + (size_t)k);
-            if (flush_l2(f, s, (unsigned)(warmup + ib * n * blk + jb)))
+            if (flush_l2(f, s, (unsigned)(warmup + i * n + j)))
                 goto done;
             if (cudaEventRecord(ev[e], s) != cudaSuccess)
                 goto cuda_fail;

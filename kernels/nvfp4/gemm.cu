@@ -98,10 +98,6 @@
 #define NVFP4_DUAL_POINT_LIST NVFP4_DUAL_PRODUCTION_POINTS
 #define NVFP4_LAUNCHER GS_SYM(nvfp4_gemm_launch)
 #endif
-#ifdef GS_STUDY_NULL_TWIN /* STUDY: production's code under the twin's launcher */
-#undef NVFP4_LAUNCHER
-#define NVFP4_LAUNCHER nvfp4_gemm_launch_twin
-#endif
 
 namespace {
 
