@@ -61,6 +61,7 @@ int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaS
                         int warmup, int reps, gs_timing *outs)
 {
     cudaEvent_t *ev = NULL;
+    int *sched_fn = NULL, *sched_rep = NULL;
     int rc = -1;
     const size_t nev = (size_t)reps * (size_t)n * 2;
 
@@ -78,7 +79,9 @@ int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaS
     GS_CUDA_TRY(cudaGetLastError());
 
     ev = calloc(nev, sizeof *ev);
-    if (!ev)
+    sched_fn = malloc((size_t)reps * (size_t)n * sizeof *sched_fn);
+    sched_rep = malloc((size_t)reps * (size_t)n * sizeof *sched_rep);
+    if (!ev || !sched_fn || !sched_rep)
         goto oom;
     for (int k = 0; k < n; k++)
         if (!(outs[k].samples_ms = calloc((size_t)reps, sizeof(double))))
@@ -89,22 +92,24 @@ int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaS
             goto done;
         }
     }
-    /* repetition i runs every function once, in the design's order (gs_order.h): clock and
-     * thermal drift over the run, and what ran just before, fall on all of them alike, so
-     * their ratios stay fair; event pair e belongs to function k of repetition i */
-    for (int i = 0; i < reps; i++)
-        for (int j = 0; j < n; j++) {
-            const int k = gs_order_at(n, (unsigned)i, j);
-            const size_t e = 2 * ((size_t)i * (size_t)n + (size_t)k);
-            if (flush_l2(f, s, (unsigned)(warmup + i * n + j)))
-                goto done;
-            if (cudaEventRecord(ev[e], s) != cudaSuccess)
-                goto cuda_fail;
-            if (fns[k](args[k], s))
-                goto done;
-            if (cudaEventRecord(ev[e + 1], s) != cudaSuccess)
-                goto cuda_fail;
-        }
+    /* blocks of GS_ORDER_BLOCK repetitions per function, the blocks in the design's order
+     * (gs_order.h): each call finds its own code in the instruction caches but after a turn,
+     * and clock and thermal drift over the run, and what ran just before a block, fall on
+     * every function alike, so their ratios stay fair; event pair e belongs to function k of
+     * repetition i */
+    gs_order_schedule(n, reps, GS_ORDER_BLOCK, sched_fn, sched_rep);
+    for (int t = 0; t < n * reps; t++) {
+        const int k = sched_fn[t], i = sched_rep[t];
+        const size_t e = 2 * ((size_t)i * (size_t)n + (size_t)k);
+        if (flush_l2(f, s, (unsigned)(warmup + t)))
+            goto done;
+        if (cudaEventRecord(ev[e], s) != cudaSuccess)
+            goto cuda_fail;
+        if (fns[k](args[k], s))
+            goto done;
+        if (cudaEventRecord(ev[e + 1], s) != cudaSuccess)
+            goto cuda_fail;
+    }
     if (cudaStreamSynchronize(s) != cudaSuccess || cudaGetLastError() != cudaSuccess)
         goto cuda_fail;
     for (int i = 0; i < reps; i++)
@@ -131,6 +136,8 @@ done:
             if (ev[i])
                 cudaEventDestroy(ev[i]);
     free(ev);
+    free(sched_fn);
+    free(sched_rep);
     if (rc)
         for (int k = 0; k < n; k++)
             gs_timing_free(&outs[k]);

@@ -31,11 +31,13 @@ void gs_l2_flusher_free(gs_l2_flusher *f);
  * capture's launch starts from the same state).  0, or -1 with a message on stderr. */
 int gs_l2_flush(const gs_l2_flusher *f, cudaStream_t s);
 
-/* Several launch functions timed in one loop: repetition i runs each of fns once, each after
- * its own flush and between its own events, in an order that changes from repetition to
- * repetition (gs_order.h: every function at every position and after every other equally
- * often), so slow drift (clocks, temperature) and what ran just before affect all alike and
- * their ratios are fair.  outs[k] gets fns[k]'s samples.  0 on success. */
+/* Several launch functions timed in one loop: each function runs reps times, each call after
+ * its own flush and between its own events, in blocks of GS_ORDER_BLOCK calls back to back (so
+ * a call finds its own code in the instruction caches, as in a loop of launches), the blocks
+ * in an order that changes from block to block (gs_order.h: every function at every position
+ * and after every other equally often), so slow drift (clocks, temperature) and what ran just
+ * before affect all alike and their ratios are fair.  outs[k] gets fns[k]'s samples, by
+ * repetition.  0 on success. */
 int gs_time_interleaved(const gs_launch_fn *fns, void *const *args, int n, cudaStream_t s, const gs_l2_flusher *f,
                         int warmup, int reps, gs_timing *outs);
 

@@ -1,7 +1,10 @@
-/* The order of gs_time_interleaved's repetitions (instrument/gs_order.h): over one cycle of
- * the design every function runs at every position equally often and follows every other
- * function, inside a repetition, equally often.  The checker is also fed the fixed order the
- * timing loop used before, which it must refuse. */
+/* The order of gs_time_interleaved's calls (instrument/gs_order.h): over one cycle of the
+ * design every function runs at every position equally often and follows every other function,
+ * inside a round, equally often; the schedule runs each repetition of each function once, in
+ * blocks of one function's repetitions back to back, the blocks in the design's order.  The
+ * checkers are also fed the orders the timing loop used before (one fixed order; every
+ * repetition interleaved) and a schedule with the blocks in one fixed order, which they must
+ * refuse. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,12 +96,90 @@ static void fixed_and_rotated_orders_refused(void **state)
     }
 }
 
+#define MAX_REPS 100
+
+/* Call t runs function fn[t]'s repetition rep[t]; 1 when every (function, repetition) runs
+ * once, each function's repetitions run in blocks of blk back to back (the last block may be
+ * short), and block b's functions take their turns in the design's row b. */
+static int blocked_schedule(const int *fn, const int *rep, int n, int reps, int blk)
+{
+    static int seen[MAX_N][MAX_REPS];
+    memset(seen, 0, sizeof seen);
+    for (int t = 0; t < n * reps; t++) {
+        if (fn[t] < 0 || fn[t] >= n || rep[t] < 0 || rep[t] >= reps || seen[fn[t]][rep[t]]++)
+            return 0;
+        const int b = rep[t] / blk, first = b * blk, len = first + blk < reps ? blk : reps - first;
+        const int turn = (t - first * n) / len; /* the turn this call is in, within block b */
+        if (t < first * n || turn >= n || fn[t] != gs_order_at(n, (unsigned)b, turn) ||
+            rep[t] != first + (t - first * n) % len)
+            return 0;
+    }
+    return 1;
+}
+
+/* The share of calls that follow a call of the same function (what finds its code warm). */
+static double own_predecessor_share(const int *fn, int calls)
+{
+    int own = 0;
+    for (int t = 1; t < calls; t++)
+        own += fn[t] == fn[t - 1];
+    return (double)own / calls;
+}
+
+static void schedule_blocks_in_design_order(void **state)
+{
+    (void)state;
+    static int fn[MAX_N * MAX_REPS], rep[MAX_N * MAX_REPS];
+    const int reps_cases[] = {100, 95, 9, 1, 10};
+    for (int n = 1; n <= MAX_N; n++)
+        for (size_t c = 0; c < sizeof reps_cases / sizeof *reps_cases; c++) {
+            const int reps = reps_cases[c];
+            gs_order_schedule(n, reps, GS_ORDER_BLOCK, fn, rep);
+            assert_true(blocked_schedule(fn, rep, n, reps, GS_ORDER_BLOCK));
+        }
+    /* 5 functions, 100 repetitions: 10 blocks (one design cycle), 9 of 10 calls after their own */
+    gs_order_schedule(5, 100, GS_ORDER_BLOCK, fn, rep);
+    assert_true(own_predecessor_share(fn, 500) >= 0.89);
+    /* block 1 of n = 4 is design row 1 (1 0 2 3): function 1's repetitions 10..19 first */
+    gs_order_schedule(4, 100, GS_ORDER_BLOCK, fn, rep);
+    assert_int_equal(fn[40], 1);
+    assert_int_equal(rep[40], 10);
+    assert_int_equal(fn[49], 1);
+    assert_int_equal(rep[49], 19);
+    assert_int_equal(fn[50], 0);
+    assert_int_equal(rep[50], 10);
+}
+
+static void interleaved_and_fixed_block_schedules_refused(void **state)
+{
+    (void)state;
+    static int fn[MAX_N * MAX_REPS], rep[MAX_N * MAX_REPS];
+    const int n = 5, reps = 100;
+    /* every repetition interleaved (blocks of one): no call finds its own code */
+    gs_order_schedule(n, reps, 1, fn, rep);
+    assert_false(blocked_schedule(fn, rep, n, reps, GS_ORDER_BLOCK));
+    assert_true(own_predecessor_share(fn, n * reps) < 0.05);
+    /* the blocks in one fixed order: refused */
+    gs_order_schedule(n, reps, GS_ORDER_BLOCK, fn, rep);
+    for (int t = 0; t < n * reps; t++) {
+        const int b = rep[t] / GS_ORDER_BLOCK, turn = (t - b * GS_ORDER_BLOCK * n) / GS_ORDER_BLOCK;
+        fn[t] = turn;
+    }
+    assert_false(blocked_schedule(fn, rep, n, reps, GS_ORDER_BLOCK));
+    /* a repetition run twice, another never: refused */
+    gs_order_schedule(n, reps, GS_ORDER_BLOCK, fn, rep);
+    rep[3] = rep[4];
+    assert_false(blocked_schedule(fn, rep, n, reps, GS_ORDER_BLOCK));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(design_balanced),
         cmocka_unit_test(design_pairs_once_or_twice),
         cmocka_unit_test(fixed_and_rotated_orders_refused),
+        cmocka_unit_test(schedule_blocks_in_design_order),
+        cmocka_unit_test(interleaved_and_fixed_block_schedules_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
