@@ -1,9 +1,10 @@
 #!/bin/bash
-# The twins' overhead benchmark (GPU): each shape's production point timed as production, twin
-# and detail twin interleaved in one nvfp4-bench process, ROUNDS rounds (scripts/ab-rounds.sh),
-# on the eight benchmark shapes and four custom ones.  Writes one TSV (round, shape, variant,
-# prod_us, twin_over_prod, detail_over_prod) whose header names the device, the commit and the
-# command; README.md and docs/method.md render samples/overhead-twin.tsv, its committed run.
+# The twins' overhead benchmark (GPU): each shape's production point timed as production, twin,
+# detail twin and null twin (production's code under another launcher: what the timing
+# resolves) in one nvfp4-bench process, ROUNDS rounds (scripts/ab-rounds.sh), on the eight
+# benchmark shapes and four custom ones.  Writes one TSV (round, shape, variant, prod_us,
+# twin_over_prod, detail_over_prod, null_over_prod) whose header names the device, the commit and
+# the command; README.md and docs/method.md render samples/overhead-twin.tsv, its committed run.
 # Every build must be correct in every round, or nothing is written.
 # usage: scripts/overhead-bench.sh OUT.tsv [ROUNDS [REPS]]     (`make overhead` writes reports/)
 set -u -o pipefail
@@ -31,17 +32,17 @@ commit=${GS_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown
 {
     echo "# The twin's and the detail twin's overhead on the production point of each shape: the eight benchmark shapes and four custom ones; device: ${gpu:-unknown} (name, driver, power limit); commit $commit."
     echo "# scripts/overhead-bench.sh OUT $rounds $reps"
-    echo "# $rounds rounds, one process each; each round times production, twin and detail twin interleaved, $reps repetitions, L2 flushed before each; twin_over_prod and detail_over_prod: medians / production median. Every build correct in every round."
-    printf 'round\tshape\tvariant\tprod_us\ttwin_over_prod\tdetail_over_prod\n'
+    echo "# $rounds rounds, one process each; each round times production, twin, detail twin and null twin in one loop, $reps repetitions each (blocks of ten back to back, the blocks in a balanced order), L2 flushed before each; twin_over_prod, detail_over_prod and null_over_prod: medians / production median. Every build correct in every round."
+    printf 'round\tshape\tvariant\tprod_us\ttwin_over_prod\tdetail_over_prod\tnull_over_prod\n'
     for r in $(seq "$rounds"); do
         for g in "${groups[@]}"; do
             awk -F'\t' -v r="$r" '
                 /^#/ { next }
                 !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1; next }
-                $col["correct"] != 1 { bad = 1; exit }
-                { printf "%s\t%s\t%s\t%s\t%s\t%s\n", r, $col["shape"], $col["variant"], $col["prod_us"], $col["twin_over_prod"], $col["detail_over_prod"]; n++ }
+                $col["correct"] != 1 || !col["null_over_prod"] || $col["null_over_prod"] !~ /^[0-9]+\.[0-9]+$/ { bad = 1; exit }
+                { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r, $col["shape"], $col["variant"], $col["prod_us"], $col["twin_over_prod"], $col["detail_over_prod"], $col["null_over_prod"]; n++ }
                 END { if (bad || !n) exit 1 }' "$work/${g%%|*}/bench-$r.tsv" ||
-                { echo "overhead-bench.sh: ${g%%|*} round $r: a build was not correct, or no rows" >&2; exit 1; }
+                { echo "overhead-bench.sh: ${g%%|*} round $r: a build was not correct, no null twin, or no rows" >&2; exit 1; }
         done
     done
 } >"$tmp" || exit 1

@@ -13,7 +13,7 @@
 #                                                             variants) and its rounds in an nvfp4-bench sweep
 #   <!-- gemmscope harness-table SUBJECT TSV SHAPE... -->      the same point's rounds with one launch per L2 flush
 #                                                             and with GPU MODE's harness (the inputs column)
-#   <!-- gemmscope overhead-table TSV -->                      a recorded overhead benchmark: twin/x and detail/x
+#   <!-- gemmscope overhead-table TSV -->                      a recorded overhead benchmark: twin/x, detail/x and null twin/x
 #   <!-- gemmscope overhead-runs [--build B] TSV... -->        per run of a study's overhead rounds (its call,
 #                                                              build and run columns; --build: of the next TSV,
 #                                                              build B's only),
@@ -98,33 +98,35 @@ function med(s,   n, a, i, j, t) {
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }'
 
-# A recorded overhead benchmark (round, shape, variant, ..., twin_over_prod, detail_over_prod
-# columns, by name): per shape in the file's order, its point, each round's twin/x and detail/x
-# and their medians, and the range of the medians over the shapes.
+# A recorded overhead benchmark (round, shape, variant, ..., twin_over_prod, detail_over_prod,
+# null_over_prod columns, by name): per shape in the file's order, its point, each round's twin/x,
+# detail/x and null twin/x and their medians, the range of the medians over the shapes, and the
+# count within the targets.
 overhead_table() {
     local tsv=$1
     [ -f "$tsv" ] || { echo "readme.sh: no file $tsv" >&2; return 2; }
     awk -F'\t' -v TWIN_MAX=$TWIN_MAX -v DETAIL_MAX=$DETAIL_MAX "$AWK_MEDIAN"'
         /^#/ { next }
         !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1
-               if (!col["shape"] || !col["variant"] || !col["twin_over_prod"] || !col["detail_over_prod"]) { bad = 1; exit }
+               if (!col["shape"] || !col["variant"] || !col["twin_over_prod"] || !col["detail_over_prod"] || !col["null_over_prod"]) { bad = 1; exit }
                next }
         { sh = $col["shape"]
           if (!(sh in seen)) { seen[sh] = 1; order[++n] = sh; var[sh] = $col["variant"] }
-          tw[sh] = tw[sh] " " $col["twin_over_prod"]; de[sh] = de[sh] " " $col["detail_over_prod"] }
+          tw[sh] = tw[sh] " " $col["twin_over_prod"]; de[sh] = de[sh] " " $col["detail_over_prod"]; nu[sh] = nu[sh] " " $col["null_over_prod"] }
         END {
-            if (bad) { print "readme.sh: " FILENAME ": no shape, variant, twin_over_prod or detail_over_prod column" > "/dev/stderr"; exit 2 }
+            if (bad) { print "readme.sh: " FILENAME ": no shape, variant, twin_over_prod, detail_over_prod or null_over_prod column" > "/dev/stderr"; exit 2 }
             if (!n) { print "readme.sh: " FILENAME ": no rounds" > "/dev/stderr"; exit 2 }
-            print "| shape | production point | twin/x, each round | median | detail/x, each round | median |"
-            print "|---|---|---|---:|---|---:|"
+            print "| shape | production point | twin/x, each round | median | detail/x, each round | median | null twin/x, each round | median |"
+            print "|---|---|---|---:|---|---:|---|---:|"
             for (i = 1; i <= n; i++) {
-                sh = order[i]; mt = med(tw[sh]); md = med(de[sh])
-                printf "| `%s` | `%s` |%s | %.3f |%s | %.3f |\n", sh, var[sh], tw[sh], mt, de[sh], md
+                sh = order[i]; mt = med(tw[sh]); md = med(de[sh]); mn = med(nu[sh])
+                printf "| `%s` | `%s` |%s | %.3f |%s | %.3f |%s | %.3f |\n", sh, var[sh], tw[sh], mt, de[sh], md, nu[sh], mn
                 if (i == 1 || mt < tlo) tlo = mt; if (i == 1 || mt > thi) thi = mt
                 if (i == 1 || md < dlo) dlo = md; if (i == 1 || md > dhi) dhi = md
+                if (i == 1 || mn < nlo) nlo = mn; if (i == 1 || mn > nhi) nhi = mn
                 tin += (mt + 0 <= TWIN_MAX); din += (md + 0 <= DETAIL_MAX)
             }
-            printf "\nMedians over the %d shapes: twin x%.3f-%.3f, detail twin x%.3f-%.3f.\n", n, tlo, thi, dlo, dhi
+            printf "\nMedians over the %d shapes: twin x%.3f-%.3f, detail twin x%.3f-%.3f, null twin x%.3f-%.3f.\n", n, tlo, thi, dlo, dhi, nlo, nhi
             printf "Within the targets (twin x%.2f, detail twin x%.2f): %d and %d of the %d shapes.\n", TWIN_MAX, DETAIL_MAX, tin, din, n
         }' "$tsv"
 }

@@ -1,8 +1,11 @@
 #define _POSIX_C_SOURCE 200809L
 /* nvfp4-bench: every knob point on the benchmark shapes, one process, one table.
  * Per variant: a correctness check of the production build, then the production build, the
- * twin, the detail twin and the cuBLAS anchor timed interleaved, repetition by repetition
- * (gs_time_interleaved: warm-up, L2 flushed before each timed call, median); the tensor ceiling
+ * twin, the detail twin, the null twin (production's code compiled again under a launcher of
+ * its own, launched as the twin is: the production points only) and the cuBLAS anchor timed in
+ * one loop (gs_time_interleaved: warm-up, blocks of repetitions in a balanced order, L2 flushed
+ * before each timed call, median); the null twin's null/x says how far a build's ratio can read
+ * off production with no cost of its own (docs/method.md).  The tensor ceiling
  * (cuBLAS bf16 8192^3, its fastest repetition) once, last, as the recorder does: timed first,
  * its GEMMs lowered the clock the first shape then ran on, and an anchor timed apart once per
  * shape read 12-14% slower there than later in the process.  Still left: the first problem
@@ -31,8 +34,8 @@
  * --variants takes point names, the word "default" (each shape's production point), the word
  * "production" (every production point) or "all" (every point; the evidence points must be built
  * in: `make nvfp4-evidence`).  Without --variants: every point the program holds.
- * Output columns: shape variant prod_us tflops pct_ceiling cublas_over_ours twin_over_prod
- * detail_over_prod correct inputs pdl */
+ * Output columns (docs/cli.md): shape variant prod_us tflops pct_ceiling cublas_over_ours
+ * twin_over_prod detail_over_prod correct inputs pdl null_over_prod */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +52,7 @@
 #include "instrument/gs_timing.h"
 #include "kernels/nvfp4/inputs.h"
 #include "kernels/nvfp4/nvfp4.h"
+#include "kernels/nvfp4/nvfp4_internal.h"
 
 #define BENCH_SHAPES "g8k7168,g8k2048,g2k4096,g2k1536"
 #define DUAL_BENCH_SHAPES "d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
@@ -100,7 +104,7 @@ static int tsv_writable(const char *path)
 typedef struct bench_row {
     char shape[64];
     const char *variant;
-    double prod_ms, twin_ms, detail_ms, cublas_ms, flops;
+    double prod_ms, twin_ms, detail_ms, null_ms, cublas_ms, flops; /* null_ms NAN: not timed */
     int ok, is_default;
 } bench_row;
 
@@ -134,6 +138,7 @@ int main(int argc, char **argv)
 {
     const char *shapes = NULL, *variants = NULL, *tsv = NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is done: a log shows how far a run got */
+    nvfp4_set_null_launcher(nvfp4_gemm_launch_null);
     int reps = 50, inputs = 1, failures = 0, dual = 0, pdl = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--dual"))
@@ -226,8 +231,11 @@ int main(int argc, char **argv)
             if (!wanted(variants, v, v == dv))
                 continue;
             /* a timed call per build and anchor route: the N problems back to back */
-            launch_arg prod[MAX_INPUTS], twin[MAX_INPUTS], detl[MAX_INPUTS];
-            gs_batch b[5];
+            launch_arg prod[MAX_INPUTS], twin[MAX_INPUTS], detl[MAX_INPUTS], null[MAX_INPUTS];
+            /* production, twin, detail twin, the null twin (production points: not an evidence
+             * point's code), then the anchor's routes */
+            const int builds = v->evidence ? 3 : 4;
+            gs_batch b[6];
             memset(b, 0, sizeof b);
             int ok;
             gs_stamps st_twin, st_detl;
@@ -237,33 +245,37 @@ int main(int argc, char **argv)
                 prod[i] = (launch_arg){v, p[i], NVFP4_PROD, {0}};
             /* every problem's production output checked (stamp buffers are sized alike for each) */
             ok = nvfp4_inputs_check(&in, v, 0) == 1;
-            double pm = NAN, tm = NAN, dm = NAN, route_ms[2] = {NAN, NAN};
+            double pm = NAN, tm = NAN, dm = NAN, nm = NAN, route_ms[2] = {NAN, NAN};
             if (ok && alloc_stamps(v, p[0], 0, &st_twin) == 0 && alloc_stamps(v, p[0], 1, &st_detl) == 0) {
                 for (int i = 0; i < inputs; i++) {
                     twin[i] = (launch_arg){v, p[i], NVFP4_TWIN, st_twin.dev};
                     detl[i] = (launch_arg){v, p[i], NVFP4_DETAIL, st_detl.dev};
+                    null[i] = (launch_arg){v, p[i], NVFP4_NULL, st_twin.dev};
                     b[0].args[i] = &prod[i];
                     b[1].args[i] = &twin[i];
                     b[2].args[i] = &detl[i];
+                    b[3].args[i] = &null[i];
                 }
-                for (int k = 0; k < 3; k++) {
+                for (int k = 0; k < builds; k++) {
                     b[k].fn = launch_variant;
                     b[k].n = inputs;
                 }
                 for (int r = 0; r < routes; r++)
-                    nvfp4_inputs_anchor_batch(&in, r, &b[3 + r]);
-                /* the three builds and the anchor's routes interleaved, repetition by repetition */
-                const gs_launch_fn fns[5] = {gs_launch_batch, gs_launch_batch, gs_launch_batch, gs_launch_batch,
-                                             gs_launch_batch};
-                void *const args[5] = {&b[0], &b[1], &b[2], &b[3], &b[4]};
-                const int n = 3 + routes;
-                gs_timing t[5];
+                    nvfp4_inputs_anchor_batch(&in, r, &b[builds + r]);
+                /* the builds and the anchor's routes in one loop */
+                const gs_launch_fn fns[6] = {gs_launch_batch, gs_launch_batch, gs_launch_batch,
+                                             gs_launch_batch, gs_launch_batch, gs_launch_batch};
+                void *const args[6] = {&b[0], &b[1], &b[2], &b[3], &b[4], &b[5]};
+                const int n = builds + routes;
+                gs_timing t[6];
                 if (gs_time_interleaved(fns, args, n, 0, &fl, WARMUP, reps, t) == 0) {
                     pm = t[0].median_ms / inputs;
                     tm = t[1].median_ms / inputs;
                     dm = t[2].median_ms / inputs;
+                    if (builds == 4)
+                        nm = t[3].median_ms / inputs;
                     for (int r = 0; r < routes; r++)
-                        route_ms[r] = t[3 + r].median_ms / inputs;
+                        route_ms[r] = t[builds + r].median_ms / inputs;
                     for (int k = 0; k < n; k++)
                         gs_timing_free(&t[k]);
                 }
@@ -272,8 +284,8 @@ int main(int argc, char **argv)
             gs_stamps_free(&st_detl);
             const int best = nvfp4_anchor_best(&in.an[0], route_ms);
             const double tf = flops / (pm * 1e-3) / 1e12, cublas_ms = best >= 0 ? route_ms[best] : NAN;
-            printf("%-8s %-25s %9.2f %8.1f %8.3f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
-                   cublas_ms / pm, tm / pm, dm / pm, ok ? "yes" : "NO", v == dv ? "  (default)" : "");
+            printf("%-8s %-25s %9.2f %8.1f %8.3f %8.4f %8.4f %8.4f  %s%s\n", s.name, v->name, 1e3 * pm, tf,
+                   cublas_ms / pm, tm / pm, dm / pm, nm / pm, ok ? "yes" : "NO", v == dv ? "  (default)" : "");
             if (routes == 2)
                 printf("%-8s   cuBLAS in the same repetitions: one GEMM on B1 and B2 stacked %.2f us, two GEMMs %.2f us "
                        "(each + SiLU-multiply)\n",
@@ -289,10 +301,11 @@ int main(int argc, char **argv)
                 bench_row *r = &rows[nrows++];
                 snprintf(r->shape, sizeof r->shape, "%s", s.name);
                 r->variant = v->name;
-                r->prod_ms = pm, r->twin_ms = tm, r->detail_ms = dm, r->cublas_ms = cublas_ms, r->flops = flops;
+                r->prod_ms = pm, r->twin_ms = tm, r->detail_ms = dm, r->null_ms = nm, r->cublas_ms = cublas_ms;
+                r->flops = flops;
                 r->ok = ok, r->is_default = v == dv;
             }
-            if (!ok || isnan(pm) || isnan(tm) || isnan(dm) || isnan(cublas_ms))
+            if (!ok || isnan(pm) || isnan(tm) || isnan(dm) || (builds == 4 && isnan(nm)) || isnan(cublas_ms))
                 failures++;
         }
         nvfp4_inputs_destroy(&in);
@@ -308,19 +321,23 @@ int main(int argc, char **argv)
     gs_l2_flusher_free(&fl);
     printf("\ntensor ceiling (cuBLAS bf16 %d^3, fastest of %d, timed last): %.1f TFLOP/s\n", GS_CEILING_GEMM_N, reps,
            ceil_tf);
-    printf("%-8s %-25s %9s %8s %7s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
-           "cuBLAS/x", "twin/x", "detail/x", "correct");
+    printf("%-8s %-25s %9s %8s %7s %8s %8s %8s %8s  %s\n", "shape", "variant", "prod_us", "TFLOP/s", "%ceil",
+           "cuBLAS/x", "twin/x", "detail/x", "null/x", "correct");
     gs_buf table = {0};
-    gs_buf_printf(&table, "# gemmscope nvfp4-bench v4\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
-                          "twin_over_prod\tdetail_over_prod\tcorrect\tinputs\tpdl\n");
+    gs_buf_printf(&table, "# gemmscope nvfp4-bench v5\nshape\tvariant\tprod_us\ttflops\tpct_ceiling\tcublas_over_ours\t"
+                          "twin_over_prod\tdetail_over_prod\tcorrect\tinputs\tpdl\tnull_over_prod\n");
     for (int i = 0; i < nrows; i++) {
         const bench_row *r = &rows[i];
         const double tf = r->flops / (r->prod_ms * 1e-3) / 1e12, pct = 100.0 * tf / ceil_tf,
-                     cx = r->cublas_ms / r->prod_ms, tx = r->twin_ms / r->prod_ms, dx = r->detail_ms / r->prod_ms;
-        printf("%-8s %-25s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f  %s%s\n", r->shape, r->variant, 1e3 * r->prod_ms, tf,
-               pct, cx, tx, dx, r->ok ? "yes" : "NO", r->is_default ? "  (default)" : "");
-        gs_buf_printf(&table, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\t%d\t%d\n", r->shape, r->variant,
-                      1e3 * r->prod_ms, tf, pct, cx, tx, dx, r->ok, inputs, pdl);
+                     cx = r->cublas_ms / r->prod_ms, tx = r->twin_ms / r->prod_ms, dx = r->detail_ms / r->prod_ms,
+                     nx = r->null_ms / r->prod_ms;
+        char null_x[16] = "-"; /* an evidence point has no null twin */
+        if (!isnan(nx))
+            snprintf(null_x, sizeof null_x, "%.4f", nx);
+        printf("%-8s %-25s %9.2f %8.1f %6.1f%% %8.3f %8.4f %8.4f %8s  %s%s\n", r->shape, r->variant, 1e3 * r->prod_ms,
+               tf, pct, cx, tx, dx, null_x, r->ok ? "yes" : "NO", r->is_default ? "  (default)" : "");
+        gs_buf_printf(&table, "%s\t%s\t%.3f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\t%d\t%d\t%s\n", r->shape, r->variant,
+                      1e3 * r->prod_ms, tf, pct, cx, tx, dx, r->ok, inputs, pdl, null_x);
     }
     if (isnan(ceil_tf))
         failures++;

@@ -79,6 +79,9 @@ int nvfp4_check_ok(const nvfp4_check *c);
 #define NVFP4_PROD 0   /* no stamps */
 #define NVFP4_TWIN 1   /* per-tile phases */
 #define NVFP4_DETAIL 2 /* per-tile phases + per-stage sub-phases */
+#define NVFP4_NULL 3   /* production's code under a launcher of its own (no stamps; production
+                        * points only, where registered: nvfp4_internal.h), else
+                        * cudaErrorNotSupported */
 
 /* Enqueue one GEMM of p with v on s: the token pre-pass, then build `build` (NVFP4_PROD:
  * stamps ignored; NVFP4_TWIN / NVFP4_DETAIL: stamps sized from nvfp4_stamp_geometry with

@@ -82,6 +82,13 @@ int nvfp4_gemm_launch_twin(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_b
                            cudaStream_t s);
 int nvfp4_gemm_launch_detail(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                              cudaStream_t s);
+/* gemm.cu compiled again as production (-DGS_NULL_TWIN): the null twin, production's code at
+ * another address, launched as the twin is.  Linked into nvfp4-bench only, which registers it
+ * (nvfp4_set_null_launcher); NVFP4_NULL launches it. */
+int nvfp4_gemm_launch_null(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
+                           cudaStream_t s);
+typedef int (*nvfp4_gemm_launcher)(const nvfp4_variant *, const nvfp4_kparams *, gs_buffer, cudaStream_t);
+void nvfp4_set_null_launcher(nvfp4_gemm_launcher fn);
 int nvfp4_gemm_evidence_launch_prod(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                                     cudaStream_t s);
 int nvfp4_gemm_evidence_launch_twin(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,

@@ -635,12 +635,19 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
 
 /* The launcher of v's build: gemm.cu's for the production points, gemm_evidence.cu's and
  * gemm_dual_evidence.cu's (or evidence_none.c's) for the evidence points (points.h). */
-typedef int (*gemm_launcher)(const nvfp4_variant *, const nvfp4_kparams *, gs_buffer, cudaStream_t);
+typedef nvfp4_gemm_launcher gemm_launcher;
 static const gemm_launcher k_launchers[3][3] = {
     {nvfp4_gemm_launch_prod, nvfp4_gemm_launch_twin, nvfp4_gemm_launch_detail},
     {nvfp4_gemm_evidence_launch_prod, nvfp4_gemm_evidence_launch_twin, nvfp4_gemm_evidence_launch_detail},
     {nvfp4_gemm_dual_evidence_launch_prod, nvfp4_gemm_dual_evidence_launch_twin,
      nvfp4_gemm_dual_evidence_launch_detail}};
+
+static gemm_launcher null_launcher; /* NVFP4_NULL's: set by the program that links it */
+
+void nvfp4_set_null_launcher(nvfp4_gemm_launcher fn)
+{
+    null_launcher = fn;
+}
 
 static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_buffer stamps, cudaStream_t s)
 {
@@ -650,9 +657,11 @@ static int gemm_enqueue(nvfp4_problem *p, const nvfp4_variant *v, int build, gs_
         return (int)cudaErrorInvalidValue;
     }
     nvfp4_kparams *kp = (nvfp4_kparams *)nvfp4_problem_kparams(p, v); /* owned by p's cache */
-    if (!kp || build < NVFP4_PROD || build > NVFP4_DETAIL)
+    if (!kp || build < NVFP4_PROD || build > NVFP4_NULL)
         return (int)cudaErrorInvalidValue;
     kp->pdl = !p->no_pdl;
+    if (build == NVFP4_NULL)
+        return null_launcher && !v->evidence ? null_launcher(v, kp, stamps, s) : (int)cudaErrorNotSupported;
     return k_launchers[!v->evidence ? 0 : v->gate ? 2 : 1][build](v, kp, stamps, s);
 }
 
