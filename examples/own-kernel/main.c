@@ -332,7 +332,7 @@ static int verify(og_session *ss, int *correct)
 
 static void say(const char *err) { fprintf(stderr, "own-gemm: %s\n", err); }
 
-/* The three builds interleaved repetition by repetition (drift falls on all alike). */
+/* The three builds in one timing loop, blocks of repetitions in a balanced order (drift falls on all alike). */
 static int time_builds(og_session *ss, int reps, double *median_ms)
 {
     gs_launch_fn fns[OG_BUILDS];
