@@ -91,9 +91,10 @@ NVFP4_EVIDENCE_OBJS := $(foreach b,$(NVFP4_BUILDS),$(NVFP4_EVIDENCE_CU:%.cu=$(BU
 NVFP4_KERNEL_OBJS := $(foreach b,$(NVFP4_BUILDS),$(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_$(b).o)) \
     $(if $(filter all,$(NVFP4_POINT_SET)),$(NVFP4_EVIDENCE_OBJS) $(NVFP4_EVIDENCE_BUILT:%.c=$(BUILD)/%.o),$(NVFP4_EVIDENCE_NONE:%.c=$(BUILD)/cuda/%.o)) \
     $(BUILD)/nvfp4-points-$(NVFP4_POINT_SET)
-# nvfp4-bench also links the null twin: gemm.cu compiled again as production, under a
-# launcher of its own (what its twin/x reads is what the timing resolves: docs/method.md)
-NVFP4_NULL_OBJ := $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_null.o)
+# nvfp4-bench also links the null twin: gemm_null.cu, gemm.cu's production points compiled
+# again as production under a launcher of its own (what its ratio reads is what the timing
+# resolves: docs/method.md)
+NVFP4_NULL_OBJ := $(NVFP4_NULL_CU:%.cu=$(BUILD)/%_prod.o)
 KERNEL_SRCS := kernels/calib.cu
 REC_OBJS := $(REC_C_SRCS:%.c=$(BUILD)/cuda/%.o) $(REC_CU_SRCS:%.cu=$(BUILD)/%.o) \
             $(KERNEL_SRCS:%.cu=$(BUILD)/%_prod.o) $(KERNEL_SRCS:%.cu=$(BUILD)/%_twin.o) \
@@ -152,12 +153,8 @@ $(BUILD)/%_detail.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_TWIN=2 $(DETAIL_FLAGS) -c $< -o $@
 
-$(BUILD)/%_null.o: %.cu instrument/gs_stamp.cuh instrument/gs_format.h | cuda-check
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) $(KERNEL_FLAGS) -DGS_NULL_TWIN -c $< -o $@
-
 # gemm_evidence.cu and gemm_dual_evidence.cu are gemm.cu with the evidence points
-$(NVFP4_EVIDENCE_OBJS): $(NVFP4_KERNEL_CU)
+$(NVFP4_EVIDENCE_OBJS) $(NVFP4_NULL_OBJ): $(NVFP4_KERNEL_CU)
 $(NVFP4_EVIDENCE_OBJS) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_detail.o): NVFLAGS += $(SPILL_NOTE)
 $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_prod.o) $(NVFP4_KERNEL_CU:%.cu=$(BUILD)/%_twin.o) $(NVFP4_NULL_OBJ): NVFLAGS += $(NO_SPILL)
 

@@ -96,14 +96,7 @@
 #ifndef NVFP4_POINT_LIST
 #define NVFP4_POINT_LIST NVFP4_PRODUCTION_POINTS
 #define NVFP4_DUAL_POINT_LIST NVFP4_DUAL_PRODUCTION_POINTS
-#ifdef GS_NULL_TWIN /* production's code under a launcher of its own: nvfp4-bench's null twin */
-#if defined(GS_TWIN) && GS_TWIN
-#error "GS_NULL_TWIN is production's code: build it without GS_TWIN"
-#endif
-#define NVFP4_LAUNCHER nvfp4_gemm_launch_null
-#else
 #define NVFP4_LAUNCHER GS_SYM(nvfp4_gemm_launch)
-#endif
 #endif
 
 namespace {

@@ -9,6 +9,8 @@
 #                 for `make nvfp4-evidence`; programs built without them link
 #                 NVFP4_EVIDENCE_NONE (C with CUDA headers) instead; those with them link
 #                 NVFP4_EVIDENCE_BUILT (pure C; nvfp4_evidence_built() says which).
+# NVFP4_NULL_CU:  gemm.cu's production points compiled once more as production under a launcher
+#                 of their own (the null twin), for nvfp4-bench only.
 # NVFP4_HEADERS:  what all of the above include (for dependencies).
 # NVFP4_LIBS:     extra link libraries (cudart is assumed; libcuda is NOT needed:
 #                 cuTensorMapEncodeTiled is reached through cudaGetDriverEntryPointByVersion).
@@ -19,6 +21,7 @@ NVFP4_CU        := kernels/nvfp4/problem.cu kernels/nvfp4/tokens.cu kernels/nvfp
                    kernels/nvfp4/dual_anchor.cu
 NVFP4_KERNEL_CU := kernels/nvfp4/gemm.cu
 NVFP4_EVIDENCE_CU := kernels/nvfp4/gemm_evidence.cu kernels/nvfp4/gemm_dual_evidence.cu
+NVFP4_NULL_CU   := kernels/nvfp4/gemm_null.cu
 NVFP4_EVIDENCE_NONE := kernels/nvfp4/evidence_none.c
 NVFP4_EVIDENCE_BUILT := kernels/nvfp4/evidence_built.c
 NVFP4_HEADERS   := kernels/nvfp4/nvfp4.h kernels/nvfp4/shapes.h kernels/nvfp4/format.h kernels/nvfp4/dual.h \

@@ -82,7 +82,7 @@ int nvfp4_gemm_launch_twin(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_b
                            cudaStream_t s);
 int nvfp4_gemm_launch_detail(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,
                              cudaStream_t s);
-/* gemm.cu compiled again as production (-DGS_NULL_TWIN): the null twin, production's code at
+/* gemm_null.cu (gemm.cu's production points compiled again as production): the null twin, production's code at
  * another address, launched as the twin is.  Linked into nvfp4-bench only, which registers it
  * (nvfp4_set_null_launcher); NVFP4_NULL launches it. */
 int nvfp4_gemm_launch_null(const nvfp4_variant *v, const nvfp4_kparams *kp, gs_buffer stamps,

@@ -635,14 +635,13 @@ const nvfp4_kparams *nvfp4_problem_kparams(nvfp4_problem *p, const nvfp4_variant
 
 /* The launcher of v's build: gemm.cu's for the production points, gemm_evidence.cu's and
  * gemm_dual_evidence.cu's (or evidence_none.c's) for the evidence points (points.h). */
-typedef nvfp4_gemm_launcher gemm_launcher;
-static const gemm_launcher k_launchers[3][3] = {
+static const nvfp4_gemm_launcher k_launchers[3][3] = {
     {nvfp4_gemm_launch_prod, nvfp4_gemm_launch_twin, nvfp4_gemm_launch_detail},
     {nvfp4_gemm_evidence_launch_prod, nvfp4_gemm_evidence_launch_twin, nvfp4_gemm_evidence_launch_detail},
     {nvfp4_gemm_dual_evidence_launch_prod, nvfp4_gemm_dual_evidence_launch_twin,
      nvfp4_gemm_dual_evidence_launch_detail}};
 
-static gemm_launcher null_launcher; /* NVFP4_NULL's: set by the program that links it */
+static nvfp4_gemm_launcher null_launcher; /* NVFP4_NULL's: set by the program that links it */
 
 void nvfp4_set_null_launcher(nvfp4_gemm_launcher fn)
 {
