@@ -109,6 +109,7 @@ out=$(scripts/readme.sh --check "$tmp/cg-unknown.md" 2>&1)
     && row "--check: an unknown commit's log left unchecked, said" pass || row "--check: an unknown commit's log left unchecked, said" FAIL
 # a twin-overhead table: rendered, an edited round fails; rounds without the detail column: refused
 edited_block "twin-overhead table" "$tmp/ov.md" "overhead-table samples/overhead-twin.tsv" '^| `g8k7168` | ' 's/| \(1\.[0-9]*\) \(1\.[0-9]*\) /| 2.0000 \2 /'
+edited_block "null-twin median" "$tmp/ov-null.md" "overhead-table samples/overhead-twin.tsv" '^| `g8k7168` | ' '/^| `g8k7168` | /s/| [0-9.]* |$/| 9.999 |/'
 edited_block "twin-overhead count" "$tmp/ov-count.md" "overhead-table samples/overhead-twin.tsv" '^Within the targets' 's/^Within the targets (twin x1.02, detail twin x1.08): [0-9]*/Within the targets (twin x1.02, detail twin x1.08): 99/'
 # the count against the targets, known answers at the edges: twin 1.0200 is within x1.02, detail 1.0801 is not
 awk -F'\t' -v OFS='\t' '/^#/ { print; next } $1 == "round" { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
