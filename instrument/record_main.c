@@ -590,13 +590,13 @@ int main(int argc, char **argv)
     twin_arg *stamped = run.stamp_build == GS_BUILD_DETAIL ? &detail : &twin;
     /* every timing before CUPTI is loaded into this process */
     {
-        /* the builds interleaved repetition by repetition (drift falls on all alike) */
+        /* the builds in one loop, blocks of repetitions in a balanced order (drift falls on all alike) */
         const gs_launch_fn fns[3] = {launch_build, launch_build, launch_build};
         void *const args[3] = {&prod, &twin, &detail};
         gs_timing t[3];
         const int n = stamped == &detail || detail_too ? 3 : 2;
         char what[128];
-        snprintf(what, sizeof what, "timing: %d builds interleaved, %d warm-up and %d timed repetitions", n, a.warmup,
+        snprintf(what, sizeof what, "timing: %d builds in blocks, %d warm-up and %d timed repetitions", n, a.warmup,
                  a.reps);
         step_begin(what);
         const int bad_timing = gs_time_interleaved(fns, args, n, s, &fl, a.warmup, a.reps, t);
