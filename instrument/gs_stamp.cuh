@@ -138,12 +138,6 @@ __device__ __forceinline__ uint32_t gs_warp_slot(const gs_buffer &b)
  * docs/notebook/2026-11-27-detail-stamps.md.) */
 __device__ __forceinline__ void gs_edge_pair(uint64_t *gt, uint64_t *clk)
 {
-#if defined(GS_STUDY_ABL) && (GS_STUDY_ABL & 4)
-    /* study: no wait for a timer edge */
-    *clk = gs_clock();
-    *gt = gs_globaltimer();
-    return;
-#endif
     uint64_t before = gs_clock(), g, after;
     const uint64_t g0 = gs_globaltimer();
     for (;;) {
@@ -173,11 +167,7 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.sm = (uint16_t)gs_smid();
     c.writer = gs_lane() == 0;
 #endif
-#if defined(GS_STUDY_ABL) && (GS_STUDY_ABL & 8)
-    if (0) { /* study: no start header */
-#else
     if (gs_lane() == 0) {
-#endif
         gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
@@ -293,11 +283,7 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
 #if GS_BATCH
     gs_flush(c);
 #endif
-#if defined(GS_STUDY_ABL) && (GS_STUDY_ABL & 8)
-    if (0) { /* study: no end header */
-#else
     if (gs_lane() == 0) {
-#endif
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
@@ -422,28 +408,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
 #define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
-#if defined(GS_STUDY_ABL) && (GS_STUDY_ABL & 1)
-/* study: no phase records (begin, end, batches) */
-#undef GS_BATCH_FLUSH
-#undef GS_SET_ROLE
-#undef GS_TILE
-#undef GS_BEGIN
-#undef GS_END
-#define GS_BATCH_FLUSH(c) ((void)(c))
-#define GS_SET_ROLE(c, r) ((c).flags = ((c).flags & ~0xFFu) | (uint8_t)(r))
-#define GS_TILE(c, t, g) ((void)(c), (void)(t), (void)(g))
-#define GS_BEGIN(c, ph) ((void)(c))
-#define GS_END(c, ph) ((void)(c))
-#endif
-#if defined(GS_STUDY_ABL) && (GS_STUDY_ABL & 2)
-/* study: no clock sampler */
-#undef GS_CLOCK_INIT
-#undef GS_CLOCK_DONE
-#undef GS_CLOCK_SAMPLER
-#define GS_CLOCK_INIT(workers) ((void)(workers))
-#define GS_CLOCK_DONE(c) ((void)(c))
-#define GS_CLOCK_SAMPLER(c) ((void)(c))
-#endif
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)

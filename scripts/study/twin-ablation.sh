@@ -4,8 +4,8 @@
 # in every build): a1 no phase records, a6 no clock sampler and no edge wait in the
 # headers, a7 both, base as committed.  Binaries built on
 # the development machine (build/study, carried as one archive).  scripts/ab-rounds.sh, 3 rounds
-# of 100 on the twelve overhead shapes, two passes in opposite build orders while time allows;
-# first, the dual harness table's processes (base: one launch per flush, then GPU MODE's harness).
+# of 100 on the twelve overhead shapes, two passes in opposite build orders while time allows.
+# Writes abl-summary.log, abl-rounds.tsv and abl-logs.tgz to OUT.
 set -u
 out=${OUT:-/tmp/gs-out}
 mkdir -p "$out" /tmp/logs
@@ -17,15 +17,6 @@ left() { echo $((${GS_STUDY_BUDGET:-540} - ($(date +%s) - t0))); }
     b=build/study
     tar xJf $b/bins.txz -C $b || exit 1
     for x in base a1 a6 a7; do ! ldd $b/$x-bench | grep "not found" || exit 1; done
-    # the harness table first: base's production, one launch per flush and GPU MODE's harness
-    D=d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168
-    for r in 1 2; do
-        for n in 1 15; do
-            $b/base-bench --dual --variants default --reps 50 --inputs $n --shapes $D --tsv /tmp/logs/harness-$r-$n.tsv \
-                >/tmp/logs/harness-$r-$n.log 2>&1
-            echo "-- harness round $r inputs $n rc $?"
-        done
-    done
     pass=0
     for order in "base a1 a6 a7" "a7 a6 a1 base"; do
         pass=$((pass + 1))
@@ -42,10 +33,10 @@ left() { echo $((${GS_STUDY_BUDGET:-540} - ($(date +%s) - t0))); }
         done
     done
     echo "== done, $(($(date +%s) - t0)) s"
-} 2>&1 | tee "$out/summary.log"
+} 2>&1 | tee "$out/abl-summary.log"
 for f in /tmp/logs/ab-*-[0-9]/*-[0-9]*.tsv; do
     [ -f "$f" ] || continue
     d=$(basename $(dirname $f)); x=$(basename $f .tsv)
     awk -F'\t' -v p=${d##*-} -v b=${x%-*} -v r=${x##*-} '!/^#/ && $1 != "shape" { print p "\t" b "\t" r "\t" $0 }' $f
-done >"$out/rounds.tsv"
-tar czf "$out/logs.tgz" -C /tmp/logs .
+done >"$out/abl-rounds.tsv"
+tar czf "$out/abl-logs.tgz" -C /tmp/logs .
