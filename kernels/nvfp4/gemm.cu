@@ -1248,7 +1248,11 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     load_cursor cur = {first, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
+#if defined(GS_STUDY_E1) /* study: the loading warp's path laid out first */
+        if (__builtin_expect(warp == 4 * CW, 1)) {
+#else
         if (warp == 4 * CW) {
+#endif
             /* the twins: how long the loading warp waits before its first token load */
             GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
