@@ -270,6 +270,9 @@ template <class Cfg> struct smem_plan {
                   "would wait for the slot it holds), 2+ stages and the ring-staged store (store_split_gate)");
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
                                            "227 KB of shared memory");
+#if defined(GS_STUDY_E7) || defined(GS_STUDY_E2)
+    static_assert(dyn_bytes + 2064 <= SMEM_LIMIT, "study: the twin's shared records do not fit");
+#endif
     static_assert(!pair_of<Cfg>() || (Cfg::GATE == 1 && X_IN_RING && Cfg::TILE_T == 256),
                   "nvfp4 gemm: the cluster pair's split K runs the 256-token B1/B2 pair whose last ring slot "
                   "carries the exchange (store_pair_gate)");
