@@ -5,6 +5,7 @@
 # usage: scripts/study/shift-mix.sh OUT
 set -u -o pipefail
 out=$1
+w=$(mktemp -d)
 for d in diag mix; do (cd build/$d/carry && xz -d nvfp4-bench.xz); done
 groups=("grouped||g8k7168,g8k2048,g2k4096,g2k1536"
     "dual|--dual|d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
@@ -15,9 +16,9 @@ for run in 1 2; do
     [ $run = 2 ] && b="mix=build/mix/carry/nvfp4-bench base=build/diag/carry/nvfp4-bench"
     for g in "${groups[@]}"; do
         IFS='|' read -r name args shapes <<<"$g"
-        GS_AB_BENCH_ARGS=$args scripts/ab-rounds.sh "$out/r$run/$name" 3 "$shapes" default 100 $b >/dev/null 2>>"$out/err.txt" ||
+        GS_AB_BENCH_ARGS=$args scripts/ab-rounds.sh "$w/r$run/$name" 3 "$shapes" default 100 $b >/dev/null 2>>"$out/err.txt" ||
             echo "shift-mix: run $run $name failed"
+        tar cf "$out/mix.tar" -C "$w" . # what is done so far comes back if the call is cut
     done
     echo "run $run done at $SECONDS s"
 done
-tar cf - -C "$out" r1 r2 | xz -6 -T8 >"$out/mix.tar.xz" && rm -rf "$out/r1" "$out/r2"
