@@ -7,9 +7,9 @@ set -u -o pipefail
 out=$1
 w=$(mktemp -d)
 for d in diag mix; do (cd build/$d/carry && xz -d nvfp4-bench.xz); done
-groups=("grouped||g8k7168,g8k2048,g2k4096,g2k1536"
+groups=("custom-grouped||m=320;n=3072;k=5120,m=96;n=7168;k=2048"
+    "grouped||g8k7168,g8k2048,g2k4096,g2k1536"
     "dual|--dual|d256n4096k7168,d256n3072k4096,d512n4096k7168,d512n3072k7168"
-    "custom-grouped||m=320;n=3072;k=5120,m=96;n=7168;k=2048"
     "custom-dual|--dual|dual:m=384;n=3072;k=4096,dual:m=128;n=2048;k=7168")
 for run in 1 2; do
     b="base=build/diag/carry/nvfp4-bench mix=build/mix/carry/nvfp4-bench"
