@@ -242,12 +242,8 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
     c.p_tag = mine ? c.tag : c.p_tag;
     c.p_phase = mine ? phase : c.p_phase;
     c.n++;
-#if defined(GS_STUDY_E3) /* study: no flush at 32 pending (never reached by the kernels here) */
-    ++c.pending;
-#else
     if (++c.pending == 32)
         gs_flush(c);
-#endif
 }
 #else
 /* The detail twin: lane 0 stores each record at its GS_END, `on` for the per-stage sub-phases
@@ -412,48 +408,6 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
 #define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
-#if defined(GS_STUDY_E2) && GS_BATCH
-/* study: the begin clocks kept in shared memory, not in registers through the phases */
-static __shared__ uint32_t gs_clk0_smem[32][GS_NUM_PHASES];
-__device__ __forceinline__ void gs_begin_smem(int ph)
-{
-    const uint32_t v = (uint32_t)gs_clock();
-    const uint32_t a = (uint32_t)__cvta_generic_to_shared(&gs_clk0_smem[gs_warp_index()][ph]);
-    asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
-}
-__device__ __forceinline__ uint32_t gs_clk0_load(int ph)
-{
-    uint32_t v;
-    const uint32_t a = (uint32_t)__cvta_generic_to_shared(&gs_clk0_smem[gs_warp_index()][ph]);
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
-    return v;
-}
-#undef GS_BEGIN
-#undef GS_END
-#define GS_BEGIN(c, ph) ((void)(c), gs_begin_smem(ph))
-#define GS_END(c, ph) gs_end((c), (uint8_t)(ph), gs_clk0_load(ph))
-#endif
-#if defined(GS_STUDY_E7) && GS_BATCH
-/* study: each record stored by lane 0 into a shared-memory ring (overwritten, never copied
- * out): what the records cost without their batches and global stores */
-static __shared__ uint4 gs_rec_smem[16][8];
-__device__ __forceinline__ void gs_end_smem(gs_ctx &c, uint8_t phase, uint32_t clk0)
-{
-    const uint32_t dur = (uint32_t)gs_clock() - clk0;
-    const uint32_t a = (uint32_t)__cvta_generic_to_shared(&gs_rec_smem[gs_warp_index() & 15][c.n & 7]);
-    asm volatile("{ .reg .pred p; setp.eq.u32 p, %0, 0; @p st.shared.v4.u32 [%1], {%2, %3, %4, %5}; }" ::"r"(
-                     gs_lane()),
-                 "r"(a), "r"(clk0), "r"(dur), "r"(c.tag), "r"((uint32_t)phase | c.flags << 8)
-                 : "memory");
-    c.n++;
-}
-#undef GS_END
-#undef GS_TILE
-#undef GS_BATCH_FLUSH
-#define GS_END(c, ph) gs_end_smem((c), (uint8_t)(ph), (c).clk0[ph])
-#define GS_TILE(c, t, g) ((c).tag = (uint32_t)(uint16_t)(t) | (uint32_t)(uint16_t)(g) << 16)
-#define GS_BATCH_FLUSH(c) ((void)(c))
-#endif
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
 #define GS_SUB_BEGIN(c, ph) GS_BEGIN(c, ph)

@@ -15,25 +15,10 @@
  * multiple of 2^-24 below 0.17: an fp16 (normal or subnormal) exactly, and mul.rn.f16x2
  * without .ftz returns it.  The GEMM's weights use this form (one multiply per pair) and
  * undo the 2^-14 on the fp32 accumulator. */
-#if defined(NVFP4_STUDY_MIX)
-/* study: 2^1, 2^5, 2^9 ((w << sh) >> 3 under its mask) */
-static __constant__ uint32_t nvfp4_study_mul[3] = {1u << 1, 1u << 5, 1u << 9};
-#endif
 static __device__ __forceinline__ uint32_t dequant_nibbles_x2m14(uint32_t w, int p, uint32_t scale2)
 {
-#if defined(NVFP4_STUDY_MIX)
-    /* study: half the shifts pinned to SHF (a rotate), half to IMAD (a multiply by a constant
-     * ptxas cannot see), in every build */
-    const int sh = 4 * (3 - p);
-    uint32_t a = w;
-    if (sh)
-        asm("shf.l.wrap.b32 %0, %1, %1, %2;" : "=r"(a) : "r"(w), "r"(sh));
-    const uint32_t b = sh ? w * nvfp4_study_mul[sh / 4 - 1] : w >> 3;
-    const uint32_t bits = (a & 0x80008000u) | (b & 0x0E000E00u);
-#else
     const uint32_t y = w << (4 * (3 - p));
     const uint32_t bits = (y & 0x80008000u) | ((y >> 3) & 0x0E000E00u);
-#endif
     return hmul2_rn(bits, scale2);
 }
 

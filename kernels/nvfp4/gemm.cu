@@ -270,9 +270,6 @@ template <class Cfg> struct smem_plan {
                   "would wait for the slot it holds), 2+ stages and the ring-staged store (store_split_gate)");
     static_assert(dyn_bytes <= SMEM_LIMIT, "nvfp4 gemm: this (stages, tile, tma_store) point does not fit in "
                                            "227 KB of shared memory");
-#if defined(GS_STUDY_E7) || defined(GS_STUDY_E2)
-    static_assert(dyn_bytes + 2064 <= SMEM_LIMIT, "study: the twin's shared records do not fit");
-#endif
     static_assert(!pair_of<Cfg>() || (Cfg::GATE == 1 && X_IN_RING && Cfg::TILE_T == 256),
                   "nvfp4 gemm: the cluster pair's split K runs the 256-token B1/B2 pair whose last ring slot "
                   "carries the exchange (store_pair_gate)");
@@ -1251,11 +1248,7 @@ __global__ void __launch_bounds__(threads_of<Cfg>(), 1)
     load_cursor cur = {first, 0, 0};
     if (producer) {
         setmaxnreg_dec<PRODUCER_REGS>();
-#if defined(GS_STUDY_E1) /* study: the loading warp's path laid out first */
-        if (__builtin_expect(warp == 4 * CW, 1)) {
-#else
         if (warp == 4 * CW) {
-#endif
             /* the twins: how long the loading warp waits before its first token load */
             GS_BEGIN(gs, GS_PROLOGUE);
             if (lane == 0)
