@@ -57,12 +57,6 @@
  * detail twin, whose per-stage stamps sit inside the main loops, stores each record at its
  * GS_END: a batch would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
-#ifndef GS_STUDY_NINC
-#define GS_STUDY_NINC 0
-#endif
-#ifndef GS_STUDY_FLUSH_END
-#define GS_STUDY_FLUSH_END 0
-#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -227,11 +221,7 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
 {
     if (c.pending == 0)
         return;
-#if GS_STUDY_NINC /* study: n counts stored batches, advanced at the flush */
-    const uint32_t lane = gs_lane(), idx = c.n + lane;
-#else
     const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
-#endif
     if (lane < c.pending && idx < c.b.capacity) {
         const uint64_t now = gs_clock();
         gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
@@ -239,9 +229,6 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
         gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
                         (uint8_t)c.flags, sm);
     }
-#if GS_STUDY_NINC
-    c.n += c.pending;
-#endif
     /* constants again: nothing of the batch stays live through the code that follows */
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 }
@@ -254,11 +241,8 @@ __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
     c.p_dur = mine ? dur : c.p_dur;
     c.p_tag = mine ? c.tag : c.p_tag;
     c.p_phase = mine ? phase : c.p_phase;
-#if !GS_STUDY_NINC
     c.n++;
-#endif
-    /* study (GS_STUDY_FLUSH_END): the batch stored at each STORE's end instead of the next GS_TILE */
-    if (++c.pending == 32 || (GS_STUDY_FLUSH_END && phase == GS_STORE))
+    if (++c.pending == 32)
         gs_flush(c);
 }
 #else
