@@ -57,22 +57,6 @@
  * detail twin, whose per-stage stamps sit inside the main loops, stores each record at its
  * GS_END: a batch would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
-/* study switches (scripts/study/loop-forms.sh): record forms that store the same data */
-#ifndef GS_STUDY_NINC /* the record count advanced when a batch is stored */
-#define GS_STUDY_NINC 0
-#endif
-#ifndef GS_STUDY_FLUSH_END /* each batch stored at its STORE's end instead of the next GS_TILE */
-#define GS_STUDY_FLUSH_END 0
-#endif
-#ifndef GS_STUDY_CLK32 /* phase clocks read as 32-bit %clock */
-#define GS_STUDY_CLK32 0
-#endif
-#ifndef GS_STUDY_LANE_REV /* record i of a batch in lane 31 - i */
-#define GS_STUDY_LANE_REV 0
-#endif
-#ifndef GS_STUDY_SEL_IF /* the lane's record taken under an if instead of selects */
-#define GS_STUDY_SEL_IF 0
-#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -102,13 +86,6 @@ __device__ __forceinline__ uint64_t gs_clock(void)
 {
     uint64_t c;
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
-    return c;
-}
-
-__device__ __forceinline__ uint32_t gs_clock32(void)
-{
-    uint32_t c;
-    asm volatile("mov.u32 %0, %%clock;" : "=r"(c)::"memory");
     return c;
 }
 
@@ -244,8 +221,7 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
 {
     if (c.pending == 0)
         return;
-    const uint32_t lane = GS_STUDY_LANE_REV ? 31u - gs_lane() : gs_lane();
-    const uint32_t idx = GS_STUDY_NINC ? c.n + lane : c.n - c.pending + lane;
+    const uint32_t lane = gs_lane(), idx = c.n - c.pending + lane;
     if (lane < c.pending && idx < c.b.capacity) {
         const uint64_t now = gs_clock();
         gs_record *const rec = c.b.records + (uint64_t)gs_warp_slot(c.b) * c.b.capacity + idx;
@@ -253,32 +229,20 @@ __device__ __forceinline__ void gs_flush(gs_ctx &c)
         gs_store_record(rec, now - (uint32_t)((uint32_t)now - c.p_clk0), c.p_dur, c.p_tag, (uint8_t)c.p_phase,
                         (uint8_t)c.flags, sm);
     }
-    if (GS_STUDY_NINC)
-        c.n += c.pending;
     /* constants again: nothing of the batch stays live through the code that follows */
     c.pending = c.p_clk0 = c.p_dur = c.p_tag = c.p_phase = 0;
 }
 
 __device__ __forceinline__ void gs_end(gs_ctx &c, uint8_t phase, uint32_t clk0)
 {
-    const uint32_t dur = (GS_STUDY_CLK32 ? gs_clock32() : (uint32_t)gs_clock()) - clk0;
-    const bool mine = (GS_STUDY_LANE_REV ? 31u - gs_lane() : gs_lane()) == c.pending;
-    if (GS_STUDY_SEL_IF) {
-        if (mine) {
-            c.p_clk0 = clk0;
-            c.p_dur = dur;
-            c.p_tag = c.tag;
-            c.p_phase = phase;
-        }
-    } else {
-        c.p_clk0 = mine ? clk0 : c.p_clk0;
-        c.p_dur = mine ? dur : c.p_dur;
-        c.p_tag = mine ? c.tag : c.p_tag;
-        c.p_phase = mine ? phase : c.p_phase;
-    }
-    if (!GS_STUDY_NINC)
-        c.n++;
-    if (++c.pending == 32 || (GS_STUDY_FLUSH_END && phase == GS_STORE))
+    const uint32_t dur = (uint32_t)gs_clock() - clk0;
+    const bool mine = gs_lane() == c.pending;
+    c.p_clk0 = mine ? clk0 : c.p_clk0;
+    c.p_dur = mine ? dur : c.p_dur;
+    c.p_tag = mine ? c.tag : c.p_tag;
+    c.p_phase = mine ? phase : c.p_phase;
+    c.n++;
+    if (++c.pending == 32)
         gs_flush(c);
 }
 #else
@@ -442,7 +406,7 @@ __device__ __forceinline__ void gs_clock_sampler(gs_ctx &c)
 #define GS_CLOCK_INIT(workers) gs_clock_init(workers)
 #define GS_CLOCK_DONE(c) ((void)(c), gs_clock_done())
 #define GS_CLOCK_SAMPLER(c) gs_clock_sampler(c)
-#define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = GS_STUDY_CLK32 ? gs_clock32() : (uint32_t)gs_clock()))
+#define GS_BEGIN(c, ph) ((void)((c).clk0[ph] = (uint32_t)gs_clock()))
 #define GS_END(c, ph) gs_end((c), (uint8_t)(ph), (c).clk0[ph])
 #if GS_TWIN >= 2
 #define GS_SUB_ENABLE(c, on) ((c).flags = (on) ? (c).flags | GS_CTX_SUB : (c).flags & ~GS_CTX_SUB)
