@@ -57,9 +57,6 @@
  * detail twin, whose per-stage stamps sit inside the main loops, stores each record at its
  * GS_END: a batch would stay live through the loops. */
 #define GS_BATCH (!GS_HOLD_SLOT) /* the two go together */
-#ifndef GS_STUDY_HDR_SKIP /* study: a buffer of capacity 1 also skips the warps' headers */
-#define GS_STUDY_HDR_SKIP 0
-#endif
 struct gs_ctx {
     gs_buffer b;
     uint32_t n;                   /* records this warp tried to store */
@@ -170,7 +167,7 @@ __device__ __forceinline__ void gs_init(gs_ctx &c, const gs_buffer &b, uint8_t r
     c.sm = (uint16_t)gs_smid();
     c.writer = gs_lane() == 0;
 #endif
-    if (gs_lane() == 0 && !(GS_STUDY_HDR_SKIP && b.capacity == 1)) {
+    if (gs_lane() == 0) {
         gs_warp_header *h = b.warps + slot;
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);
@@ -286,7 +283,7 @@ __device__ __forceinline__ void gs_finish(gs_ctx &c)
 #if GS_BATCH
     gs_flush(c);
 #endif
-    if (gs_lane() == 0 && !(GS_STUDY_HDR_SKIP && c.b.capacity == 1)) {
+    if (gs_lane() == 0) {
         gs_warp_header *h = c.b.warps + gs_warp_slot(c.b);
         uint64_t gt, clk;
         gs_edge_pair(&gt, &clk);

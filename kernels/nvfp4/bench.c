@@ -249,10 +249,6 @@ int main(int argc, char **argv)
             if (ok && alloc_stamps(v, p[0], 0, &st_twin) == 0 && alloc_stamps(v, p[0], 1, &st_detl) == 0) {
                 for (int i = 0; i < inputs; i++) {
                     twin[i] = (launch_arg){v, p[i], NVFP4_TWIN, st_twin.dev};
-                    /* study: GS_STUDY_CAP=0 runs the twin with every record store switched off at
-                     * run time (the warps' headers are still written) */
-                    if (getenv("GS_STUDY_CAP"))
-                        twin[i].stamps.capacity = (uint32_t)atoi(getenv("GS_STUDY_CAP"));
                     detl[i] = (launch_arg){v, p[i], NVFP4_DETAIL, st_detl.dev};
                     null[i] = (launch_arg){v, p[i], NVFP4_NULL, st_twin.dev};
                     b[0].args[i] = &prod[i];
