@@ -69,91 +69,12 @@ __device__ __forceinline__ void token_block(const nvfp4_tparams &tp, int block, 
     __syncthreads();
 }
 
-#ifndef GS_STUDY_TOKENS
 __global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const __grid_constant__ nvfp4_tparams tp)
 {
     griddep_launch_dependents(); /* the GEMM may start its set-up now; it waits before reading T */
     __shared__ uint4 stage[TOKEN_CHUNKS];
     token_block(tp, (int)blockIdx.x, stage, (int)threadIdx.x);
 }
-#define GS_STUDY_PER 1
-#else
-/* Study: 32-bit index arithmetic, and GS_STUDY_TOKENS token blocks per thread block, every
- * block's loads issued before any is dequantised. */
-#define GS_STUDY_PER GS_STUDY_TOKENS
-struct lean_in {
-    uint4 q;
-    uint32_t sc;
-    int g, first, units, u;
-};
-
-__device__ __forceinline__ void lean_load(const nvfp4_tparams &tp, int block, int tid, lean_in &in)
-{
-    int g = 0;
-    while (g + 1 < tp.groups && block >= tp.block_start[g + 1])
-        g++;
-    const int first = (block - tp.block_start[g]) * NVFP4_TOKEN_UNITS;
-    const int left = (int)tp.units[g] - first;
-    in.g = g;
-    in.first = first;
-    in.units = left < NVFP4_TOKEN_UNITS ? left : NVFP4_TOKEN_UNITS;
-    in.u = tid;
-    in.sc = 0;
-    if (tid < in.units) {
-        const unsigned K = (unsigned)tp.k[g], per_row = K / 32u, unit = (unsigned)(first + tid);
-        const unsigned row = unit / per_row, j = unit - row * per_row;
-        in.q = reinterpret_cast<const uint4 *>(tp.A[g])[unit];
-        const unsigned sf_off = (row / 128u) * (K / 64u) * 512u + (j / 2u) * 512u + (row & 31u) * 16u +
-                                ((row >> 5) & 3u) * 4u + 2u * (j & 1u);
-        in.sc = *reinterpret_cast<const uint16_t *>(tp.SFA[g] + sf_off);
-    }
-}
-
-__device__ __forceinline__ void lean_stage(const lean_in &in, uint4 *stage)
-{
-    uint32_t *const words = reinterpret_cast<uint32_t *>(stage);
-    if (in.u < in.units) {
-        const uint32_t sc = e4m3x2_to_f16x2((uint16_t)in.sc);
-        const uint32_t s_lo = (sc & 0xFFFFu) * 0x10001u, s_hi = (sc >> 16) * 0x10001u;
-        const uint32_t w[4] = {in.q.x, in.q.y, in.q.z, in.q.w};
-        const int c = in.u & 3, base = 16 * (in.u >> 2);
-#pragma unroll
-        for (int i = 0; i < 4; i++)
-#pragma unroll
-            for (int p = 0; p < 4; p++)
-                words[4 * token_chunk_slot(base + 4 * i + p) + c] = dequant_nibbles(w[i], p, i < 2 ? s_lo : s_hi);
-    }
-}
-
-__global__ void __launch_bounds__(NVFP4_TOKEN_UNITS) nvfp4_tokens_kernel(const __grid_constant__ nvfp4_tparams tp)
-{
-    griddep_launch_dependents();
-    __shared__ uint4 stage[GS_STUDY_PER][TOKEN_CHUNKS];
-    const int blocks = tp.block_start[tp.groups], tid = (int)threadIdx.x;
-    lean_in in[GS_STUDY_PER];
-#pragma unroll
-    for (int b = 0; b < GS_STUDY_PER; b++) {
-        const int block = GS_STUDY_PER * (int)blockIdx.x + b;
-        if (block < blocks)
-            lean_load(tp, block, tid, in[b]);
-        else
-            in[b].units = 0, in[b].u = tid, in[b].first = 0, in[b].g = 0;
-    }
-#pragma unroll
-    for (int b = 0; b < GS_STUDY_PER; b++)
-        lean_stage(in[b], stage[b]);
-    __syncthreads();
-#pragma unroll
-    for (int b = 0; b < GS_STUDY_PER; b++) {
-        if (in[b].units <= 0)
-            continue;
-        uint4 *const out = reinterpret_cast<uint4 *>(tp.T[in[b].g]) + 4 * (size_t)in[b].first;
-        const int chunks = 4 * in[b].units;
-        for (int k = tid; k < chunks; k += NVFP4_TOKEN_UNITS)
-            out[k] = stage[b][token_chunk_slot(k)];
-    }
-}
-#endif
 
 } // namespace
 
@@ -163,7 +84,7 @@ extern "C" int nvfp4_tokens_launch(const nvfp4_tparams *tp, cudaStream_t s)
     if (blocks < 1)
         return (int)cudaErrorInvalidValue;
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)((blocks + GS_STUDY_PER - 1) / GS_STUDY_PER));
+    cfg.gridDim = dim3((unsigned)blocks);
     cfg.blockDim = dim3(NVFP4_TOKEN_UNITS);
     cfg.stream = s;
     /* this launch's own error (cudaGetLastError could return an earlier call's) */
