@@ -50,7 +50,7 @@ GS_RUNDIR_SRCS := instrument/gs_file.c instrument/gs_run.c instrument/gs_phase_t
 GS_ANALYSIS_SRCS := analysis/edges.c analysis/json.c analysis/timeline.c analysis/phases.c analysis/run.c \
                 analysis/checks.c analysis/smtime.c analysis/boundaries.c analysis/verdicts.c analysis/trace.c analysis/diff.c \
                 analysis/roofline.c analysis/proposals.c analysis/evidence.c analysis/hwmetrics.c analysis/stalls.c \
-                analysis/plots.c analysis/widths.c analysis/workload.c analysis/report.c instrument/gs_sequence.c
+                analysis/plots.c analysis/widths.c analysis/workload.c analysis/warproles.c analysis/report.c instrument/gs_sequence.c
 GS_HOST_SRCS := $(GS_ANALYSIS_SRCS) $(GS_RUNDIR_SRCS)
 GS_HOST_OBJS := $(GS_HOST_SRCS:%.c=$(BUILD)/%.o)
 # importers of other tools' traces (jansson)
@@ -113,7 +113,7 @@ NVFP4_CHECK_OBJS := $(BUILD)/cuda/$(NVFP4_SELFCHECK:.c=.o) $(NVFP4_CUDA_C:%.c=$(
 
 TEST_NAMES := test_format test_sequence test_analysis test_report test_trace test_diff test_evidence test_nvfp4 test_cli \
               test_ptx test_ncu_compare test_widths test_rundir test_layout test_stalls test_checks test_proton test_builds \
-              test_dual test_near test_timing_order
+              test_dual test_near test_timing_order test_warproles
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%) $(BUILD)/tests/test_cupti
 TEST_PKGS := libcmocka-dev $(BUILD_PKGS) $(BUILD_PKGS_OPTIONAL) gnuplot-nox
 

@@ -164,6 +164,16 @@ void gs_checks_run(const gs_rundata *r, gs_checklist *out)
             "%llu dropped, %zu unfinished", (unsigned long long)r->tl.dropped, r->tl.warps_unfinished);
     }
 
+    /* where the run names its warps' roles: they must be the warps that recorded */
+    if (r->roles.n && r->roles.computed) {
+        int silent = 0;
+        for (int i = 0; i < r->roles.n; i++)
+            silent += r->roles.role[i].warps_recording == 0;
+        snprintf(name, sizeof name, "%s: warp roles", subject);
+        add(out, r->roles.warps_outside == 0 && silent == 0, name, "every recording warp in a role, each role recorded",
+            "%zu warps outside, %d of %d roles silent", r->roles.warps_outside, silent, r->roles.n);
+    }
+
     gs_release_stats rs;
     char why[128];
     const int rel = gs_release_compute(r, &rs, why, sizeof why);

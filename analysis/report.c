@@ -10,6 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The stats of phase p for role r: a sub-phase from the detail twin's stamps where the run has
+ * them (as the phases table takes them), every other phase from the twin's. */
+static const gs_phase_stats *role_stats(const gs_rundata *r, const gs_warp_role *role, int p)
+{
+    return r->has_detail && gs_phase_is_sub(&r->names, p) ? &role->ph_detail.ph[p] : &role->ph.ph[p];
+}
+
 /* Main loop by unit width (analysis/widths.h); absent for runs without units. */
 static void widths_json(gs_json *j, const gs_rundata *r)
 {
@@ -176,6 +183,32 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         gs_json_close(&j);
     }
     gs_json_close(&j);
+    if (r->roles.n && r->roles.computed) {
+        gs_json_arr(&j, "warp_roles");
+        for (int i = 0; i < r->roles.n; i++) {
+            const gs_warp_role *role = &r->roles.role[i];
+            gs_json_obj(&j, NULL);
+            gs_json_str(&j, "name", role->name);
+            gs_json_int(&j, "first_warp", role->first);
+            gs_json_int(&j, "last_warp", role->last);
+            gs_json_obj(&j, "phases");
+            for (int p = 0; p < GS_NUM_PHASES; p++) {
+                const gs_phase_stats *s = role_stats(r, role, p);
+                if (!s->instances)
+                    continue;
+                gs_json_obj(&j, gs_rundata_phase(r, p));
+                gs_json_num(&j, "busy_share", s->busy_share);
+                gs_json_int(&j, "instances", (long long)s->instances);
+                gs_json_num(&j, "cta_p50_us", s->cta_p50 / 1e3);
+                gs_json_num(&j, "cta_max_us", s->cta_max / 1e3);
+                gs_json_num(&j, "instance_p50_us", s->inst_p50 / 1e3);
+                gs_json_close(&j);
+            }
+            gs_json_close(&j);
+            gs_json_close(&j);
+        }
+        gs_json_close(&j);
+    }
     widths_json(&j, r);
     gs_json_obj(&j, "sm_time");
     for (int c = 0; c < GS_SMT_CATEGORIES; c++)
@@ -303,6 +336,42 @@ static void per_group_table(gs_buf *b, const gs_rundata *r)
     }
     free(sum);
     free(cnt);
+}
+
+/* Per warp role the run names (warproles.h): each phase its warps recorded, as in the phases
+ * table but over the role's warps only. */
+static void roles_table(gs_buf *b, const gs_rundata *r)
+{
+    const gs_warp_roles *wr = &r->roles;
+    if (!wr->n || !wr->computed)
+        return;
+    gs_buf_printf(b, "\n### Phases by warp role\n\nThe run names its warps' roles (meta.txt `warp_role.<i>.*`). "
+                     "For each role, each phase its warps recorded: the union of the phase's intervals over the "
+                     "role's warps in each CTA, summed over CTAs, as a share of the same CTA time as above; the "
+                     "per-CTA columns are that union per CTA.%s\n\n",
+                  r->has_detail ? " Indented sub-phases from the detail twin's stamps, over its own CTA time." : "");
+    gs_buf_printf(b, "| role | warps | phase | busy share | per CTA p50 us | max us | instances | per instance p50 us "
+                     "|\n|---|---|---|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < wr->n; i++) {
+        const gs_warp_role *role = &wr->role[i];
+        int rows = 0;
+        for (int p = 0; p < GS_NUM_PHASES; p++) {
+            const gs_phase_stats *s = role_stats(r, role, p);
+            if (!s->instances)
+                continue;
+            gs_buf_printf(b, "| %s | %u-%u | %s%s | %.2f%% |", role->name, role->first, role->last,
+                          gs_phase_is_pipeline(p) ? "" : "  ", gs_rundata_phase(r, p), 100 * s->busy_share);
+            us(b, s->cta_p50);
+            us(b, s->cta_max);
+            gs_buf_printf(b, " %zu |", s->instances);
+            us(b, s->inst_p50);
+            gs_buf_printf(b, "\n");
+            rows++;
+        }
+        if (!rows)
+            gs_buf_printf(b, "| %s | %u-%u | (no phase records) | - | - | - | 0 | - |\n", role->name, role->first,
+                          role->last);
+    }
 }
 
 /* A table cell: v in fmt (" ... |"), or "-" where v is not a number. */
@@ -700,6 +769,7 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         gs_buf_printf(&b, "\nIndented rows are sub-phases: each nests inside the phase it belongs to (meta.txt "
                           "`phase.<id>.within`), and sub-phases may overlap one another (an MMA in flight while the "
                           "next stage loads), so their shares do not add up to their phase's.\n");
+    roles_table(&b, r);
     per_group_table(&b, r);
     widths_table(&b, r);
     between_main_loops(&b, r);

@@ -164,6 +164,10 @@ int gs_rundata_load(gs_rundata *r, const char *dir, unsigned need, char *err, si
     if (detail < 0)
         goto fail;
     r->has_detail = detail;
+    if (gs_warp_roles_parse(&r->meta, r->trace.warps_per_cta, &r->roles, sub, sizeof sub)) {
+        snprintf(err, errlen, "%s/%s", dir, sub);
+        goto fail;
+    }
     if (gs_workload_compute(&r->units, r->tl.ctas, &r->work)) {
         snprintf(err, errlen, "out of memory analysing %s", dir);
         goto fail;
@@ -212,6 +216,7 @@ int gs_rundata_need(gs_rundata *r, unsigned need, char *err, size_t errlen)
             if (!oom)
                 take_detail_subs(r);
         }
+        oom = oom || gs_warp_roles_compute(&r->roles, &r->tl, r->has_detail ? &r->tl_detail : NULL);
     }
     if (todo & GS_NEED_SMTIME)
         oom = oom || gs_smtime_compute(&r->tl, (int)gs_meta_num(&r->meta, "sm_count", 0), &r->smt);
@@ -250,6 +255,7 @@ void gs_rundata_free(gs_rundata *r)
     gs_trace_free(&r->trace_detail);
     gs_timeline_free(&r->tl_detail);
     gs_phases_free(&r->phases_detail);
+    gs_warp_roles_free(&r->roles);
     gs_smtime_free(&r->smt);
     gs_phases_free(&r->phases);
 }

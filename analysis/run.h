@@ -15,6 +15,7 @@
 #include "workload.h"
 #include "stalls.h"
 #include "timeline.h"
+#include "warproles.h"
 #include "widths.h"
 
 /* The analyses a command needs (gs_rundata_load, gs_rundata_need). */
@@ -52,6 +53,7 @@ typedef struct gs_rundata {
     gs_trace trace_detail;
     gs_timeline tl_detail;
     gs_phases phases_detail; /* after the swap: the detail twin's fixed phases */
+    gs_warp_roles roles;     /* the warp roles the run names (meta.txt), their phases with GS_NEED_PHASES */
     /* timings */
     double time_ms, time_min_ms, time_max_ms; /* production build */
     double twin_ms, twin_min_ms, twin_max_ms;

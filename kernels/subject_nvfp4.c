@@ -258,6 +258,16 @@ int nvfp4_subject_geometry(nvfp4_ctx *c, const gs_record_args *a, gs_subject_run
     }
     gs_meta_set(meta, "ctas", "%u", ctas);
     gs_meta_set(meta, "threads_per_cta", "%u", wpc * 32);
+    nvfp4_warp_role roles[4];
+    const int nr = nvfp4_variant_warp_roles(c->v, roles, 4);
+    gs_meta_set(meta, "warp_roles", "%d", nr);
+    for (int i = 0; i < nr; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "warp_role.%d.name", i);
+        gs_meta_set(meta, key, "%s", roles[i].name);
+        snprintf(key, sizeof key, "warp_role.%d.warps", i);
+        gs_meta_set(meta, key, "%d-%d", roles[i].first, roles[i].last);
+    }
     run->ctas = ctas;
     run->warps_per_cta = wpc;
     run->events_per_warp = epw;

@@ -995,9 +995,56 @@ static void test_variants_and_stamp_geometry(void **state)
     }
 }
 
+/* The warp roles a recording names (meta.txt warp_role.*): for every point of both knob spaces
+ * they cover the CTA's warps exactly, in order and without overlap, consumer warpgroups first
+ * (gemm.cu's layout: warp >= 4 x consumers is the producer); gate 1's are B1's, then B2's. */
+static void check_roles(const nvfp4_variant *v)
+{
+    nvfp4_warp_role r[4];
+    const int n = nvfp4_variant_warp_roles(v, r, 4);
+    assert_int_equal(n, nvfp4_variant_consumers(v) + (v->warp_spec ? 1 : 0));
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(r[i].first, next);
+        assert_int_equal(r[i].last, next + 3);
+        assert_true(strlen(r[i].name) > 0 && strlen(r[i].name) < 63);
+        assert_null(strpbrk(r[i].name, "|`\t"));
+        next = r[i].last + 1;
+    }
+    assert_int_equal(next, nvfp4_variant_warps(v));
+    if (v->warp_spec)
+        assert_string_equal(r[n - 1].name, "producer warpgroup (loads)");
+    else
+        assert_non_null(strstr(r[0].name, "issues the loads"));
+    if (v->gate == 1) {
+        assert_true(!strncmp(r[0].name, "B1 warpgroup (GEMM1", 19));
+        assert_true(!strncmp(r[1].name, "B2 warpgroup (GEMM2", 19));
+    }
+    /* a short array takes the first roles only */
+    assert_int_equal(nvfp4_variant_warp_roles(v, r, 1), 1);
+}
+
+static void test_warp_roles(void **state)
+{
+    (void)state;
+    for (int i = 0; i < nvfp4_variant_count(); i++)
+        check_roles(nvfp4_variant_at(i));
+    for (int i = 0; i < nvfp4_dual_variant_count(); i++)
+        check_roles(nvfp4_dual_variant_at(i));
+    assert_int_equal(nvfp4_variant_warp_roles(NULL, NULL, 4), 0);
+    nvfp4_warp_role r[4];
+    assert_int_equal(nvfp4_variant_warp_roles(nvfp4_dual_variant_find("s4_w64_t128_ws_p_tma_pp_g2"), r, 4), 3);
+    assert_string_equal(r[0].name, "ping-pong warpgroup 0 (even units)");
+    assert_string_equal(r[1].name, "ping-pong warpgroup 1 (odd units)");
+    assert_int_equal(nvfp4_variant_warp_roles(nvfp4_variant_find("s1_w128_t128"), r, 4), 2);
+    assert_string_equal(r[0].name, "consumer warpgroup 0 (rows 0-63; issues the loads)");
+    assert_string_equal(r[1].name, "consumer warpgroup 1 (rows 64-127)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_warp_roles),
         cmocka_unit_test(test_e2m1_every_code),
         cmocka_unit_test(test_kperm_bijection_per_block),
         cmocka_unit_test(test_kperm_matches_fragment_layout),

@@ -1,4 +1,5 @@
 /* The knob space of the NVFP4 kernel (see variants.h). */
+#include <stdio.h>
 #include "variants.h"
 
 #include <string.h>
@@ -149,6 +150,39 @@ int nvfp4_variant_runs_unit(const nvfp4_variant *v, int position, int warpgroup)
 int nvfp4_variant_warps(const nvfp4_variant *v)
 {
     return v ? nvfp4_variant_consumers(v) * 4 + (v->warp_spec ? 4 : 0) : 0;
+}
+
+int nvfp4_variant_warp_roles(const nvfp4_variant *v, nvfp4_warp_role *out, int max)
+{
+    if (!v)
+        return 0;
+    const int cw = nvfp4_variant_consumers(v);
+    int n = 0;
+    for (int g = 0; g < cw && n < max; g++, n++) {
+        /* without a producer warpgroup, thread 0 of consumer warpgroup 0 issues the loads */
+        const char *loads = !v->warp_spec && g == 0 ? "; issues the loads" : "";
+        nvfp4_warp_role *r = &out[n];
+        char name[128]; /* every name here is under 63 characters; the bound is for the compiler */
+        r->first = 4 * g;
+        r->last = 4 * g + 3;
+        if (v->gate == 1)
+            snprintf(name, sizeof name, "%s warpgroup (GEMM%d%s)", g ? "B2" : "B1", g + 1, loads);
+        else if (v->pingpong)
+            snprintf(name, sizeof name, "ping-pong warpgroup %d (%s units%s)", g, g ? "odd" : "even", loads);
+        else if (v->gate == 2)
+            snprintf(name, sizeof name, "B1+B2 warpgroup %d (both GEMMs, rows %d-%d%s)", g, 64 * g, 64 * g + 63,
+                     loads);
+        else
+            snprintf(name, sizeof name, "consumer warpgroup %d (rows %d-%d%s)", g, 64 * g, 64 * g + 63, loads);
+        snprintf(r->name, sizeof r->name, "%.63s", name);
+    }
+    if (v->warp_spec && n < max) {
+        snprintf(out[n].name, sizeof out[n].name, "producer warpgroup (loads)");
+        out[n].first = 4 * cw;
+        out[n].last = 4 * cw + 3;
+        n++;
+    }
+    return n;
 }
 
 long long nvfp4_variant_partial_floats(const nvfp4_variant *v)

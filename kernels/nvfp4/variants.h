@@ -64,6 +64,14 @@ int nvfp4_variant_unit_warpgroups(const nvfp4_variant *v);
 int nvfp4_variant_runs_unit(const nvfp4_variant *v, int position, int warpgroup);
 /* Threads per CTA / 32: 4 per consumer warpgroup, +4 for the producer warpgroup. */
 int nvfp4_variant_warps(const nvfp4_variant *v);
+/* A range of a CTA's warps with one job, as gemm.cu lays them out: the consumer warpgroups first,
+ * then the producer warpgroup (warp_spec). */
+typedef struct nvfp4_warp_role {
+    char name[64];
+    int first, last; /* warps, inclusive */
+} nvfp4_warp_role;
+/* v's warp roles into out (at most max, 3 are enough for every point); their count, 0 for NULL. */
+int nvfp4_variant_warp_roles(const nvfp4_variant *v, nvfp4_warp_role *out, int max);
 /* Floats of one split-K partial-sum buffer: the accumulators of every warpgroup of a unit (gate 2:
  * two sets each) for tile_t tokens. */
 long long nvfp4_variant_partial_floats(const nvfp4_variant *v);
