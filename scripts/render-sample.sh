@@ -14,7 +14,8 @@ if { [ ! -f "$src/meta.txt" ] || [ ! -f "$src/stamps.gss.gz" ]; } && [ ! -f "$sr
     echo "gemmscope: no GPU here and no recorded sample for SHAPE=$1; samples: $names" >&2
     exit 1
 fi
-echo "gemmscope: no GPU here; rendering the recorded H100 sample $src"
+gpu=$(sed -n 's/^gpu = //p' "$src/meta.txt" 2>/dev/null || true) # the device it was recorded on
+echo "gemmscope: no GPU here; rendering the recorded sample $src${gpu:+ (recorded on an $gpu)}"
 tmp=$dst.tmp.$$
 rm -rf "$tmp"
 mkdir -p "$tmp"
