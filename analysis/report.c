@@ -10,11 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The stats of phase p for role r: a sub-phase from the detail twin's stamps where the run has
- * them (as the phases table takes them), every other phase from the twin's. */
+/* The stats of phase p for role r: a main-loop sub-phase from the detail twin's stamps where the
+ * run has them (as the phases table takes them, run.c), every other phase from the twin's. */
 static const gs_phase_stats *role_stats(const gs_rundata *r, const gs_warp_role *role, int p)
 {
-    return r->has_detail && gs_phase_is_sub(&r->names, p) ? &role->ph_detail.ph[p] : &role->ph.ph[p];
+    int subs[GS_NUM_PHASES];
+    const int n = r->has_detail ? gs_phase_main_subs(&r->names, subs) : 0;
+    for (int i = 0; i < n; i++)
+        if (subs[i] == p)
+            return &role->ph_detail.ph[p];
+    return &role->ph.ph[p];
 }
 
 /* Main loop by unit width (analysis/widths.h); absent for runs without units. */
@@ -348,8 +353,8 @@ static void roles_table(gs_buf *b, const gs_rundata *r)
     gs_buf_printf(b, "\n### Phases by warp role\n\nThe run names its warps' roles (meta.txt `warp_role.<i>.*`). "
                      "For each role, each phase its warps recorded: the union of the phase's intervals over the "
                      "role's warps in each CTA, summed over CTAs, as a share of the same CTA time as above; the "
-                     "per-CTA columns are that union per CTA.%s\n\n",
-                  r->has_detail ? " Indented sub-phases from the detail twin's stamps, over its own CTA time." : "");
+                     "per-CTA columns are that union per CTA. Rows indented as in the Phases table.%s\n\n",
+                  r->has_detail ? " The main loop's sub-phases from the detail twin's stamps, over its own CTA time." : "");
     gs_buf_printf(b, "| role | warps | phase | busy share | per CTA p50 us | max us | instances | per instance p50 us "
                      "|\n|---|---|---|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < wr->n; i++) {

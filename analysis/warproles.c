@@ -39,12 +39,31 @@ static int parse_range(const char *s, unsigned *first, unsigned *last)
     return 0;
 }
 
+/* Every warp_role.* key must be `warp_role.<i>.name` or `.warps` with i below the count n (0 when
+ * the run declares none): a key past it is a writer's mistake, not a role to drop in silence. */
+static int stray_keys(const gs_meta *m, long n, char *err, size_t errlen)
+{
+    static const char prefix[] = "warp_role.";
+    for (int k = 0; k < m->n; k++) {
+        const char *key = m->kv[k].key, *e;
+        if (strncmp(key, prefix, sizeof prefix - 1))
+            continue;
+        const long i = parse_index(key + sizeof prefix - 1, &e);
+        if (i < 0 || i >= n || (strcmp(e, ".name") && strcmp(e, ".warps"))) {
+            snprintf(err, errlen, "meta.txt: %.60s is not a key of one of the run's %ld warp roles (warp_roles)", key,
+                     n);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int gs_warp_roles_parse(const gs_meta *m, unsigned warps_per_cta, gs_warp_roles *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     const char *count = gs_meta_get(m, "warp_roles");
     if (!count)
-        return 0;
+        return stray_keys(m, 0, err, errlen);
     const char *e;
     const long n = parse_index(count, &e);
     if (n < 1 || n > GS_MAX_WARP_ROLES || *e) {
@@ -52,6 +71,8 @@ int gs_warp_roles_parse(const gs_meta *m, unsigned warps_per_cta, gs_warp_roles 
                  GS_MAX_WARP_ROLES);
         return -1;
     }
+    if (stray_keys(m, n, err, errlen))
+        return -1;
     for (int i = 0; i < (int)n; i++) {
         gs_warp_role *r = &out->role[i];
         char key[64];
@@ -63,6 +84,11 @@ int gs_warp_roles_parse(const gs_meta *m, unsigned warps_per_cta, gs_warp_roles 
             return -1;
         }
         snprintf(r->name, sizeof r->name, "%s", name);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(out->role[j].name, r->name)) {
+                snprintf(err, errlen, "meta.txt: warp_role.%d.name repeats warp_role.%d's (%.40s)", i, j, r->name);
+                return -1;
+            }
         snprintf(key, sizeof key, "warp_role.%d.warps", i);
         const char *warps = gs_meta_get(m, key);
         if (!warps || parse_range(warps, &r->first, &r->last) || r->last >= warps_per_cta) {

@@ -29,7 +29,8 @@ typedef struct gs_warp_roles {
 } gs_warp_roles;
 
 /* Reads the roles from meta: 0 (n = 0 when the run names none), or -1 with one line in err for
- * a count, name or range no real run writes (not 1..32, empty, past warps_per_cta, overlapping). */
+ * a count, name or range no real run writes (not 1..32, empty, repeated, past warps_per_cta,
+ * overlapping) or a warp_role.* key that is not one of the declared roles' two. */
 int gs_warp_roles_parse(const gs_meta *m, unsigned warps_per_cta, gs_warp_roles *out, char *err, size_t errlen);
 /* Each role's phases from tl (and from detail, may be NULL); -1 out of memory. */
 int gs_warp_roles_compute(gs_warp_roles *wr, const gs_timeline *tl, const gs_timeline *detail);

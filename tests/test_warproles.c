@@ -259,6 +259,11 @@ static void bad_declarations_refused(void **state)
         {"warp_role.1.warps", "99999999999999999999", "is not a range"},
         {"warp_role.2.warps", "0-2", "warp_role.2.warps (0-2) overlaps warp_role.0's (0-0)"},
         {"warp_role.1.warps", NULL, "warp_role.1.warps = (missing) is not a range"},
+        {"warp_role.2.name", "producer", "warp_role.2.name repeats warp_role.0's (producer)"},
+        {"warp_role.3.name", "publisher", "warp_role.3.name is not a key of one of the run's 3 warp roles"},
+        {"warp_role.1.first", "1", "warp_role.1.first is not a key of one of the run's 3 warp roles"},
+        {"warp_role.x.name", "a", "warp_role.x.name is not a key"},
+        {"warp_roles", NULL, "warp_role.0.name is not a key of one of the run's 0 warp roles"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char d[128], err[256];
