@@ -396,6 +396,17 @@ out:
     return rc;
 }
 
+void gs_phases_take_subs(const gs_phase_table *names, gs_phases *twin, gs_phases *detail)
+{
+    int subs[GS_NUM_PHASES];
+    const int n = gs_phase_main_subs(names, subs);
+    for (int i = 0; i < n; i++) {
+        const gs_phase_stats t = twin->ph[subs[i]];
+        twin->ph[subs[i]] = detail->ph[subs[i]];
+        detail->ph[subs[i]] = t;
+    }
+}
+
 void gs_phases_free(gs_phases *p)
 {
     for (int i = 0; i < GS_NUM_PHASES; i++)

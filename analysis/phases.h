@@ -3,6 +3,7 @@
 #ifndef GS_PHASES_H
 #define GS_PHASES_H
 
+#include "../instrument/gs_phase_table.h"
 #include "timeline.h"
 
 typedef struct gs_phase_stats {
@@ -22,6 +23,9 @@ typedef struct gs_phases {
 } gs_phases;
 
 int gs_phases_compute(const gs_timeline *tl, gs_phases *out);
+/* The detail twin's main-loop sub-phases (names: gs_phase_main_subs) into the twin's stats, swapped
+ * so that each struct still owns what it frees: every figure from the twin's stamps but those. */
+void gs_phases_take_subs(const gs_phase_table *names, gs_phases *twin, gs_phases *detail);
 void gs_phases_free(gs_phases *p);
 
 /* The q-quantile of v (linear interpolation; reorders v); NaN for n == 0. */

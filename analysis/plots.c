@@ -160,7 +160,7 @@ static int plot_hist(const gs_rundata *r, const char *outdir, char *err, size_t 
     gs_buf dat = {0}, gp = {0};
     int blocks[GS_NUM_PHASES], from_detail[GS_NUM_PHASES], nb = 0;
     /* each phase's instances from the stamps its figures come from: the main loop's sub-phases
-     * from the detail twin's where the run has them (run.h, take_detail_subs) */
+     * from the detail twin's where the run has them (run.c, gs_phases_take_subs) */
     int subs[GS_NUM_PHASES], is_sub[GS_NUM_PHASES] = {0};
     const int ns = gs_phase_main_subs(&r->names, subs);
     for (int i = 0; i < ns; i++)

@@ -10,16 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The stats of phase p for role r: a main-loop sub-phase from the detail twin's stamps where the
- * run has them (as the phases table takes them, run.c), every other phase from the twin's. */
-static const gs_phase_stats *role_stats(const gs_rundata *r, const gs_warp_role *role, int p)
+/* One phase's figures, as summary.json's phases and warp roles give them. */
+static void phase_stats_json(gs_json *j, const gs_phase_stats *s)
 {
-    int subs[GS_NUM_PHASES];
-    const int n = r->has_detail ? gs_phase_main_subs(&r->names, subs) : 0;
-    for (int i = 0; i < n; i++)
-        if (subs[i] == p)
-            return &role->ph_detail.ph[p];
-    return &role->ph.ph[p];
+    gs_json_num(j, "busy_share", s->busy_share);
+    gs_json_int(j, "instances", (long long)s->instances);
+    gs_json_int(j, "ctas", (long long)s->ctas);
+    gs_json_num(j, "cta_p50_us", s->cta_p50 / 1e3);
+    gs_json_num(j, "cta_p90_us", s->cta_p90 / 1e3);
+    gs_json_num(j, "cta_max_us", s->cta_max / 1e3);
+    gs_json_num(j, "instance_p50_us", s->inst_p50 / 1e3);
+    gs_json_num(j, "instance_p90_us", s->inst_p90 / 1e3);
+    gs_json_num(j, "instance_max_us", s->inst_max / 1e3);
 }
 
 /* Main loop by unit width (analysis/widths.h); absent for runs without units. */
@@ -172,15 +174,7 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
         if (!s->instances)
             continue;
         gs_json_obj(&j, gs_rundata_phase(r, p));
-        gs_json_num(&j, "busy_share", s->busy_share);
-        gs_json_int(&j, "instances", (long long)s->instances);
-        gs_json_int(&j, "ctas", (long long)s->ctas);
-        gs_json_num(&j, "cta_p50_us", s->cta_p50 / 1e3);
-        gs_json_num(&j, "cta_p90_us", s->cta_p90 / 1e3);
-        gs_json_num(&j, "cta_max_us", s->cta_max / 1e3);
-        gs_json_num(&j, "instance_p50_us", s->inst_p50 / 1e3);
-        gs_json_num(&j, "instance_p90_us", s->inst_p90 / 1e3);
-        gs_json_num(&j, "instance_max_us", s->inst_max / 1e3);
+        phase_stats_json(&j, s);
         if (p != GS_MAINLOOP) {
             gs_json_num(&j, "exposed_share", r->smt.exposed_share[p]);
             gs_json_num(&j, "amdahl_bound", r->smt.amdahl_bound[p]);
@@ -198,15 +192,11 @@ int gs_summary_write(const gs_rundata *r, const char *path, char *err, size_t er
             gs_json_int(&j, "last_warp", role->last);
             gs_json_obj(&j, "phases");
             for (int p = 0; p < GS_NUM_PHASES; p++) {
-                const gs_phase_stats *s = role_stats(r, role, p);
+                const gs_phase_stats *s = &role->ph.ph[p];
                 if (!s->instances)
                     continue;
                 gs_json_obj(&j, gs_rundata_phase(r, p));
-                gs_json_num(&j, "busy_share", s->busy_share);
-                gs_json_int(&j, "instances", (long long)s->instances);
-                gs_json_num(&j, "cta_p50_us", s->cta_p50 / 1e3);
-                gs_json_num(&j, "cta_max_us", s->cta_max / 1e3);
-                gs_json_num(&j, "instance_p50_us", s->inst_p50 / 1e3);
+                phase_stats_json(&j, s);
                 gs_json_close(&j);
             }
             gs_json_close(&j);
@@ -343,6 +333,20 @@ static void per_group_table(gs_buf *b, const gs_rundata *r)
     free(cnt);
 }
 
+/* A phase's cells in the Phases table and the warp-role one: "| [  ]NAME | share | per-CTA p50, p90,
+ * max | instances | per-instance p50, max |" (indented: not one of the four pipeline phases). */
+static void phase_cells(gs_buf *b, const gs_rundata *r, int p, const gs_phase_stats *s)
+{
+    gs_buf_printf(b, " %s%s | %.2f%% |", gs_phase_is_pipeline(p) ? "" : "  ", gs_rundata_phase(r, p), 100 * s->busy_share);
+    us(b, s->cta_p50);
+    us(b, s->cta_p90);
+    us(b, s->cta_max);
+    gs_buf_printf(b, " %zu |", s->instances);
+    us(b, s->inst_p50);
+    us(b, s->inst_max);
+    gs_buf_printf(b, "\n");
+}
+
 /* Per warp role the run names (warproles.h): each phase its warps recorded, as in the phases
  * table but over the role's warps only. */
 static void roles_table(gs_buf *b, const gs_rundata *r)
@@ -355,27 +359,22 @@ static void roles_table(gs_buf *b, const gs_rundata *r)
                      "role's warps in each CTA, summed over CTAs, as a share of the same CTA time as above; the "
                      "per-CTA columns are that union per CTA. Rows indented as in the Phases table.%s\n\n",
                   r->has_detail ? " The main loop's sub-phases from the detail twin's stamps, over its own CTA time." : "");
-    gs_buf_printf(b, "| role | warps | phase | busy share | per CTA p50 us | max us | instances | per instance p50 us "
-                     "|\n|---|---|---|---:|---:|---:|---:|---:|\n");
+    gs_buf_printf(b, "| role | warps | phase | busy share | per CTA p50 us | p90 us | max us | instances | per "
+                     "instance p50 us | max us |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < wr->n; i++) {
         const gs_warp_role *role = &wr->role[i];
         int rows = 0;
         for (int p = 0; p < GS_NUM_PHASES; p++) {
-            const gs_phase_stats *s = role_stats(r, role, p);
+            const gs_phase_stats *s = &role->ph.ph[p];
             if (!s->instances)
                 continue;
-            gs_buf_printf(b, "| %s | %u-%u | %s%s | %.2f%% |", role->name, role->first, role->last,
-                          gs_phase_is_pipeline(p) ? "" : "  ", gs_rundata_phase(r, p), 100 * s->busy_share);
-            us(b, s->cta_p50);
-            us(b, s->cta_max);
-            gs_buf_printf(b, " %zu |", s->instances);
-            us(b, s->inst_p50);
-            gs_buf_printf(b, "\n");
+            gs_buf_printf(b, "| %s | %u-%u |", role->name, role->first, role->last);
+            phase_cells(b, r, p, s);
             rows++;
         }
         if (!rows)
-            gs_buf_printf(b, "| %s | %u-%u | (no phase records) | - | - | - | 0 | - |\n", role->name, role->first,
-                          role->last);
+            gs_buf_printf(b, "| %s | %u-%u | (no phase records) | - | - | - | - | 0 | - | - |\n", role->name,
+                          role->first, role->last);
     }
 }
 
@@ -757,14 +756,8 @@ int gs_report_write(const gs_rundata *r, const char *path, const char *plots_not
         const gs_phase_stats *s = &ph->ph[p];
         if (!s->instances)
             continue;
-        gs_buf_printf(&b, "| %s%s | %.2f%% |", gs_phase_is_pipeline(p) ? "" : "  ", gs_rundata_phase(r, p), 100 * s->busy_share);
-        us(&b, s->cta_p50);
-        us(&b, s->cta_p90);
-        us(&b, s->cta_max);
-        gs_buf_printf(&b, " %zu |", s->instances);
-        us(&b, s->inst_p50);
-        us(&b, s->inst_max);
-        gs_buf_printf(&b, "\n");
+        gs_buf_printf(&b, "|");
+        phase_cells(&b, r, p, s);
     }
 
     int subs = 0;

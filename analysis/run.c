@@ -91,19 +91,6 @@ static int read_stamps(const char *dir, const char *name, int required, gs_trace
     return 1;
 }
 
-/* The detail twin's main-loop sub-phases into the plain twin's phase stats (swapped, so that
- * each struct still owns what it frees). */
-static void take_detail_subs(gs_rundata *r)
-{
-    int subs[GS_NUM_PHASES];
-    const int n = gs_phase_main_subs(&r->names, subs);
-    for (int i = 0; i < n; i++) {
-        const gs_phase_stats t = r->phases.ph[subs[i]];
-        r->phases.ph[subs[i]] = r->phases_detail.ph[subs[i]];
-        r->phases_detail.ph[subs[i]] = t;
-    }
-}
-
 /* The detail twin's sub-phase columns into the width rows of the plain twin's table. */
 static void take_detail_widths(gs_widths *w, const gs_widths *d)
 {
@@ -214,9 +201,9 @@ int gs_rundata_need(gs_rundata *r, unsigned need, char *err, size_t errlen)
         if (r->has_detail && !oom) {
             oom = gs_phases_compute(&r->tl_detail, &r->phases_detail);
             if (!oom)
-                take_detail_subs(r);
+                gs_phases_take_subs(&r->names, &r->phases, &r->phases_detail);
         }
-        oom = oom || gs_warp_roles_compute(&r->roles, &r->tl, r->has_detail ? &r->tl_detail : NULL);
+        oom = oom || gs_warp_roles_compute(&r->roles, &r->names, &r->tl, r->has_detail ? &r->tl_detail : NULL);
     }
     if (todo & GS_NEED_SMTIME)
         oom = oom || gs_smtime_compute(&r->tl, (int)gs_meta_num(&r->meta, "sm_count", 0), &r->smt);

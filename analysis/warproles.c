@@ -1,38 +1,29 @@
 #include "warproles.h"
+#include "../instrument/gs_tsv.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A whole number 0..4096 at s; its end in *end; -1 when none. */
-static long parse_index(const char *s, const char **end)
+/* s[0..len) as a whole number of at most max (gs_tsv_uint on a copy); -1 when it is not. */
+static long whole(const char *s, size_t len, uint64_t max)
 {
-    if (*s < '0' || *s > '9')
+    char buf[24];
+    uint64_t v;
+    if (len >= sizeof buf)
         return -1;
-    errno = 0;
-    char *e;
-    const long v = strtol(s, &e, 10);
-    if (errno || v > 4096)
-        return -1;
-    *end = e;
-    return v;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    return gs_tsv_uint(buf, max, &v) ? -1 : (long)v;
 }
 
 /* "A-B" or "A" into first/last; -1 when malformed. */
 static int parse_range(const char *s, unsigned *first, unsigned *last)
 {
-    const char *e;
-    const long a = parse_index(s, &e);
-    if (a < 0)
-        return -1;
-    long b = a;
-    if (*e == '-') {
-        b = parse_index(e + 1, &e);
-        if (b < 0)
-            return -1;
-    }
-    if (*e || b < a)
+    const char *dash = strchr(s, '-');
+    const long a = whole(s, dash ? (size_t)(dash - s) : strlen(s), GS_MAX_WARP_ROLES - 1),
+               b = dash ? whole(dash + 1, strlen(dash + 1), GS_MAX_WARP_ROLES - 1) : a;
+    if (a < 0 || b < a)
         return -1;
     *first = (unsigned)a;
     *last = (unsigned)b;
@@ -45,10 +36,11 @@ static int stray_keys(const gs_meta *m, long n, char *err, size_t errlen)
 {
     static const char prefix[] = "warp_role.";
     for (int k = 0; k < m->n; k++) {
-        const char *key = m->kv[k].key, *e;
+        const char *key = m->kv[k].key;
         if (strncmp(key, prefix, sizeof prefix - 1))
             continue;
-        const long i = parse_index(key + sizeof prefix - 1, &e);
+        const char *idx = key + sizeof prefix - 1, *e = strchr(idx, '.');
+        const long i = e ? whole(idx, (size_t)(e - idx), GS_MAX_WARP_ROLES) : -1;
         if (i < 0 || i >= n || (strcmp(e, ".name") && strcmp(e, ".warps"))) {
             snprintf(err, errlen, "meta.txt: %.60s is not a key of one of the run's %ld warp roles (warp_roles)", key,
                      n);
@@ -64,9 +56,8 @@ int gs_warp_roles_parse(const gs_meta *m, unsigned warps_per_cta, gs_warp_roles 
     const char *count = gs_meta_get(m, "warp_roles");
     if (!count)
         return stray_keys(m, 0, err, errlen);
-    const char *e;
-    const long n = parse_index(count, &e);
-    if (n < 1 || n > GS_MAX_WARP_ROLES || *e) {
+    const long n = whole(count, strlen(count), GS_MAX_WARP_ROLES);
+    if (n < 1) {
         snprintf(err, errlen, "meta.txt: warp_roles = %.40s is not a whole number in [1, %d]", count,
                  GS_MAX_WARP_ROLES);
         return -1;
@@ -107,55 +98,54 @@ int gs_warp_roles_parse(const gs_meta *m, unsigned warps_per_cta, gs_warp_roles 
     return 0;
 }
 
-/* The index of the role holding warp w, or -1. */
-static int role_of(const gs_warp_roles *wr, unsigned w)
-{
-    for (int i = 0; i < wr->n; i++)
-        if (w >= wr->role[i].first && w <= wr->role[i].last)
-            return i;
-    return -1;
-}
-
-/* tl's events of role i's warps as a timeline of their own (the same CTAs and spans: busy
- * shares stay shares of the whole CTA time); *recording: (CTA, warp) pairs among them. */
-static int role_phases(const gs_warp_roles *wr, int i, const gs_timeline *tl, gs_phases *out, size_t *recording,
-                       size_t *outside)
+/* tl's events of role i's warps (role_of: each warp index's role, -1 for none) as a timeline of
+ * their own: the same CTAs and spans, so busy shares stay shares of the whole CTA time. */
+static int role_phases(const signed char *role_of, int i, const gs_timeline *tl, gs_phases *out)
 {
     gs_timeline sub = *tl;
     sub.cta_first = NULL; /* the analyses find each CTA's run themselves */
     sub.ev = malloc((tl->n_events ? tl->n_events : 1) * sizeof *sub.ev);
     if (!sub.ev)
         return -1;
-    size_t n = 0, rec = 0, out_w = 0;
-    for (size_t k = 0; k < tl->n_events; k++) {
-        const gs_event *e = &tl->ev[k];
-        /* events come grouped by warp: a new (CTA, warp) starts where either changes */
-        const int first_of_warp = k == 0 || e->cta != tl->ev[k - 1].cta || e->warp != tl->ev[k - 1].warp;
-        const int r = role_of(wr, e->warp);
-        if (r == i) {
-            sub.ev[n++] = *e;
-            rec += first_of_warp;
-        } else if (r < 0) {
-            out_w += first_of_warp;
-        }
-    }
-    sub.n_events = n;
+    sub.n_events = 0;
+    for (size_t k = 0; k < tl->n_events; k++)
+        if (tl->ev[k].warp < GS_MAX_WARP_ROLES && role_of[tl->ev[k].warp] == i)
+            sub.ev[sub.n_events++] = tl->ev[k];
     const int rc = gs_phases_compute(&sub, out);
     free(sub.ev);
-    if (recording)
-        *recording = rec;
-    if (outside)
-        *outside = out_w;
     return rc;
 }
 
-int gs_warp_roles_compute(gs_warp_roles *wr, const gs_timeline *tl, const gs_timeline *detail)
+int gs_warp_roles_compute(gs_warp_roles *wr, const gs_phase_table *names, const gs_timeline *tl,
+                          const gs_timeline *detail)
 {
+    /* by warp index in the CTA: the stamp format holds at most 32 warps a CTA (gs_file.c), as
+     * many as roles may number */
+    signed char role_of[GS_MAX_WARP_ROLES];
+    memset(role_of, -1, sizeof role_of);
+    for (int i = 0; i < wr->n; i++)
+        for (unsigned w = wr->role[i].first; w <= wr->role[i].last; w++)
+            role_of[w] = (signed char)i;
+    /* the (CTA, warp) pairs that recorded, by role: events come grouped by warp */
+    wr->warps_outside = 0;
+    for (int i = 0; i < wr->n; i++)
+        wr->role[i].warps_recording = 0;
+    for (size_t k = 0; k < tl->n_events; k++) {
+        const gs_event *e = &tl->ev[k];
+        if (k && e->cta == tl->ev[k - 1].cta && e->warp == tl->ev[k - 1].warp)
+            continue;
+        const int r = e->warp < GS_MAX_WARP_ROLES ? role_of[e->warp] : -1;
+        if (r < 0)
+            wr->warps_outside++;
+        else
+            wr->role[r].warps_recording++;
+    }
     for (int i = 0; i < wr->n; i++) {
         gs_warp_role *r = &wr->role[i];
-        if (role_phases(wr, i, tl, &r->ph, &r->warps_recording, &wr->warps_outside) ||
-            (detail && role_phases(wr, i, detail, &r->ph_detail, NULL, NULL)))
+        if (role_phases(role_of, i, tl, &r->ph) || (detail && role_phases(role_of, i, detail, &r->ph_detail)))
             return -1;
+        if (detail)
+            gs_phases_take_subs(names, &r->ph, &r->ph_detail);
     }
     wr->computed = 1;
     return 0;

@@ -16,8 +16,9 @@
 typedef struct gs_warp_role {
     char name[GS_WARP_ROLE_NAME];
     unsigned first, last; /* warp indices in the CTA, inclusive */
-    gs_phases ph;         /* its warps' records in the twin's stamps */
-    gs_phases ph_detail;  /* in the detail twin's (zeroed without one) */
+    gs_phases ph;         /* its warps' records in the twin's stamps, the main loop's sub-phases
+                           * from the detail twin's where the run has them (gs_phases_take_subs) */
+    gs_phases ph_detail;  /* the detail twin's, after that swap (zeroed without one) */
     size_t warps_recording; /* warps of the role, over all CTAs, with at least one phase record */
 } gs_warp_role;
 
@@ -32,8 +33,10 @@ typedef struct gs_warp_roles {
  * a count, name or range no real run writes (not 1..32, empty, repeated, past warps_per_cta,
  * overlapping) or a warp_role.* key that is not one of the declared roles' two. */
 int gs_warp_roles_parse(const gs_meta *m, unsigned warps_per_cta, gs_warp_roles *out, char *err, size_t errlen);
-/* Each role's phases from tl (and from detail, may be NULL); -1 out of memory. */
-int gs_warp_roles_compute(gs_warp_roles *wr, const gs_timeline *tl, const gs_timeline *detail);
+/* Each role's phases from tl (and the main loop's sub-phases from detail, may be NULL; names: the
+ * run's phase table); -1 out of memory. */
+int gs_warp_roles_compute(gs_warp_roles *wr, const gs_phase_table *names, const gs_timeline *tl,
+                          const gs_timeline *detail);
 void gs_warp_roles_free(gs_warp_roles *wr);
 
 #endif

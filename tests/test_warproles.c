@@ -110,9 +110,11 @@ static void write_run(const char *d, const char *const (*more)[2], size_t n_more
     gs_timings_free(&t);
 }
 
-static const gs_phase_stats *role_phase(const gs_rundata *r, int role, int phase, int detail)
+/* After the load each role's stats hold the twin's phases and the detail twin's main-loop
+ * sub-phases (gs_phases_take_subs), as the run's own phase stats do. */
+static const gs_phase_stats *role_phase(const gs_rundata *r, int role, int phase)
 {
-    return detail ? &r->roles.role[role].ph_detail.ph[phase] : &r->roles.role[role].ph.ph[phase];
+    return &r->roles.role[role].ph.ph[phase];
 }
 
 static const gs_check_row *roles_row(const gs_rundata *r, gs_checklist *cl)
@@ -137,17 +139,17 @@ static void phases_per_role(void **state)
     assert_int_equal(gs_rundata_load(&r, d, GS_NEED_ALL, err, sizeof err), 0);
     assert_int_equal(r.roles.n, 3);
     assert_string_equal(r.roles.role[1].name, "B1 warpgroup (GEMM1)");
-    assert_float_equal(role_phase(&r, 0, GS_MAINLOOP, 0)->busy_share, 0.20, 1e-3);
-    assert_float_equal(role_phase(&r, 1, GS_MAINLOOP, 0)->busy_share, 0.70, 1e-3);
-    assert_float_equal(role_phase(&r, 1, GS_EPILOGUE, 0)->busy_share, 0.15, 1e-3);
-    assert_float_equal(role_phase(&r, 1, GS_STORE, 0)->busy_share, 0.05, 1e-3);
-    assert_float_equal(role_phase(&r, 2, GS_MAINLOOP, 0)->busy_share, 0.70, 1e-3);
-    assert_float_equal(role_phase(&r, 2, GS_EPILOGUE, 0)->busy_share, 0.04, 1e-3);
-    assert_int_equal(role_phase(&r, 2, GS_STORE, 0)->instances, 0);
-    assert_int_equal(role_phase(&r, 0, GS_EPILOGUE, 0)->instances, 0);
-    assert_float_equal(role_phase(&r, 1, SYN_MMA, 1)->busy_share, 0.40, 1e-3);
-    assert_float_equal(role_phase(&r, 2, SYN_MMA, 1)->busy_share, 0.20, 1e-3);
-    assert_int_equal(role_phase(&r, 1, SYN_MMA, 1)->instances, 2);
+    assert_float_equal(role_phase(&r, 0, GS_MAINLOOP)->busy_share, 0.20, 1e-3);
+    assert_float_equal(role_phase(&r, 1, GS_MAINLOOP)->busy_share, 0.70, 1e-3);
+    assert_float_equal(role_phase(&r, 1, GS_EPILOGUE)->busy_share, 0.15, 1e-3);
+    assert_float_equal(role_phase(&r, 1, GS_STORE)->busy_share, 0.05, 1e-3);
+    assert_float_equal(role_phase(&r, 2, GS_MAINLOOP)->busy_share, 0.70, 1e-3);
+    assert_float_equal(role_phase(&r, 2, GS_EPILOGUE)->busy_share, 0.04, 1e-3);
+    assert_int_equal(role_phase(&r, 2, GS_STORE)->instances, 0);
+    assert_int_equal(role_phase(&r, 0, GS_EPILOGUE)->instances, 0);
+    assert_float_equal(role_phase(&r, 1, SYN_MMA)->busy_share, 0.40, 1e-3);
+    assert_float_equal(role_phase(&r, 2, SYN_MMA)->busy_share, 0.20, 1e-3);
+    assert_int_equal(role_phase(&r, 1, SYN_MMA)->instances, 2);
     /* the whole CTA's union is unchanged: MAINLOOP 0-8 us */
     assert_float_equal(r.phases.ph[GS_MAINLOOP].busy_share, 0.80, 1e-3);
     assert_int_equal(r.roles.warps_outside, 0);
@@ -161,10 +163,10 @@ static void phases_per_role(void **state)
     assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
     const char *md = slurp(p);
     assert_non_null(strstr(md, "\n### Phases by warp role\n"));
-    assert_non_null(strstr(md, "| producer | 0-0 | MAINLOOP | 20.00% | 2.00 | 2.00 | 2 | 2.00 |\n"));
-    assert_non_null(strstr(md, "| B1 warpgroup (GEMM1) | 1-1 | EPILOGUE | 15.00% | 1.50 | 1.50 | 2 | 1.50 |\n"));
-    assert_non_null(strstr(md, "| B2 warpgroup (GEMM2) | 2-2 | EPILOGUE | 4.00% | 0.40 | 0.40 | 2 | 0.40 |\n"));
-    assert_non_null(strstr(md, "| B2 warpgroup (GEMM2) | 2-2 |   MMA | 20.00% | 2.00 | 2.00 | 2 | 2.00 |\n"));
+    assert_non_null(strstr(md, "| producer | 0-0 | MAINLOOP | 20.00% | 2.00 | 2.00 | 2.00 | 2 | 2.00 | 2.00 |\n"));
+    assert_non_null(strstr(md, "| B1 warpgroup (GEMM1) | 1-1 | EPILOGUE | 15.00% | 1.50 | 1.50 | 1.50 | 2 | 1.50 | 1.50 |\n"));
+    assert_non_null(strstr(md, "| B2 warpgroup (GEMM2) | 2-2 | EPILOGUE | 4.00% | 0.40 | 0.40 | 0.40 | 2 | 0.40 | 0.40 |\n"));
+    assert_non_null(strstr(md, "| B2 warpgroup (GEMM2) | 2-2 |   MMA | 20.00% | 2.00 | 2.00 | 2.00 | 2 | 2.00 | 2.00 |\n"));
     assert_null(strstr(md, "| B2 warpgroup (GEMM2) | 2-2 | STORE |"));
     assert_non_null(strstr(md, "| synthetic: warp roles | every recording warp in a role, each role recorded | "
                                "0 warps outside, 0 of 3 roles silent |"));
@@ -217,7 +219,7 @@ static void roles_check_fails(void **state)
     assert_string_equal(row->measured, "0 warps outside, 1 of 4 roles silent");
     snprintf(p, sizeof p, "%s/report.md", d);
     assert_int_equal(gs_report_write(&r, p, NULL, err, sizeof err), 0);
-    assert_non_null(strstr(slurp(p), "| publisher | 3-3 | (no phase records) | - | - | - | 0 | - |\n"));
+    assert_non_null(strstr(slurp(p), "| publisher | 3-3 | (no phase records) | - | - | - | - | 0 | - | - |\n"));
     gs_rundata_free(&r);
 
     snprintf(d, sizeof d, "%s/none", dir);
